@@ -1,0 +1,61 @@
+"""Players that answer decisions: bots for simulations, a script for tests.
+
+An agent is anything with ``choose(observation, decision) -> key``; it sees
+only its own seat's observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from .engine import rng
+from .errors import IllegalChoice
+from .game import Observation
+from .state import Decision
+
+
+class Agent(Protocol):
+    def choose(self, observation: Observation, decision: Decision) -> str: ...
+
+
+class FirstOptionAgent:
+    """Always the first option offered: a cheap, fully predictable opponent."""
+
+    def choose(self, observation: Observation, decision: Decision) -> str:
+        return decision.options[0].key
+
+
+class RandomAgent:
+    """A uniformly random legal option, from its own seeded counter-based stream."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.counter = 0
+
+    def choose(self, observation: Observation, decision: Decision) -> str:
+        i = rng.draw(self.seed, self.counter, len(decision.options))
+        self.counter += 1
+        return decision.options[i].key
+
+
+class ScriptedAgent:
+    """Plays a fixed list of keys in order and fails loudly on anything else.
+
+    Tests use it to pin a scenario: an unexpected decision, or running out of
+    keys, is an error rather than a silent guess.
+    """
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = list(keys)
+        self.position = 0
+
+    def choose(self, observation: Observation, decision: Decision) -> str:
+        if self.position >= len(self.keys):
+            raise IllegalChoice("<script exhausted>", decision.keys(),
+                                f"the script has no answer left for {decision.kind!r} ({decision.prompt})")
+        key = self.keys[self.position]
+        self.position += 1
+        if key not in decision.keys():
+            raise IllegalChoice(key, decision.keys(), f"scripted answer #{self.position} to {decision.prompt!r}")
+        return key

@@ -1,0 +1,330 @@
+"""The game's timetable: voyages, days and phases, as a resumable machine.
+
+Each step function does one unit of work and either moves ``w.step`` on,
+pushes ability frames to run, or asks a question (raising ``Suspend``).  All
+positions (which card is next, which sub-step) live in the state, so a game
+can stop at any question and resume after a save and load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..language.compiler import push_frame
+from ..state import CardRef, Option, PendingState
+from .work import Suspend, Work
+
+
+def run(w: Work) -> None:
+    """Advance until a question needs an answer or the game is over."""
+    try:
+        while True:
+            if w.frames:
+                f = w.frames[-1]
+                code = w.rules.ability(f.source, f.index).code
+                if f.pc >= len(code):
+                    w.frames.pop()
+                    continue
+                f.pos = 0
+                f.pc = code[f.pc](w, f)
+                f.answers.clear()
+                continue
+            if w.step == "over":
+                return
+            w.flow.pos = 0
+            _STEPS[w.step](w)
+            w.flow.answers.clear()
+    except Suspend:
+        return
+
+
+# ---------------------------------------------------------------- voyage start
+def _voyage(w: Work) -> None:
+    board = w.rules.board
+    days = board.voyage_days[w.voyage - 1]
+    per_day = board.loot_per_day_for(w.n)
+    w.days = []
+    for _ in range(days):
+        day: list[str] = []
+        for _ in range(per_day):
+            kind = w.draw_from_bag()
+            if kind is not None:
+                day.append(kind)
+        w.days.append(day)
+    count = board.deal[w.voyage - 1]
+    dealt = []
+    for _ in range(min(count, len(w.undealt))):
+        dealt.append(w.undealt.pop(w.random(len(w.undealt))))
+    dealt.sort(key=w.rules.rank)
+    for p in w.seats:
+        p.hand.extend(dealt)
+    w.log("voyage", f"voyage {w.voyage} begins ({days} days); everyone receives {', '.join(dealt)}")
+    for seat, p in enumerate(w.seats):
+        if board.start_doubloons == "income":
+            income = board.track_income[w.reputation(seat)]
+            p.coins += income
+            w.log("income", f"seat {seat} collects {income} doubloons of income", seat)
+        else:
+            p.coins = int(board.start_doubloons)
+    w.day = 1
+    _start_day(w)
+
+
+def _start_day(w: Work) -> None:
+    w.step = "select"
+    w.commits = [None] * w.n
+    w.just_took = {}
+    w.log("day", f"voyage {w.voyage}, day {w.day}: today's loot is {', '.join(w.today()) or 'nothing'}")
+
+
+# ---------------------------------------------------------------- selection
+def _select(w: Work) -> None:
+    for seat in range(w.n):
+        hand = w.seats[seat].hand
+        if w.commits[seat] is None and hand:
+            options = [Option(n, f"{n} ({w.rules.rank(n):g})") for n in sorted(hand, key=w.rules.rank)]
+            w.commits[seat] = w.ask(w.flow, seat, "play_character", options,
+                                    "choose a character to send to the island", None)
+            return
+    w.step = "reveal"
+
+
+def _reveal(w: Work) -> None:
+    w.island = []
+    w.left_of_neutral = None
+    for neutral in w.rules.board.neutrals:
+        if w.n in neutral.players:
+            w.insert_on_island((None, neutral.name))
+    for seat, name in enumerate(w.commits):
+        if name is not None:
+            w.seats[seat].hand.remove(name)
+            w.insert_on_island((seat, name))
+    w.commits = [None] * w.n
+    w.log("reveal", "the island: " + ", ".join(_show(r) for r in w.island))
+    w.step, w.cursor = "sun", 0
+
+
+def _show(ref: CardRef) -> str:
+    return ref[1] if ref[0] is None else f"{ref[1]} (seat {ref[0]})"
+
+
+# ---------------------------------------------------------------- daytime
+def _sun(w: Work) -> None:
+    """R5: walk the island left to right as it stands."""
+    while w.cursor < len(w.island):
+        ref = w.island[w.cursor]
+        w.cursor += 1
+        if ref[0] is None:
+            continue
+        spec = w.rules.card(ref[1])
+        pushed = False
+        for i in reversed(range(len(spec.compiled))):
+            if spec.compiled[i].timing == "sun":
+                push_frame(w, f"c:{ref[1]}", i, ref[0], ref)
+                pushed = True
+        if pushed:
+            return
+    w.step, w.order, w.cursor, w.sub = "dusk", list(reversed(w.island)), 0, 0
+
+
+# ---------------------------------------------------------------- dusk
+def _dusk(w: Work) -> None:
+    """R6, right to left: (remove,) take, resolve, board the ship."""
+    while w.cursor < len(w.order):
+        ref = w.order[w.cursor]
+        seat = ref[0]
+        if seat is None or (w.sub == 0 and ref not in w.island):
+            w.cursor, w.sub = w.cursor + 1, 0
+            continue
+        # Each sub-step moves ``sub`` on only after its question (if any) is
+        # answered: a suspension re-runs the same sub-step with the answer.
+        if w.sub == 0:
+            _neutral_removal(w, ref, seat)
+            w.sub = 1
+            return
+        if w.sub == 1:
+            _dusk_take(w, ref, seat)
+            w.sub = 2
+            return
+        if w.sub == 2:
+            if not _drain(w, ordered=True, zone="island"):
+                return
+            w.sub = 3
+        if ref in w.island:
+            w.remove(ref)
+            w.seats[seat].ship.append(ref[1])
+        w.cursor, w.sub = w.cursor + 1, 0
+    leftover = w.today()
+    if leftover:
+        if w.rules.board.leftover_loot == "bag":
+            for kind in leftover:
+                w.to_bag(kind)
+        else:
+            w.aside.extend(leftover)
+        w.log("loot", f"unclaimed loot leaves the day: {', '.join(leftover)}")
+        leftover.clear()
+    w.step, w.sub = "night", 0
+
+
+def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
+    """R13: before the card left of a neutral takes loot, an opponent removes a token."""
+    if w.left_of_neutral != ref or not w.today():
+        return
+    if not any(n.directly_left_removes_loot and w.n in n.players for n in w.rules.board.neutrals):
+        return
+    opponent = w.adjacent(seat)[0]
+    options = [Option(k, k) for k in dict.fromkeys(w.today())]
+    kind = w.ask(w.flow, opponent, "choose_loot", options,
+                 f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
+    w.today().remove(kind)
+    w.to_bag(kind)
+    w.log("loot", f"seat {opponent} removes a {kind} from today's loot", opponent)
+
+
+def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
+    spec = w.rules.card(ref[1])
+    today = w.today()
+    if spec.takes_loot and today:
+        options = [Option(k, k) for k in dict.fromkeys(today)]
+        kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {ref[1]}", ref[1])
+        today.remove(kind)
+        w.seats[seat].loot.append(kind)
+        w.just_took[ref] = kind
+        w.log("loot", f"seat {seat}'s {ref[1]} takes a {kind}", seat)
+        _queue_source(w, seat, f"l:{kind}", w.rules.loot_spec(kind).compiled, "dusk", ref)
+    _queue_source(w, seat, f"c:{ref[1]}", spec.compiled, "dusk", ref)
+
+
+def _queue_source(w: Work, seat: int, source: str, compiled: tuple, timing: str,  # type: ignore[type-arg]
+                  this: CardRef | None) -> None:
+    for i, c in enumerate(compiled):
+        if c.timing == timing and not c.passive:
+            w.queue.append(PendingState(seat, source, i, this, c.last))
+
+
+# ---------------------------------------------------------------- night
+def _night(w: Work) -> None:
+    """R8: each player orders their own night abilities; R11 ``last`` ones after all."""
+    if w.sub == 0:
+        w.census = tuple(tuple(p.ship) for p in w.seats)
+        for seat, p in enumerate(w.seats):
+            for name in p.ship:
+                _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "moon", (seat, name))
+        w.sub = 1
+    if not _drain(w, ordered=True, zone="ship"):
+        return
+    w.census = None
+    if w.day < len(w.days):
+        w.day += 1
+        _start_day(w)
+    else:
+        w.step, w.sub = "anchor", 0
+
+
+# ---------------------------------------------------------------- anchor
+def _anchor(w: Work) -> None:
+    """R3: every anchor change of a player is netted, then applied once."""
+    if w.sub == 0:
+        w.net = [0] * w.n
+        for seat, p in enumerate(w.seats):
+            for name in p.ship:
+                _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "anchor", (seat, name))
+            done: set[str] = set()
+            for kind in p.loot:
+                spec = w.rules.loot_spec(kind)
+                for i, c in enumerate(spec.compiled):
+                    if c.timing != "anchor" or (c.once and kind in done):
+                        continue
+                    w.queue.append(PendingState(seat, f"l:{kind}", i, None, c.last))
+                done.add(kind)
+        # Count adjustments (the Explorer) first: E2.
+        w.queue.sort(key=lambda p: not w.rules.ability(p.source, p.index).early)
+        w.sub = 1
+    if not _drain(w, ordered=False, zone="ship"):
+        return
+    assert w.net is not None
+    for seat, p in enumerate(w.seats):
+        p.coins = max(0, p.coins + w.net[seat])
+        p.score += p.coins
+        w.log("bank", f"seat {seat} banks {p.coins} doubloons (score {p.score})", seat)
+        p.coins = 0
+    w.net = None
+    _voyage_end(w)
+
+
+def _voyage_end(w: Work) -> None:
+    for seat, p in enumerate(w.seats):
+        for kind in p.loot:
+            w.to_bag(kind)
+        p.loot.clear()
+        stay = [n for n in p.ship if n in p.kept]
+        p.graveyard.extend(n for n in p.ship if n not in p.kept)
+        p.ship = stay
+        p.kept.clear()
+    for kind in w.aside:
+        w.to_bag(kind)
+    w.aside.clear()
+    w.extra.clear()
+    w.island.clear()
+    w.days = []
+    w.day = 0
+    w.sub = 0
+    if w.voyage >= len(w.rules.board.voyage_days):
+        w.step = "over"
+        w.log("over", "the game is over: " + ", ".join(f"seat {i} {p.score}" for i, p in enumerate(w.seats)))
+    else:
+        w.voyage += 1
+        w.step = "voyage"
+
+
+# ---------------------------------------------------------------- queues
+def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
+    """Start the next queued ability; ``True`` once the queue is empty.
+
+    Abilities whose card has left the zone they act from are dropped.  The
+    owner is asked for the order only when two or more differ and at least
+    one is not a plain fixed gain (order cannot matter then).
+    """
+    while w.queue:
+        early = [p for p in w.queue if not p.late] or w.queue
+        seat = early[0].seat
+        group = [p for p in early if p.seat == seat]
+        chosen = group[0]
+        if ordered and len(group) > 1:
+            chosen = _ask_order(w, seat, group)
+        w.queue.remove(chosen)
+        if chosen.source[0] == "c" and w.zone_of((chosen.seat, chosen.source[2:])) != zone:
+            continue
+        push_frame(w, chosen.source, chosen.index, chosen.seat, chosen.this)
+        return False
+    return True
+
+
+def _ask_order(w: Work, seat: int, group: list[PendingState]) -> PendingState:
+    compiled = [w.rules.ability(p.source, p.index) for p in group]
+    if all(c.constant_gain for c in compiled):
+        return group[0]
+    by_key: dict[str, PendingState] = {}
+    labels: dict[str, str] = {}
+    for p, c in zip(group, compiled, strict=True):
+        key = p.source[2:]
+        if key in by_key:
+            continue
+        by_key[key] = p
+        labels[key] = f"{key}: {c.text}"
+    if len(by_key) == 1:
+        return group[0]
+    options = [Option(k, labels[k]) for k in by_key]
+    key = w.ask(w.flow, seat, "order_abilities", options, "choose which ability resolves next", None)
+    return by_key[key]
+
+
+_STEPS: dict[str, Callable[[Work], None]] = {
+    "voyage": _voyage,
+    "select": _select,
+    "reveal": _reveal,
+    "sun": _sun,
+    "dusk": _dusk,
+    "night": _night,
+    "anchor": _anchor,
+}

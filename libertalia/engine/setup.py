@@ -1,0 +1,215 @@
+"""Fresh games and declared positions (``setup=``).
+
+A declared position starts at the beginning of a day, before characters are
+chosen.  Anything it leaves out is dealt or drawn from the seed, out of what
+the position has not used.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import SetupError
+from ..loading.specs import Rules
+from ..state import GameState, PlayerState
+from . import rng
+
+_SETUP_KEYS = {"voyage", "day", "reputation", "players", "loot"}
+_PLAYER_KEYS = {"hand", "ship", "graveyard", "loot", "doubloons", "score"}
+
+
+def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None) -> GameState:
+    lo, hi = rules.board.players
+    if not lo <= players <= hi:
+        raise SetupError(f"{rules.board.title} is for {lo} to {hi} players, not {players}")
+    counter = 0
+    track_size = len(rules.board.track_income)
+    tokens = list(range(track_size))
+    track: list[int] = []
+    while tokens:  # shuffle every colour's token onto the track (E7)
+        track.append(tokens.pop(rng.draw(seed, counter, len(tokens))))
+        counter += 1
+    names = [c.name for c in rules.characters if not c.neutral]
+    empty = PlayerState(0, 0, 0, 0, (), (), (), ())
+    state = GameState(
+        players=players,
+        seats=tuple(PlayerState(i, 0, 0, 0, (), (), (), ()) for i in range(players)) if players else (empty,),
+        track=tuple(track),
+        island=(),
+        days=(),
+        aside=(),
+        bag=rules.board.bag,
+        undealt=tuple(names),
+        voyage=1,
+        day=0,
+        step="voyage",
+        cursor=0,
+        sub=0,
+        order=(),
+        commits=(None,) * players,
+        frames=(),
+        queue=(),
+        flow_answers=(),
+        seed=seed,
+        counter=counter,
+        census=None,
+        net=None,
+        extra=(),
+        just_took=(),
+        left_of_neutral=None,
+        decision=None,
+        events=(),
+    )
+    if setup is None:
+        return state
+    return _declared(rules, state, setup)
+
+
+def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameState:
+    """Apply a declared position, validating every entry."""
+    unknown = sorted(set(setup) - _SETUP_KEYS)
+    if unknown:
+        raise SetupError(f"unknown setup key {unknown[0]!r}; the keys are {', '.join(sorted(_SETUP_KEYS))}")
+    board = rules.board
+    n = state.players
+    voyage = _int(setup.get("voyage", 1), "voyage", 1, len(board.voyage_days))
+    days_in_voyage = board.voyage_days[voyage - 1]
+    day = _int(setup.get("day", 1), "day", 1, days_in_voyage)
+
+    track = list(state.track)
+    if "reputation" in setup:
+        rep = list(setup["reputation"])
+        if len(rep) != n:
+            raise SetupError(f"reputation needs one track space per seat ({n}), got {len(rep)}")
+        for i, space in enumerate(rep):
+            _int(space, f"reputation[{i}]", 0, len(track) - 1)
+        if len(set(rep)) != len(rep):
+            raise SetupError(f"reputation spaces must differ (the track holds one token a space): {rep}")
+        others = [t for t in track if t >= n]
+        track = [-1] * len(track)
+        for seat, space in enumerate(rep):
+            track[space] = seat
+        free = iter(others)
+        track = [t if t >= 0 else next(free) for t in track]
+
+    seats_spec = list(setup.get("players", [{}] * n))
+    if len(seats_spec) != n:
+        raise SetupError(f"players needs one entry per seat ({n}), got {len(seats_spec)}")
+    all_names = {c.name for c in rules.characters if not c.neutral}
+    bag = Counter(dict(board.bag))
+    used_names: set[str] = set()
+    seats = []
+    for i, spec in enumerate(seats_spec):
+        bad = sorted(set(spec) - _PLAYER_KEYS)
+        if bad:
+            raise SetupError(f"players[{i}]: unknown key {bad[0]!r}; the keys are {', '.join(sorted(_PLAYER_KEYS))}")
+        zones = {z: tuple(spec.get(z, ())) for z in ("hand", "ship", "graveyard")}
+        seen: dict[str, str] = {}
+        for zone, cards in zones.items():
+            for name in cards:
+                if name not in all_names:
+                    raise SetupError(f"players[{i}].{zone}: unknown card {name!r}")
+                if name in seen:
+                    raise SetupError(f"players[{i}]: {name} is in both {seen[name]} and {zone}")
+                seen[name] = zone
+        used_names |= set(seen)
+        loot = tuple(spec.get("loot", ()))
+        for kind in loot:
+            _take_from_bag(bag, kind, f"players[{i}].loot")
+        seats.append(PlayerState(
+            i,
+            _int(spec.get("doubloons", 0), f"players[{i}].doubloons", 0),
+            _int(spec.get("score", 0), f"players[{i}].score", 0),
+            0,
+            tuple(sorted(zones["hand"], key=rules.rank)),
+            zones["ship"],
+            zones["graveyard"],
+            loot,
+        ))
+
+    days: list[tuple[str, ...]] = [()] * days_in_voyage
+    declared = list(setup.get("loot", []))
+    if len(declared) > days_in_voyage - day + 1:
+        raise SetupError(f"loot lists {len(declared)} days, but voyage {voyage} has only "
+                         f"{days_in_voyage - day + 1} left from day {day}")
+    per_day = board.loot_per_day_for(n)
+    for j, kinds in enumerate(declared):
+        for kind in kinds:
+            _take_from_bag(bag, kind, f"loot[{j}]")
+        days[day - 1 + j] = tuple(kinds)
+    counter = state.counter
+    for d in range(day - 1 + len(declared), days_in_voyage):
+        drawn = []
+        for _ in range(per_day):
+            tokens = [k for k, _ in board.bag for _ in range(bag[k])]
+            if not tokens:
+                break
+            kind = tokens[rng.draw(state.seed, counter, len(tokens))]
+            counter += 1
+            bag[kind] -= 1
+            drawn.append(kind)
+        days[d] = tuple(drawn)
+
+    undealt_list = [nm for nm in state.undealt if nm not in used_names]
+    if "players" not in setup:
+        # Nothing declared about the seats: deal and pay income as a voyage start would.
+        dealt = []
+        for _ in range(min(board.deal[voyage - 1], len(undealt_list))):
+            dealt.append(undealt_list.pop(rng.draw(state.seed, counter, len(undealt_list))))
+            counter += 1
+        hand = tuple(sorted(dealt, key=rules.rank))
+        seats = [
+            PlayerState(i, _income(rules, track, i), 0, 0, hand, (), (), ()) for i in range(n)
+        ]
+    undealt = tuple(undealt_list)
+    return GameState(
+        players=n,
+        seats=tuple(seats),
+        track=tuple(track),
+        island=(),
+        days=tuple(days),
+        aside=(),
+        bag=tuple((k, bag[k]) for k, _ in board.bag if bag[k]),
+        undealt=undealt,
+        voyage=voyage,
+        day=day,
+        step="select",
+        cursor=0,
+        sub=0,
+        order=(),
+        commits=(None,) * n,
+        frames=(),
+        queue=(),
+        flow_answers=(),
+        seed=state.seed,
+        counter=counter,
+        census=None,
+        net=None,
+        extra=(),
+        just_took=(),
+        left_of_neutral=None,
+        decision=None,
+        events=(),
+    )
+
+
+def _income(rules: Rules, track: list[int], seat: int) -> int:
+    start = rules.board.start_doubloons
+    return rules.board.track_income[track.index(seat)] if start == "income" else int(start)
+
+
+def _take_from_bag(bag: Counter[str], kind: str, where: str) -> None:
+    if kind not in bag:
+        raise SetupError(f"{where}: unknown loot kind {kind!r}; the kinds are {', '.join(bag)}")
+    if bag[kind] <= 0:
+        raise SetupError(f"{where}: more {kind} tokens than the bag holds")
+    bag[kind] -= 1
+
+
+def _int(value: Any, what: str, lo: int, hi: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo or (hi is not None and value > hi):
+        span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+        raise SetupError(f"{what} must be a whole number in {span}, not {value!r}")
+    return value

@@ -1,0 +1,336 @@
+"""The mutable working copy of a game, and the primitive moves on it.
+
+``choose()`` thaws the frozen state into a ``Work``, runs the engine until the
+next decision, and freezes the result.  Mutating plain lists between two
+decisions is several times faster than rebuilding frozen objects at every
+change (design.md §4), while callers still only ever see immutable games.
+
+Every rule about *how* a zone changes lives here (coins floor at 0, netting at
+anchor, reputation overflow, island order); every rule about *when* lives in
+``flow``; every card's *what* lives in its compiled text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import (
+    CardRef,
+    Decision,
+    Event,
+    FrameState,
+    GameState,
+    Option,
+    PendingState,
+    PlayerState,
+)
+from . import rng
+
+if TYPE_CHECKING:
+    from ..loading.specs import Rules
+
+PILES = ("hand", "ship", "graveyard")
+
+
+class Suspend(Exception):
+    """Raised when a step needs an answer that is not there yet."""
+
+
+class Seat:
+    __slots__ = ("hand", "ship", "graveyard", "loot", "coins", "score", "kept")
+
+    def __init__(self, p: PlayerState) -> None:
+        self.hand = list(p.hand)
+        self.ship = list(p.ship)
+        self.graveyard = list(p.graveyard)
+        self.loot = list(p.loot)
+        self.coins = p.doubloons
+        self.score = p.score
+        self.kept = list(p.kept)
+
+    def pile(self, name: str) -> list[str]:
+        pile: list[str] = getattr(self, name)
+        return pile
+
+
+class Frame:
+    """A running ability; ``pos`` counts the answers used by the current step."""
+
+    __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "it", "did", "count", "moved", "gained")
+
+    def __init__(self, fs: FrameState) -> None:
+        self.source = fs.source
+        self.index = fs.index
+        self.seat = fs.seat
+        self.this = fs.this
+        self.pc = fs.pc
+        self.answers = list(fs.answers)
+        self.pos = 0
+        self.it = fs.it
+        self.did = fs.did
+        self.count = fs.count
+        self.moved = fs.moved
+        self.gained = fs.gained
+
+    def freeze(self) -> FrameState:
+        return FrameState(
+            self.source, self.index, self.seat, self.this, self.pc, tuple(self.answers),
+            self.it, self.did, self.count, self.moved, self.gained,
+        )
+
+
+class FlowAnswers:
+    """The answers the game flow itself (not an ability) has been given."""
+
+    __slots__ = ("answers", "pos")
+
+    def __init__(self, answers: tuple[str, ...]) -> None:
+        self.answers = list(answers)
+        self.pos = 0
+
+
+Asker = Frame | FlowAnswers
+
+
+class Work:
+    """A game in progress, mutable, owned by one ``choose()`` call."""
+
+    def __init__(self, rules: Rules, s: GameState) -> None:
+        self.rules = rules
+        self.n = s.players
+        self.seats = [Seat(p) for p in s.seats]
+        self.track = list(s.track)
+        self.island: list[CardRef] = list(s.island)
+        self.days = [list(d) for d in s.days]
+        self.aside = list(s.aside)
+        self.bag = dict(s.bag)
+        self.undealt = list(s.undealt)
+        self.voyage = s.voyage
+        self.day = s.day
+        self.step = s.step
+        self.cursor = s.cursor
+        self.sub = s.sub
+        self.order = list(s.order)
+        self.commits = list(s.commits)
+        self.frames = [Frame(f) for f in s.frames]
+        self.queue = list(s.queue)
+        self.flow = FlowAnswers(s.flow_answers)
+        self.seed = s.seed
+        self.counter = s.counter
+        self.census = s.census
+        self.net = list(s.net) if s.net is not None else None
+        self.extra = {(seat, kind): n for seat, kind, n in s.extra}
+        self.just_took = dict(s.just_took)
+        self.left_of_neutral = s.left_of_neutral
+        self.decision: Decision | None = None
+        self.old_events = s.events
+        self.events: list[Event] = []
+
+    def freeze(self) -> GameState:
+        seats = tuple(
+            PlayerState(
+                i, p.coins, p.score, self.track.index(i),
+                tuple(sorted(p.hand, key=self.rules.rank)), tuple(p.ship), tuple(p.graveyard),
+                tuple(p.loot), tuple(p.kept),
+            )
+            for i, p in enumerate(self.seats)
+        )
+        return GameState(
+            players=self.n,
+            seats=seats,
+            track=tuple(self.track),
+            island=tuple(self.island),
+            days=tuple(tuple(d) for d in self.days),
+            aside=tuple(self.aside),
+            bag=tuple((k, self.bag[k]) for k in self.rules.kinds if self.bag.get(k)),
+            undealt=tuple(self.undealt),
+            voyage=self.voyage,
+            day=self.day,
+            step=self.step,
+            cursor=self.cursor,
+            sub=self.sub,
+            order=tuple(self.order),
+            commits=tuple(self.commits),
+            frames=tuple(f.freeze() for f in self.frames),
+            queue=tuple(self.queue),
+            flow_answers=tuple(self.flow.answers),
+            seed=self.seed,
+            counter=self.counter,
+            census=self.census,
+            net=tuple(self.net) if self.net is not None else None,
+            extra=tuple(sorted((s, k, n) for (s, k), n in self.extra.items() if n)),
+            just_took=tuple(sorted(self.just_took.items(), key=lambda kv: (kv[0][0] or -1, kv[0][1]))),
+            left_of_neutral=self.left_of_neutral,
+            decision=self.decision,
+            events=self.old_events + tuple(self.events),
+        )
+
+    # ------------------------------------------------------------ questions
+    def ask(self, asker: Asker, seat: int, kind: str, options: list[Option], prompt: str,
+            source: str | None) -> str:
+        """The answer to a question, or suspend the game until it is given.
+
+        A question with one option answers itself; callers never ask with
+        none (R1: a choice with no legal option is skipped).
+        """
+        if len(options) == 1:
+            return options[0].key
+        pos = asker.pos
+        asker.pos += 1
+        if pos < len(asker.answers):
+            return asker.answers[pos]
+        self.decision = Decision(seat, kind, tuple(options), prompt, source)
+        raise Suspend
+
+    def log(self, kind: str, text: str, seat: int | None = None) -> None:
+        self.events.append(Event(kind, text, seat))
+
+    def random(self, n: int) -> int:
+        value = rng.draw(self.seed, self.counter, n)
+        self.counter += 1
+        return value
+
+    # ------------------------------------------------------------ lookups
+    def reputation(self, seat: int) -> int:
+        return self.track.index(seat)
+
+    def key_for(self, ref: CardRef, asker_seat: int) -> str:
+        seat, name = ref
+        return name if seat == asker_seat else f"{name}@{seat}"
+
+    def zone_of(self, ref: CardRef) -> str | None:
+        if ref in self.island:
+            return "island"
+        seat, name = ref
+        if seat is None:
+            return None
+        p = self.seats[seat]
+        for pile in PILES:
+            if name in p.pile(pile):
+                return pile
+        return None
+
+    def adjacent(self, seat: int) -> list[int]:
+        """R12: seat neighbours, wrapping; one opponent counts once."""
+        if self.n < 2:
+            return []
+        left, right = (seat - 1) % self.n, (seat + 1) % self.n
+        return [left] if left == right else sorted({left, right})
+
+    def today(self) -> list[str]:
+        return self.days[self.day - 1] if 0 < self.day <= len(self.days) else []
+
+    def tomorrow(self) -> list[str] | None:
+        return self.days[self.day] if self.day < len(self.days) else None
+
+    def bag_tokens(self) -> list[str]:
+        return [k for k in self.rules.kinds for _ in range(self.bag.get(k, 0))]
+
+    # ------------------------------------------------------------ doubloons and reputation
+    def gain(self, seat: int, n: int) -> None:
+        if self.net is not None:
+            self.net[seat] += n
+        else:
+            self.seats[seat].coins += n
+
+    def lose(self, seat: int, n: int) -> None:
+        """R2: coins floor at 0; at anchor losses are netted instead (R3)."""
+        if self.net is not None:
+            self.net[seat] -= n
+        else:
+            p = self.seats[seat]
+            p.coins = max(0, p.coins - n)
+
+    def change_reputation(self, seat: int, steps: int) -> None:
+        """Move right (positive) or left, sliding passed tokens; R28 overflow."""
+        pos = self.track.index(seat)
+        target = pos + steps
+        last = len(self.track) - 1
+        over = 0
+        if target > last:
+            over, target = target - last, last
+        elif target < 0:
+            over, target = target, 0
+        if target != pos:
+            self.track.pop(pos)
+            self.track.insert(target, seat)
+        overflow = self.rules.board.overflow * over
+        if overflow > 0:
+            self.gain(seat, overflow)
+        elif overflow < 0:
+            self.lose(seat, -overflow)
+
+    def move_reputation_to(self, seat: int, end: str) -> int:
+        pos = self.track.index(seat)
+        target = 0 if end == "leftmost" else len(self.track) - 1
+        self.track.pop(pos)
+        self.track.insert(target, seat)
+        return abs(target - pos)
+
+    # ------------------------------------------------------------ characters
+    def sort_key(self, ref: CardRef) -> tuple[float, float]:
+        seat, name = ref
+        tie = -1.0 if seat is None else float(self.track.index(seat))
+        return (self.rules.rank(name), tie)
+
+    def insert_on_island(self, ref: CardRef) -> None:
+        """Place by rank; R4's tie rule against the cards already there."""
+        key = self.sort_key(ref)
+        i = 0
+        while i < len(self.island) and self.sort_key(self.island[i]) <= key:
+            i += 1
+        self.island.insert(i, ref)
+        if i < self.cursor and self.step == "sun":
+            self.cursor += 1
+        nxt = self.island[i + 1] if i + 1 < len(self.island) else None
+        if nxt is not None and nxt[0] is None:
+            self.left_of_neutral = ref
+
+    def remove(self, ref: CardRef) -> str | None:
+        """Take a character out of wherever it is; returns the zone it left."""
+        zone = self.zone_of(ref)
+        if zone == "island":
+            i = self.island.index(ref)
+            self.island.pop(i)
+            if i < self.cursor and self.step == "sun":
+                self.cursor -= 1
+            if self.left_of_neutral == ref:
+                self.left_of_neutral = None
+        elif zone is not None:
+            seat, name = ref
+            assert seat is not None
+            self.seats[seat].pile(zone).remove(name)
+        return zone
+
+    def discard(self, ref: CardRef) -> bool:
+        """To its owner's graveyard; a neutral card can never be discarded."""
+        seat, name = ref
+        if seat is None or self.zone_of(ref) is None:
+            return False
+        self.remove(ref)
+        self.seats[seat].graveyard.append(name)
+        if name in self.seats[seat].kept:
+            self.seats[seat].kept.remove(name)
+        self.log("discard", f"seat {seat}'s {name} is discarded", seat)
+        return True
+
+    def put(self, ref: CardRef, pile: str) -> bool:
+        seat, name = ref
+        if seat is None or self.zone_of(ref) is None:
+            return False
+        self.remove(ref)
+        self.seats[seat].pile(pile).append(name)
+        self.log("move", f"seat {seat} puts {name} into their {pile}", seat)
+        return True
+
+    # ------------------------------------------------------------ loot
+    def draw_from_bag(self) -> str | None:
+        tokens = self.bag_tokens()
+        if not tokens:
+            return None
+        kind = tokens[self.random(len(tokens))]
+        self.bag[kind] -= 1
+        return kind
+
+    def to_bag(self, kind: str) -> None:
+        self.bag[kind] = self.bag.get(kind, 0) + 1

@@ -1,0 +1,92 @@
+"""Every error the library raises on purpose.
+
+Each one is a ``ValueError`` so that callers who only know the standard
+library still catch it, and each one says, in words, what was wrong and what
+was expected: users should never need a traceback into our internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class LibertaliaError(Exception):
+    """Base class of the library's own errors."""
+
+
+class DataError(LibertaliaError, ValueError):
+    """A card, loot or board file is malformed.
+
+    Carries the file, 1-based line and column, the offending source line and
+    what was expected, and renders them like a compiler diagnostic.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str = "<text>",
+        line: int = 0,
+        column: int = 0,
+        source_line: str = "",
+        expected: str = "",
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        self.expected = expected
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        out = [f"{where}: {self.message}"]
+        if self.source_line:
+            out.append("    " + self.source_line.rstrip("\n"))
+            out.append("    " + " " * max(self.column - 1, 0) + "^")
+        if self.expected:
+            out.append(f"  expected {self.expected}")
+        return "\n".join(out)
+
+
+class CardError(DataError):
+    """A card's effect text does not parse or does not make sense."""
+
+
+class DataErrors(DataError):
+    """Several data errors found in one pass, reported together."""
+
+    def __init__(self, errors: Sequence[DataError]) -> None:
+        self.errors = tuple(errors)
+        LibertaliaError.__init__(self, "\n".join(str(e) for e in self.errors))
+        self.message = f"{len(self.errors)} errors"
+        self.path = self.errors[0].path if self.errors else "<text>"
+        self.line = self.column = 0
+        self.source_line = self.expected = ""
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class IllegalChoice(LibertaliaError, ValueError):
+    """An answer that the current decision did not offer."""
+
+    def __init__(self, key: object, legal: Sequence[str], what: str = "") -> None:
+        self.key = key
+        self.legal = tuple(legal)
+        prefix = f"{what}: " if what else ""
+        if legal:
+            offered = ", ".join(repr(k) for k in legal)
+            msg = f"{prefix}{key!r} is not a legal choice; the legal keys are {offered}"
+        else:
+            msg = f"{prefix}{key!r} is not a legal choice; the game is over, nothing is offered"
+        super().__init__(msg)
+
+
+class SetupError(LibertaliaError, ValueError):
+    """A declared starting position (``setup=``) is inconsistent."""
+
+
+class RulesError(LibertaliaError, ValueError):
+    """``load_rules`` was asked for something that does not exist."""

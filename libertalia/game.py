@@ -1,0 +1,243 @@
+"""The public ``Game``: an immutable value with a pure ``choose``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from .engine import flow, rng
+from .engine.setup import initial_state
+from .engine.work import Work
+from .errors import IllegalChoice, LibertaliaError
+from .loading.specs import Rules
+from .state import (
+    CardRef,
+    Decision,
+    Event,
+    FrameState,
+    GameState,
+    Option,
+    PendingState,
+    PlayerState,
+)
+
+_PHASES = {
+    "voyage": "select", "select": "select", "reveal": "select", "sun": "day",
+    "dusk": "dusk", "night": "night", "anchor": "anchor", "over": "over",
+}
+SAVE_FORMAT = 1
+
+
+def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
+    """A game at its first decision: the start of voyage 1, or a declared position."""
+    w = Work(rules, initial_state(rules, players, seed, setup))
+    flow.run(w)
+    return Game(rules, w.freeze())
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class Game:
+    """A game between two decisions.  ``choose`` returns a new one."""
+
+    rules: Rules = attrs.field(eq=False, repr=False)
+    state: GameState
+
+    # ------------------------------------------------------------ playing
+    @property
+    def decision(self) -> Decision | None:
+        return self.state.decision
+
+    def legal_keys(self) -> tuple[str, ...]:
+        d = self.state.decision
+        return d.keys() if d is not None else ()
+
+    def choose(self, key: str) -> Game:
+        """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
+        d = self.state.decision
+        if d is None or key not in d.keys():
+            raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
+        w = Work(self.rules, self.state)
+        if w.frames:
+            w.frames[-1].answers.append(key)
+        else:
+            w.flow.answers.append(key)
+        flow.run(w)
+        return Game(self.rules, w.freeze())
+
+    # ------------------------------------------------------------ reading
+    @property
+    def is_over(self) -> bool:
+        return self.state.step == "over"
+
+    @property
+    def voyage(self) -> int:
+        return self.state.voyage
+
+    @property
+    def day(self) -> int:
+        return self.state.day
+
+    @property
+    def phase(self) -> str:
+        return _PHASES[self.state.step]
+
+    @property
+    def players(self) -> tuple[PlayerState, ...]:
+        return self.state.seats
+
+    @property
+    def island(self) -> tuple[CardRef, ...]:
+        return self.state.island
+
+    @property
+    def day_loot(self) -> tuple[str, ...]:
+        s = self.state
+        return s.days[s.day - 1] if 0 < s.day <= len(s.days) else ()
+
+    @property
+    def loot_days(self) -> tuple[tuple[str, ...], ...]:
+        """Loot waiting on every day of this voyage (earlier days are empty)."""
+        return self.state.days
+
+    @property
+    def bag(self) -> dict[str, int]:
+        return dict(self.state.bag)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.state.events
+
+    def final_scores(self) -> tuple[int, ...]:
+        return tuple(p.score for p in self.state.seats)
+
+    def winners(self) -> tuple[int, ...]:
+        """R26: highest score; ties go to the higher reputation unless shared."""
+        scores = self.final_scores()
+        best = max(scores)
+        tied = [i for i, s in enumerate(scores) if s == best]
+        if self.rules.board.winner_tie == "shared" or len(tied) == 1:
+            return tuple(tied)
+        return (max(tied, key=lambda i: self.state.seats[i].reputation),)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden."""
+        s = self.state
+        players = tuple(
+            p if p.seat == seat else attrs.evolve(p, hand=("?",) * len(p.hand), graveyard=("?",) * len(p.graveyard))
+            for p in s.seats
+        )
+        d = s.decision
+        if d is not None and d.player != seat:
+            d = attrs.evolve(d, options=(), prompt=f"waiting for seat {d.player}")
+        events = tuple(
+            e if e.kind != "secret" or e.seat == seat else Event("secret", f"seat {e.seat} acts in secret", e.seat)
+            for e in s.events
+        )
+        return Observation(
+            seat=seat, voyage=s.voyage, day=s.day, phase=_PHASES[s.step], players=players,
+            island=s.island, day_loot=self.day_loot, loot_days=s.days, decision=d, events=events,
+            committed=tuple(c is not None for c in s.commits),
+        )
+
+    # ------------------------------------------------------------ saving
+    def to_json(self) -> str:
+        """Exact, versioned state: with ``from_json`` it round-trips mid-ability."""
+        payload = {
+            "format": SAVE_FORMAT,
+            "rules": self.rules.identity,
+            "rng": {"name": rng.RNG_NAME, "version": rng.RNG_VERSION},
+            "state": _encode(self.state),
+        }
+        return json.dumps(payload, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str, rules: Rules) -> Game:
+        try:
+            payload = json.loads(text)
+            if payload.get("format") != SAVE_FORMAT:
+                raise LibertaliaError(f"unsupported save format {payload.get('format')!r}")
+            if payload["rng"] != {"name": rng.RNG_NAME, "version": rng.RNG_VERSION}:
+                raise LibertaliaError(f"the save uses random generator {payload['rng']}, this library "
+                                      f"{rng.RNG_NAME} v{rng.RNG_VERSION}")
+            if payload["rules"] != rules.identity:
+                raise LibertaliaError(f"the save is for rules {payload['rules']!r}, not {rules.identity!r}")
+            return cls(rules, _decode_state(payload["state"]))
+        except LibertaliaError as exc:
+            raise ValueError(f"cannot load the game: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"cannot load the game: the save is damaged ({exc!r})") from None
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class Observation:
+    """A seat's view of a game: the ``Game`` reading API minus what it may not see."""
+
+    seat: int
+    voyage: int
+    day: int
+    phase: str
+    players: tuple[PlayerState, ...]
+    island: tuple[CardRef, ...]
+    day_loot: tuple[str, ...]
+    loot_days: tuple[tuple[str, ...], ...]
+    decision: Decision | None
+    events: tuple[Event, ...]
+    committed: tuple[bool, ...]
+
+
+# ---------------------------------------------------------------- JSON
+def _encode(value: Any) -> Any:
+    if attrs.has(type(value)):
+        return {f.name: _encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _tup(v: Any) -> Any:
+    """Lists back to tuples, all the way down."""
+    return tuple(_tup(x) for x in v) if isinstance(v, list) else v
+
+
+def _ref(v: Any) -> CardRef | None:
+    return None if v is None else (v[0], v[1])
+
+
+def _decode_state(d: dict[str, Any]) -> GameState:
+    dec = d["decision"]
+    decision = None if dec is None else Decision(
+        dec["player"], dec["kind"], tuple(Option(o["key"], o["label"]) for o in dec["options"]),
+        dec["prompt"], dec["source"])
+    return GameState(
+        players=d["players"],
+        seats=tuple(PlayerState(**{k: _tup(v) for k, v in p.items()}) for p in d["seats"]),
+        track=_tup(d["track"]),
+        island=tuple((r[0], r[1]) for r in d["island"]),
+        days=_tup(d["days"]),
+        aside=_tup(d["aside"]),
+        bag=_tup(d["bag"]),
+        undealt=_tup(d["undealt"]),
+        voyage=d["voyage"],
+        day=d["day"],
+        step=d["step"],
+        cursor=d["cursor"],
+        sub=d["sub"],
+        order=tuple((r[0], r[1]) for r in d["order"]),
+        commits=_tup(d["commits"]),
+        frames=tuple(FrameState(**{**f, "this": _ref(f["this"]), "it": _ref(f["it"]),
+                                   "answers": _tup(f["answers"])}) for f in d["frames"]),
+        queue=tuple(PendingState(**{**q, "this": _ref(q["this"])}) for q in d["queue"]),
+        flow_answers=_tup(d["flow_answers"]),
+        seed=d["seed"],
+        counter=d["counter"],
+        census=_tup(d["census"]),
+        net=_tup(d["net"]),
+        extra=_tup(d["extra"]),
+        just_took=tuple(((k[0], k[1]), v) for k, v in d["just_took"]),
+        left_of_neutral=_ref(d["left_of_neutral"]),
+        decision=decision,
+        events=tuple(Event(**e) for e in d["events"]),
+    )

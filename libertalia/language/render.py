@@ -1,0 +1,261 @@
+"""Syntax tree back to canonical card text.
+
+Used to show cards and to pin the round trip ``parse(render(ast)) == ast``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import singledispatch
+
+from . import ast
+
+
+def render(abilities: ast.Ability | Iterable[ast.Ability]) -> str:
+    """Canonical text: one ability per line."""
+    if isinstance(abilities, ast.Ability):
+        return render_ability(abilities)
+    return "\n".join(render_ability(a) for a in abilities)
+
+
+def render_ability(a: ast.Ability) -> str:
+    trigger = ", ".join((a.timing, *a.modifiers))
+    return f"{trigger}: " + ", then ".join(_step(s) for s in a.steps) + "."
+
+
+def _step(s: ast.Step) -> str:
+    acts = _actions(s.actions)
+    other = f"; otherwise {_actions(s.otherwise)}" if s.otherwise else ""
+    if s.form == "postfix_if":
+        assert s.condition is not None
+        return f"{acts} if {_condition(s.condition)}{other}"
+    if s.form == "prefix_if":
+        assert s.condition is not None
+        return f"if {_condition(s.condition)}, {acts}{other}"
+    if s.form == "may":
+        return f"you may {acts}{other}"
+    return acts
+
+
+def _actions(actions: Iterable[ast.Action]) -> str:
+    return " and ".join(_action(a) for a in actions)
+
+
+@singledispatch
+def _action(a: object) -> str:  # pragma: no cover - every node is registered
+    raise TypeError(f"cannot render {a!r}")
+
+
+@_action.register
+def _(a: ast.Change) -> str:
+    if a.subject is None:
+        return f"{a.verb} {_amount(a.amount)}"
+    return f"{_player(a.subject)} {a.verb}s {_amount(a.amount)}"
+
+
+@_action.register
+def _(a: ast.PaysYou) -> str:
+    return f"{_player(a.subject)} pays you {_amount(a.amount)}"
+
+
+@_action.register
+def _(a: ast.MoveReputation) -> str:
+    return f"move your reputation to the {a.end} space"
+
+
+@_action.register
+def _(a: ast.Discard) -> str:
+    return f"discard {char_sel(a.target)}"
+
+
+@_action.register
+def _(a: ast.Put) -> str:
+    return f"put {char_sel(a.target)} into your {a.pile}"
+
+
+@_action.register
+def _(a: ast.Play) -> str:
+    return f"play {char_sel(a.target)} onto the island"
+
+
+@_action.register
+def _(a: ast.TakeNoLoot) -> str:
+    return "take no loot"
+
+
+@_action.register
+def _(a: ast.Take) -> str:
+    return f"take {_loot_sel(a.loot)}"
+
+
+@_action.register
+def _(a: ast.ReturnLoot) -> str:
+    return f"return {_loot_sel(a.loot)} to the bag"
+
+
+@_action.register
+def _(a: ast.Keep) -> str:
+    return f"keep {char_sel(a.target)} for the next voyage"
+
+
+@_action.register
+def _(a: ast.Swap) -> str:
+    return f"swap {_loot_sel(a.first)} with {_loot_sel(a.second)}"
+
+
+@_action.register
+def _(a: ast.UseAbility) -> str:
+    return f"use the {a.timing} ability of {char_sel(a.target)}"
+
+
+@_action.register
+def _(a: ast.CountExtra) -> str:
+    return f"count {a.n} extra {a.kind}"
+
+
+@_action.register
+def _(a: ast.Sell) -> str:
+    return f"sell {_numbers(a.counts)} loot of one kind for {_numbers(a.prices)} doubloons"
+
+
+def _numbers(ns: tuple[int, ...]) -> str:
+    return ", ".join(str(n) for n in ns[:-1]) + f" or {ns[-1]}"
+
+
+def _player(p: ast.PlayerRef) -> str:
+    if isinstance(p, ast.OwnerOf):
+        return f"the owner of {char_sel(p.target)}"
+    return "its owner"
+
+
+# ------------------------------------------------------------------ amounts
+def _amount(a: ast.Amount) -> str:
+    if isinstance(a, ast.Fixed):
+        unit = "reputation" if a.unit == "reputation" else ("doubloon" if a.n == 1 else "doubloons")
+        per = f" for each {_counter(a.per)}" if a.per is not None else ""
+        return f"{a.n} {unit}{per}"
+    if isinstance(a, ast.Half):
+        return "half your doubloons"
+    if isinstance(a, ast.UpTo):
+        return f"doubloons up to {a.n}"
+    if isinstance(a, ast.ByTable):
+        return f"doubloons by {_counter(a.counter)} ({_rows(a.rows)})"
+    return f"doubloons for your {a.kind} in sets ({_rows(a.rows)})"
+
+
+def _rows(rows: tuple[ast.Row, ...]) -> str:
+    return ", ".join(f"{r.count}{' or more' if r.or_more else ''} for {r.value}" for r in rows)
+
+
+def _counter(c: ast.Counter | None) -> str:
+    if isinstance(c, ast.CountCharacters):
+        return char_np(c.np)
+    if isinstance(c, ast.CountLoot):
+        return f"{_kinds(c.kinds)} you hold"
+    if isinstance(c, ast.CountKinds):
+        return "kinds of loot you hold"
+    if isinstance(c, ast.CountMoved):
+        return "space moved"
+    assert isinstance(c, ast.CountAffected)
+    return f"one {c.word}"
+
+
+# ------------------------------------------------------------------ selectors
+def char_sel(s: ast.CharSel) -> str:
+    if isinstance(s, ast.This):
+        return "this"
+    if isinstance(s, ast.It):
+        return "it"
+    if isinstance(s, ast.ChooseChar):
+        if s.another:
+            return "another " + _np_body(s.np)
+        return "a " + char_np(s.np)
+    if isinstance(s, ast.EveryChar):
+        return "every " + char_np(s.np)
+    return f"the {s.position} {char_np(s.np)}"
+
+
+def char_np(np: ast.CharNP) -> str:
+    return ("other " if np.other else "") + _np_body(np)
+
+
+def _np_body(np: ast.CharNP) -> str:
+    return " ".join([np.noun, *(_filter(f) for f in np.filters)])
+
+
+def _filter(f: ast.CharFilter) -> str:
+    if isinstance(f, ast.Zone):
+        return f"{f.prep} {_place(f)}"
+    if isinstance(f, ast.RankedAbove):
+        return f"ranked above {f.rank}"
+    if isinstance(f, ast.RankedBelow):
+        return f"ranked below {f.rank}"
+    if isinstance(f, ast.WithAbility):
+        return f"with a {f.timing} ability"
+    return "owned by another player" if f.who == "other" else "owned by you"
+
+
+def _place(z: ast.Zone) -> str:
+    if z.place == "island":
+        return "the island"
+    if z.place == "your":
+        return f"your {z.pile}"
+    if z.place == "any_ship":
+        return f"{z.wording or 'any'} ship"
+    if z.place == "other_ship":
+        return f"{z.wording or 'another player' + chr(39) + 's'} ship"
+    return "an adjacent player's ship"
+
+
+def _kinds(kinds: tuple[str, ...]) -> str:
+    return " or ".join(kinds) if kinds else "loot"
+
+
+def _loot_np(np: ast.LootNP) -> str:
+    kinds = _kinds(np.kinds)
+    place = {
+        "today": f"{np.prep or 'from'} today's loot",
+        "tomorrow": f"{np.prep or 'from'} tomorrow's loot",
+        "bag": f"{np.prep or 'from'} the bag",
+        "adjacent_player": f"{np.prep or 'from'} an adjacent player",
+        "held": "you hold",
+    }[np.place]
+    return f"{kinds} {place}"
+
+
+def _loot_sel(s: ast.LootSel) -> str:
+    if isinstance(s, ast.ChooseLoot):
+        return "a " + _loot_np(s.np)
+    if isinstance(s, ast.RandomLoot):
+        return "a random " + _loot_np(s.np)
+    if isinstance(s, ast.EveryLoot):
+        return "every " + _loot_np(s.np)
+    return f"all your loot but {s.keep} of your choice"
+
+
+# ------------------------------------------------------------------ conditions
+def _condition(c: ast.Condition) -> str:
+    return " and ".join(_cond(p) for p in c.parts)
+
+
+def _cond(c: ast.Cond) -> str:
+    if isinstance(c, ast.IsPositioned):
+        return f"{c.ref} is the {c.position} {char_np(c.np)}"
+    if isinstance(c, ast.IsOnIsland):
+        return f"{c.ref} is on the island"
+    if isinstance(c, ast.HaveDoubloons):
+        return f"you have {c.n} or more doubloons"
+    if isinstance(c, ast.Hold):
+        return f"you hold a {_kinds(c.kinds)}"
+    if isinstance(c, ast.JustTook):
+        return f"you just took a {_kinds(c.kinds)}"
+    if isinstance(c, ast.Exists):
+        if c.at_nightfall:
+            return f"there was no {char_np(c.np)} at nightfall"
+        return f"there is {'no' if c.negated else 'a'} {char_np(c.np)}"
+    if isinstance(c, ast.ItWasYours):
+        return "it was yours"
+    if isinstance(c, ast.YouDid):
+        return "you did"
+    assert isinstance(c, ast.GainedAtLeast)
+    return f"you gained {c.n} or more doubloons this way"

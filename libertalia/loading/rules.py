@@ -1,0 +1,259 @@
+"""``load_rules``: board and card files to checked, compiled ``Rules``.
+
+All file reading happens here, once per call; the game loop never touches
+the disk or the parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .. import _paths
+from ..engine import rng
+from ..errors import CardError, DataError, RulesError
+from ..language import checker
+from ..language.compiler import compile_ability
+from ..language.parser import parse
+from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
+from .yamlfile import Document, Field, read
+
+LootOption = str | Mapping[str, str] | None
+
+_BOARD_KEYS = {
+    "edition": True, "title": True, "players": True, "voyages": True, "deal": True,
+    "reputation": True, "bag": True, "loot_per_day": False, "island_ties": True,
+    "winner_ties": True, "leftover_loot": True, "start_doubloons": True,
+    "characters": True, "loot": True, "default_loot": True, "neutrals": False,
+}
+_CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False}
+_LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False}
+
+
+def load_rules(
+    edition: str | Path = "galecrest",
+    *,
+    loot: LootOption = None,
+    seed: int = 0,
+    extra_cards: Iterable[str | Path] = (),
+) -> Rules:
+    """Load an edition (a bundled name or a board YAML path) with its options.
+
+    ``loot`` picks the loot sides: a side name for every kind, ``"uncharted"``
+    for a side per kind drawn from ``seed``, or a mapping of kind to side
+    (kinds not named use the board's default side).  ``extra_cards`` are
+    files or folders whose characters and loot add to or replace the
+    edition's: a mod needs nothing else.
+    """
+    board_path = _board_path(edition)
+    board = _load_board(board_path)
+    cards_root = _paths.cards_dir()
+    char_files = _yaml_files(cards_root / _board_str(board_path, "characters"))
+    loot_files = _yaml_files(cards_root / _board_str(board_path, "loot"))
+    extra_files = [f for p in extra_cards for f in _yaml_files(Path(p))]
+
+    char_docs: dict[str, tuple[Field, Document]] = {}
+    loot_docs: dict[tuple[str, str], tuple[Field, Document]] = {}
+    for path in [*char_files, *loot_files, *extra_files]:
+        doc = read(path)
+        keys = {k for k, _ in doc.root.items()}
+        if "kind" in keys:
+            fields = doc.root.mapping(_LOOT_KEYS, "a loot file")
+            key = (fields["kind"].str("kind"), fields["side"].str("side"))
+            loot_docs[key] = (doc.root, doc)
+        else:
+            fields = doc.root.mapping(_CARD_KEYS, "a character file")
+            char_docs[fields["name"].str("name")] = (doc.root, doc)
+
+    neutrals = board.neutrals
+    names = frozenset(char_docs) | {n.name for n in neutrals}
+    kinds = frozenset(k for k, _ in board.bag)
+    vocab = checker.Vocabulary(names, kinds)
+
+    sides = _choose_sides(board, loot, seed, set(loot_docs))
+    characters = sorted((_character(f, doc, vocab) for f, doc in char_docs.values()), key=lambda c: c.rank)
+    characters.extend(_neutral_card(n) for n in neutrals)
+    loot_specs = []
+    for kind, count in board.bag:
+        field, doc = loot_docs[(kind, sides[kind])]
+        spec = _loot(field, doc, vocab)
+        if spec.count != count:
+            raise field.mapping(_LOOT_KEYS, "a loot file")["count"].error(
+                f"the board's bag holds {count} {kind} tokens, but this file says {spec.count}",
+                f"count: {count}")
+        loot_specs.append(spec)
+    _check_ranks(characters)
+    identity = f"{board.edition}:" + ",".join(f"{k}={sides[k]}" for k, _ in board.bag)
+    return Rules(
+        board=board,
+        characters=tuple(characters),
+        loot=tuple(loot_specs),
+        loot_sides=dict(sides),
+        identity=identity,
+        by_name={c.name: c for c in characters},
+        by_kind={spec.kind: spec for spec in loot_specs},
+    )
+
+
+def _board_path(edition: str | Path) -> Path:
+    bundled = _paths.boards_dir() / f"{edition}.yaml"
+    if isinstance(edition, str) and bundled.is_file():
+        return bundled
+    path = Path(edition)
+    if path.is_file():
+        return path
+    names = sorted(p.stem for p in _paths.boards_dir().glob("*.yaml"))
+    raise RulesError(f"no edition or board file called {str(edition)!r}; the bundled editions are "
+                     + ", ".join(names))
+
+
+def _board_str(path: Path, key: str) -> str:
+    return read(path).root.mapping(_BOARD_KEYS, "a board file")[key].str(key)
+
+
+def _yaml_files(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*.yaml") if p.is_file())
+    raise DataError("no such file or folder", path=str(path), expected="a YAML file or a folder of them")
+
+
+def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[tuple[str, str]],
+                  ) -> dict[str, str]:
+    kinds = [k for k, _ in board.bag]
+    default = board.default_loot
+    all_sides = sorted({side for _, side in available})
+    if loot is None:
+        chosen = {k: default for k in kinds}
+    elif isinstance(loot, str) and loot == "uncharted":
+        chosen = {}
+        for i, k in enumerate(kinds):
+            options = sorted(side for kk, side in available if kk == k and side in ("calm", "stormy"))
+            if not options:
+                raise RulesError(f"uncharted needs a calm or stormy side for {k}")
+            chosen[k] = options[rng.draw(seed, i, len(options))]
+    elif isinstance(loot, str):
+        chosen = {k: loot for k in kinds}
+    elif isinstance(loot, Mapping):
+        unknown = sorted(set(loot) - set(kinds))
+        if unknown:
+            raise RulesError(f"unknown loot kind {unknown[0]!r}; the kinds are {', '.join(kinds)}")
+        chosen = {k: str(loot.get(k, default)) for k in kinds}
+    else:
+        raise RulesError(f"loot must be a side name or a mapping of kind to side, not {loot!r}")
+    for k, side in chosen.items():
+        if (k, side) not in available:
+            raise RulesError(f"there is no {side!r} side for {k}; the sides on file are {', '.join(all_sides)}")
+    return chosen
+
+
+def _load_board(path: Path) -> BoardSpec:
+    doc = read(path)
+    f = doc.root.mapping(_BOARD_KEYS, "a board file")
+    players = f["players"].mapping({"min": True, "max": True}, "players")
+    rep = f["reputation"].mapping({"income": True, "overflow": True}, "reputation")
+    bag = tuple((k, v.int(f"the count of {k}", 0)) for k, v in f["bag"].items())
+    voyages = tuple(v.int("a voyage length", 1) for v in f["voyages"].list())
+    deal = tuple(v.int("a deal size", 0) for v in f["deal"].list())
+    if len(deal) != len(voyages):
+        raise f["deal"].error(f"deal needs one entry per voyage ({len(voyages)})", f"{len(voyages)} numbers")
+    per_day: dict[int, int] | None = None
+    if "loot_per_day" in f:
+        per_day = {int(k): v.int("loot per day", 0) for k, v in f["loot_per_day"].items()}
+    start = f["start_doubloons"].value
+    if start != "income" and not (isinstance(start, int) and start >= 0):
+        raise f["start_doubloons"].error("start_doubloons must be 'income' or a number", "income or a number")
+    neutrals = []
+    for n in f["neutrals"].list() if "neutrals" in f else []:
+        nf = n.mapping({"name": True, "rank": True, "players": True}, "a neutral card")
+        neutrals.append(NeutralSpec(nf["name"].str("name"), nf["rank"].number("rank"),
+                                    tuple(p.int("a player count", 1) for p in nf["players"].list())))
+    choices = {"island_ties": ("reputation",), "winner_ties": ("reputation", "shared"),
+               "leftover_loot": ("bag", "aside")}
+    for key, allowed in choices.items():
+        if f[key].value not in allowed:
+            raise f[key].error(f"{key} must be one of {', '.join(allowed)}", " or ".join(allowed))
+    board = BoardSpec(
+        edition=f["edition"].str("edition"),
+        title=f["title"].str("title"),
+        players=(players["min"].int("min", 1), players["max"].int("max", 1)),
+        voyage_days=voyages,
+        deal=deal,
+        track_income=tuple(v.int("income", 0) for v in rep["income"].list()),
+        overflow=rep["overflow"].int("overflow", 0),
+        bag=bag,
+        loot_per_day=per_day,
+        tie_break=f["island_ties"].str("island_ties"),
+        winner_tie=f["winner_ties"].str("winner_ties"),
+        leftover_loot=f["leftover_loot"].str("leftover_loot"),
+        start_doubloons=start,
+        neutrals=tuple(neutrals),
+        default_loot=f["default_loot"].str("default_loot"),
+        path=str(path),
+    )
+    return board
+
+
+def _parse_text(field: Field, doc: Document) -> tuple[str, tuple]:  # type: ignore[type-arg]
+    text = field.str("text").strip("\n")
+    line0, col0 = field.text_origin()
+    abilities = parse(text, path=doc.path, line=line0, column=col0)
+    return text, abilities
+
+
+def _reporter(doc: Document) -> checker.Report:
+    def report(message: str, line: int, column: int, expected: str) -> CardError:
+        source = doc.lines[line - 1] if 0 < line <= len(doc.lines) else ""
+        return CardError(message, path=doc.path, line=line, column=column, source_line=source, expected=expected)
+    return report
+
+
+def _character(root: Field, doc: Document, vocab: checker.Vocabulary) -> CharacterSpec:
+    f = root.mapping(_CARD_KEYS, "a character file")
+    text, abilities = _parse_text(f["text"], doc)
+    checker.check(abilities, vocab, _reporter(doc), loot=False)
+    compiled = tuple(compile_ability(a) for a in abilities)
+    return CharacterSpec(
+        name=f["name"].str("name"),
+        rank=f["rank"].number("rank"),
+        text=text,
+        abilities=abilities,
+        compiled=compiled,
+        takes_loot=not any(c.passive and c.timing == "dusk" for c in compiled),
+        path=doc.path,
+    )
+
+
+def _neutral_card(n: NeutralSpec) -> CharacterSpec:
+    return CharacterSpec(name=n.name, rank=n.rank, text="", abilities=(), compiled=(), takes_loot=False,
+                         neutral=True)
+
+
+def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
+    f = root.mapping(_LOOT_KEYS, "a loot file")
+    text, abilities = _parse_text(f["text"], doc)
+    checker.check(abilities, vocab, _reporter(doc), loot=True)
+    verified = f["verified"].value if "verified" in f else True
+    if not isinstance(verified, bool):
+        raise f["verified"].error("verified must be true or false", "true or false")
+    return LootSpec(
+        kind=f["kind"].str("kind"),
+        side=f["side"].str("side"),
+        count=f["count"].int("count", 0),
+        text=text,
+        abilities=abilities,
+        compiled=tuple(compile_ability(a) for a in abilities),
+        verified=verified,
+        note=f["note"].str("note") if "note" in f else "",
+        path=doc.path,
+    )
+
+
+def _check_ranks(characters: list[CharacterSpec]) -> None:
+    seen: dict[float, CharacterSpec] = {}
+    for c in characters:
+        if c.rank in seen:
+            raise DataError(f"{c.name} has rank {c.rank:g}, like {seen[c.rank].name}", path=c.path,
+                            expected="each character with its own rank")
+        seen[c.rank] = c

@@ -1,0 +1,138 @@
+"""What the data files describe, once loaded and checked.
+
+These are definitions, not state: a game refers to cards by name and to loot
+by kind, and looks the definitions up here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..language import ast
+
+if TYPE_CHECKING:
+    from ..engine.work import Frame, Work
+
+frozen = attrs.frozen(slots=True, weakref_slot=False)
+
+Instruction = Callable[["Work", "Frame"], int]
+"""Runs one step of an ability and returns the next program counter."""
+
+
+@frozen
+class Compiled:
+    """An ability ready to run: flat instructions plus scheduling facts."""
+
+    timing: str
+    last: bool
+    once: bool
+    early: bool  # only adjusts counts (the Explorer): resolve before the rest
+    constant_gain: bool  # only gains a fixed number of doubloons: order cannot matter
+    passive: bool  # a standing rule (``take no loot``) with nothing to run
+    text: str
+    code: tuple[Instruction, ...] = attrs.field(eq=False, repr=False)
+
+
+@frozen
+class CharacterSpec:
+    name: str
+    rank: float
+    text: str
+    abilities: tuple[ast.Ability, ...]
+    compiled: tuple[Compiled, ...] = attrs.field(eq=False, repr=False)
+    takes_loot: bool = True
+    neutral: bool = False
+    path: str = ""
+
+    def has(self, timing: str) -> bool:
+        return any(c.timing == timing for c in self.compiled)
+
+
+@frozen
+class LootSpec:
+    kind: str
+    side: str
+    count: int
+    text: str
+    abilities: tuple[ast.Ability, ...]
+    compiled: tuple[Compiled, ...] = attrs.field(eq=False, repr=False)
+    verified: bool = True
+    note: str = ""
+    path: str = ""
+
+    def has(self, timing: str) -> bool:
+        return any(c.timing == timing for c in self.compiled)
+
+
+@frozen
+class NeutralSpec:
+    """A card on the island that belongs to nobody (the Midshipman)."""
+
+    name: str
+    rank: float
+    players: tuple[int, ...]
+    directly_left_removes_loot: bool = True
+
+
+@frozen
+class BoardSpec:
+    """Edition-level facts: everything the engine must not hard-code."""
+
+    edition: str
+    title: str
+    players: tuple[int, int]
+    voyage_days: tuple[int, ...]
+    deal: tuple[int, ...]  # new cards dealt at the start of each voyage
+    track_income: tuple[int, ...]  # doubloons per track space, left to right
+    overflow: int  # doubloons per step off either end of the track
+    bag: tuple[tuple[str, int], ...]  # loot kinds in board order with counts
+    loot_per_day: dict[int, int] | None  # by player count; None = one per player
+    tie_break: str  # how equal ranks sort on the island: "reputation"
+    winner_tie: str  # "reputation" or "shared"
+    leftover_loot: str  # "bag": back after each dusk; "aside": until voyage end
+    start_doubloons: str | int  # "income" (from the track) or a fixed number
+    neutrals: tuple[NeutralSpec, ...]
+    default_loot: str = "calm"
+    path: str = ""
+
+    def loot_per_day_for(self, players: int) -> int:
+        if self.loot_per_day and players in self.loot_per_day:
+            return self.loot_per_day[players]
+        return players
+
+
+@frozen
+class Rules:
+    """An edition with its options, loaded, checked and compiled once."""
+
+    board: BoardSpec
+    characters: tuple[CharacterSpec, ...]
+    loot: tuple[LootSpec, ...]
+    loot_sides: dict[str, str]
+    identity: str
+    _by_name: dict[str, CharacterSpec] = attrs.field(eq=False, repr=False)
+    _by_kind: dict[str, LootSpec] = attrs.field(eq=False, repr=False)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.board.bag)
+
+    def card(self, name: str) -> CharacterSpec:
+        return self._by_name[name]
+
+    def has_card(self, name: str) -> bool:
+        return name in self._by_name
+
+    def loot_spec(self, kind: str) -> LootSpec:
+        return self._by_kind[kind]
+
+    def rank(self, name: str) -> float:
+        return self._by_name[name].rank
+
+    def ability(self, source: str, index: int) -> Compiled:
+        spec: Any = self._by_name[source[2:]] if source[0] == "c" else self._by_kind[source[2:]]
+        result: Compiled = spec.compiled[index]
+        return result

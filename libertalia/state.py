@@ -1,0 +1,126 @@
+"""The frozen game state and the values a caller sees.
+
+Everything here is an immutable attrs class or a tuple, so a ``Game`` can be
+hashed, compared, shared between search branches and serialised without
+copying.  The engine works on a private mutable copy (``engine.work``) and
+freezes it again before handing it back.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+frozen = attrs.frozen(slots=True, weakref_slot=False)
+
+CardRef = tuple[int | None, str]
+"""A character in play: (owning seat or None for a neutral card, name)."""
+
+
+@frozen
+class Option:
+    """One answer to a decision: a stable key and a label for people."""
+
+    key: str
+    label: str
+
+
+@frozen
+class Decision:
+    """What the game waits for: who must answer, and with which keys."""
+
+    player: int
+    kind: str
+    options: tuple[Option, ...]
+    prompt: str
+    source: str | None = None
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(o.key for o in self.options)
+
+
+@frozen
+class Event:
+    """A record of something that happened; ``str()`` reads as a sentence."""
+
+    kind: str
+    text: str
+    seat: int | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@frozen
+class PlayerState:
+    """One seat's public-API view.  ``reputation`` is the track space, 0 = leftmost."""
+
+    seat: int
+    doubloons: int
+    score: int
+    reputation: int
+    hand: tuple[str, ...]
+    ship: tuple[str, ...]
+    graveyard: tuple[str, ...]
+    loot: tuple[str, ...]
+    kept: tuple[str, ...] = ()
+
+
+@frozen
+class FrameState:
+    """A suspended ability: which one, how far it ran and what it bound."""
+
+    source: str  # "c:<card name>" or "l:<loot kind>"
+    index: int  # which ability of the source
+    seat: int
+    this: CardRef | None
+    pc: int = 0
+    answers: tuple[str, ...] = ()
+    it: CardRef | None = None
+    did: bool = False
+    count: int = 0
+    moved: int = 0
+    gained: int = 0
+
+
+@frozen
+class PendingState:
+    """An ability waiting in a queue for its owner to order it."""
+
+    seat: int
+    source: str
+    index: int
+    this: CardRef | None
+    late: bool = False
+
+
+@frozen
+class GameState:
+    """Everything that changes during a game, and nothing that does not."""
+
+    players: int
+    seats: tuple[PlayerState, ...]
+    track: tuple[int, ...]
+    island: tuple[CardRef, ...]
+    days: tuple[tuple[str, ...], ...]
+    aside: tuple[str, ...]
+    bag: tuple[tuple[str, int], ...]
+    undealt: tuple[str, ...]
+    voyage: int
+    day: int
+    step: str
+    cursor: int
+    sub: int
+    order: tuple[CardRef, ...]
+    commits: tuple[str | None, ...]
+    frames: tuple[FrameState, ...]
+    queue: tuple[PendingState, ...]
+    flow_answers: tuple[str, ...]
+    seed: int
+    counter: int
+    census: tuple[tuple[str, ...], ...] | None
+    net: tuple[int, ...] | None
+    extra: tuple[tuple[int, str, int], ...]
+    just_took: tuple[tuple[CardRef, str], ...]
+    left_of_neutral: CardRef | None
+    decision: Decision | None
+    events: tuple[Event, ...]

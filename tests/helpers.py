@@ -1,0 +1,34 @@
+"""Shared scenario helpers: declared positions and scripted answers."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+import libertalia as lt
+
+
+@functools.cache
+def galecrest() -> lt.Rules:
+    return lt.load_rules("galecrest")
+
+
+def start(players: int = 3, seed: int = 0, rules: lt.Rules | None = None, **setup: Any) -> lt.Game:
+    """A game at a declared position (see api.md ``setup``)."""
+    return lt.new_game(rules or galecrest(), players=players, seed=seed, setup=setup)
+
+
+def answer(game: lt.Game, *keys: str) -> lt.Game:
+    """Apply keys in order, failing with the legal keys if one is not offered."""
+    for key in keys:
+        game = game.choose(key)
+    return game
+
+
+def answer_all(game: lt.Game, keys: Iterable[str]) -> lt.Game:
+    return answer(game, *keys)
+
+
+def seat(game: lt.Game, i: int) -> lt.PlayerState:
+    return game.players[i]
