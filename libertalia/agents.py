@@ -56,6 +56,6 @@ class ScriptedAgent:
                                 f"the script has no answer left for {decision.kind!r} ({decision.prompt})")
         key = self.keys[self.position]
         self.position += 1
-        if key not in decision.keys():
+        if key not in decision.keys():  # noqa: SIM118 - Decision.keys() is a method, not a dict view
             raise IllegalChoice(key, decision.keys(), f"scripted answer #{self.position} to {decision.prompt!r}")
         return key

@@ -57,7 +57,7 @@ class Game:
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
         d = self.state.decision
-        if d is None or key not in d.keys():
+        if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
             raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
         w = Work(self.rules, self.state)
         if w.frames:
@@ -126,16 +126,16 @@ class Game:
         """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden."""
         s = self.state
         players = tuple(
-            p if p.seat == seat else attrs.evolve(p, hand=("?",) * len(p.hand), graveyard=("?",) * len(p.graveyard))
+            p if p.seat == seat else PlayerState(
+                p.seat, p.doubloons, p.score, p.reputation, ("?",) * len(p.hand), p.ship,
+                ("?",) * len(p.graveyard), p.loot, p.kept)
             for p in s.seats
         )
         d = s.decision
         if d is not None and d.player != seat:
-            d = attrs.evolve(d, options=(), prompt=f"waiting for seat {d.player}")
-        events = tuple(
-            e if e.kind != "secret" or e.seat == seat else Event("secret", f"seat {e.seat} acts in secret", e.seat)
-            for e in s.events
-        )
+            d = Decision(d.player, d.kind, (), f"waiting for seat {d.player}", d.source)
+        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
+        events = s.events
         return Observation(
             seat=seat, voyage=s.voyage, day=s.day, phase=_PHASES[s.step], players=players,
             island=s.island, day_loot=self.day_loot, loot_days=s.days, decision=d, events=events,

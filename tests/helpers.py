@@ -14,9 +14,15 @@ def galecrest() -> lt.Rules:
     return lt.load_rules("galecrest")
 
 
-def start(players: int = 3, seed: int = 0, rules: lt.Rules | None = None, **setup: Any) -> lt.Game:
-    """A game at a declared position (see api.md ``setup``)."""
-    return lt.new_game(rules or galecrest(), players=players, seed=seed, setup=setup)
+def start(n: int = 3, /, seed: int = 0, rules: lt.Rules | None = None, **setup: Any) -> lt.Game:
+    """A game at a declared position (see api.md ``setup``).
+
+    ``players`` in ``setup`` is the per-seat list; an int there is taken as the
+    seat count, so both ``start(3, players=[...])`` and ``start(players=3)`` work.
+    """
+    if isinstance(setup.get("players"), int):
+        n = setup.pop("players")
+    return lt.new_game(rules or galecrest(), players=n, seed=seed, setup=setup)
 
 
 def answer(game: lt.Game, *keys: str) -> lt.Game:

@@ -58,6 +58,7 @@ def _voyage(w: Work) -> None:
     dealt.sort(key=w.rules.rank)
     for p in w.seats:
         p.hand.extend(dealt)
+        p.hand.sort(key=w.rules.rank)
     w.log("voyage", f"voyage {w.voyage} begins ({days} days); everyone receives {', '.join(dealt)}")
     for seat, p in enumerate(w.seats):
         if board.start_doubloons == "income":
@@ -253,7 +254,7 @@ def _anchor(w: Work) -> None:
 
 
 def _voyage_end(w: Work) -> None:
-    for seat, p in enumerate(w.seats):
+    for p in w.seats:
         for kind in p.loot:
             w.to_bag(kind)
         p.loot.clear()
@@ -285,19 +286,18 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     owner is asked for the order only when two or more differ and at least
     one is not a plain fixed gain (order cannot matter then).
     """
-    while w.queue:
-        early = [p for p in w.queue if not p.late] or w.queue
-        seat = early[0].seat
-        group = [p for p in early if p.seat == seat]
-        chosen = group[0]
-        if ordered and len(group) > 1:
-            chosen = _ask_order(w, seat, group)
-        w.queue.remove(chosen)
-        if chosen.source[0] == "c" and w.zone_of((chosen.seat, chosen.source[2:])) != zone:
-            continue
-        push_frame(w, chosen.source, chosen.index, chosen.seat, chosen.this)
-        return False
-    return True
+    # Drop abilities whose card has left its zone first, so that nothing
+    # changes before the question below (a resumed run must see the same group).
+    w.queue = [p for p in w.queue if p.source[0] != "c" or w.zone_of((p.seat, p.source[2:])) == zone]
+    if not w.queue:
+        return True
+    early = [p for p in w.queue if not p.late] or w.queue
+    seat = early[0].seat
+    group = [p for p in early if p.seat == seat]
+    chosen = _ask_order(w, seat, group) if ordered and len(group) > 1 else group[0]
+    w.queue.remove(chosen)
+    push_frame(w, chosen.source, chosen.index, chosen.seat, chosen.this)
+    return False
 
 
 def _ask_order(w: Work, seat: int, group: list[PendingState]) -> PendingState:

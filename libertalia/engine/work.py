@@ -21,7 +21,6 @@ from ..state import (
     FrameState,
     GameState,
     Option,
-    PendingState,
     PlayerState,
 )
 from . import rng
@@ -37,6 +36,8 @@ class Suspend(Exception):
 
 
 class Seat:
+    """One seat's zones; ``hand`` is kept sorted by rank."""
+
     __slots__ = ("hand", "ship", "graveyard", "loot", "coins", "score", "kept")
 
     def __init__(self, p: PlayerState) -> None:
@@ -130,7 +131,7 @@ class Work:
         seats = tuple(
             PlayerState(
                 i, p.coins, p.score, self.track.index(i),
-                tuple(sorted(p.hand, key=self.rules.rank)), tuple(p.ship), tuple(p.graveyard),
+                tuple(p.hand), tuple(p.ship), tuple(p.graveyard),
                 tuple(p.loot), tuple(p.kept),
             )
             for i, p in enumerate(self.seats)
@@ -318,9 +319,15 @@ class Work:
         seat, name = ref
         if seat is None or self.zone_of(ref) is None:
             return False
-        self.remove(ref)
+        came_from = self.remove(ref)
         self.seats[seat].pile(pile).append(name)
-        self.log("move", f"seat {seat} puts {name} into their {pile}", seat)
+        if pile == "hand":
+            self.seats[seat].hand.sort(key=self.rules.rank)  # hands stay sorted by rank
+        if pile == "hand" and came_from == "graveyard":
+            # Face-down cards: others learn that a card moved, not which (Surgeon).
+            self.log("move", f"seat {seat} takes a card from their graveyard into their hand", seat)
+        else:
+            self.log("move", f"seat {seat} puts {name} from their {came_from} into their {pile}", seat)
         return True
 
     # ------------------------------------------------------------ loot

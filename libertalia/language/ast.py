@@ -7,8 +7,6 @@ other columns than the original.
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 frozen = attrs.frozen(slots=True, weakref_slot=False)
@@ -47,7 +45,13 @@ class OwnedBy:
     who: str  # "other" | "you"
 
 
-CharFilter = Union[Zone, RankedAbove, RankedBelow, WithAbility, OwnedBy]
+CharFilter = (
+    Zone
+    | RankedAbove
+    | RankedBelow
+    | WithAbility
+    | OwnedBy
+)
 
 
 @frozen
@@ -95,7 +99,13 @@ class Positional:
     np: CharNP
 
 
-CharSel = Union[This, It, ChooseChar, EveryChar, Positional]
+CharSel = (
+    This
+    | It
+    | ChooseChar
+    | EveryChar
+    | Positional
+)
 
 
 # ------------------------------------------------------------------ loot
@@ -128,7 +138,12 @@ class AllBut:
     keep: int
 
 
-LootSel = Union[ChooseLoot, RandomLoot, EveryLoot, AllBut]
+LootSel = (
+    ChooseLoot
+    | RandomLoot
+    | EveryLoot
+    | AllBut
+)
 
 
 # ------------------------------------------------------------------ amounts
@@ -157,7 +172,13 @@ class CountAffected:
     word: str
 
 
-Counter = Union[CountCharacters, CountLoot, CountKinds, CountMoved, CountAffected]
+Counter = (
+    CountCharacters
+    | CountLoot
+    | CountKinds
+    | CountMoved
+    | CountAffected
+)
 
 
 @frozen
@@ -196,7 +217,13 @@ class InSets:
     rows: tuple[Row, ...]
 
 
-Amount = Union[Fixed, Half, UpTo, ByTable, InSets]
+Amount = (
+    Fixed
+    | Half
+    | UpTo
+    | ByTable
+    | InSets
+)
 
 
 # ------------------------------------------------------------------ actions
@@ -210,7 +237,10 @@ class ItsOwner:
     pass
 
 
-PlayerRef = Union[OwnerOf, ItsOwner]
+PlayerRef = (
+    OwnerOf
+    | ItsOwner
+)
 
 
 @frozen
@@ -320,10 +350,22 @@ class Sell:
     column: int = _pos()
 
 
-Action = Union[
-    Change, PaysYou, MoveReputation, Discard, Put, Play, TakeNoLoot, Take,
-    ReturnLoot, Keep, Swap, UseAbility, CountExtra, Sell,
-]
+Action = (
+    Change
+    | PaysYou
+    | MoveReputation
+    | Discard
+    | Put
+    | Play
+    | TakeNoLoot
+    | Take
+    | ReturnLoot
+    | Keep
+    | Swap
+    | UseAbility
+    | CountExtra
+    | Sell
+)
 
 
 # ------------------------------------------------------------------ conditions
@@ -376,10 +418,17 @@ class GainedAtLeast:
     n: int
 
 
-Cond = Union[
-    IsPositioned, IsOnIsland, HaveDoubloons, Hold, JustTook, Exists, ItWasYours,
-    YouDid, GainedAtLeast,
-]
+Cond = (
+    IsPositioned
+    | IsOnIsland
+    | HaveDoubloons
+    | Hold
+    | JustTook
+    | Exists
+    | ItWasYours
+    | YouDid
+    | GainedAtLeast
+)
 
 
 @frozen

@@ -45,11 +45,11 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, loot: bool
                              "dusk: take no loot.")
         if step.condition is not None:
             for c in step.condition.parts:
-                if isinstance(c, (ast.ItWasYours,)) or (isinstance(c, (ast.IsPositioned, ast.IsOnIsland))
-                                                         and c.ref == "it"):
-                    if not bound:
-                        raise report('"it" is used before anything was picked', step.line, step.column,
-                                     "an earlier action that discards, puts or names a character")
+                refers_to_it = isinstance(c, ast.ItWasYours) or (
+                    isinstance(c, (ast.IsPositioned, ast.IsOnIsland)) and c.ref == "it")
+                if refers_to_it and not bound:
+                    raise report('"it" is used before anything was picked', step.line, step.column,
+                                 "an earlier action that discards, puts or names a character")
                 if isinstance(c, ast.Exists) and c.at_nightfall and a.timing != "moon":
                     raise report('"at nightfall" only makes sense at night', step.line, step.column,
                                  "a moon ability")

@@ -73,7 +73,8 @@ def _expected(names: set[str] | frozenset[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _error(exc: UnexpectedInput, text: str, path: str, line0: int, col0: int) -> CardError:
+def _error(exc: UnexpectedInput, text: str, path: str, line0: int, col0: int, indent: int,
+           file_lines: list[str] | None) -> CardError:
     lines = text.split("\n")
     line = getattr(exc, "line", 0) or len(lines)
     column = getattr(exc, "column", 0) or (len(lines[line - 1]) + 1 if lines else 1)
@@ -91,27 +92,33 @@ def _error(exc: UnexpectedInput, text: str, path: str, line0: int, col0: int) ->
         expected = _expected(set(exc.expected))
     else:  # pragma: no cover - lark has no other kinds
         message, expected = str(exc), ""
+    file_line = line + line0
+    if file_lines is not None and 0 < file_line <= len(file_lines):
+        source = file_lines[file_line - 1]
     return CardError(
         message,
         path=path,
-        line=line + line0,
-        column=column + (col0 if line == 1 else 0),
+        line=file_line,
+        column=column + (col0 if line == 1 else indent),
         source_line=source,
         expected=expected,
     )
 
 
-def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0) -> tuple[ast.Ability, ...]:
+def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0, indent: int = 0,
+          file_lines: list[str] | None = None) -> tuple[ast.Ability, ...]:
     """Parse card text (one ability per line) into abilities.
 
-    ``line``/``column`` shift reported positions so that errors point into the
-    file the text came from.
+    ``line`` and ``column`` shift reported positions of the text's first line,
+    ``indent`` those of later lines, so that errors and AST positions point
+    into the file the text came from; ``file_lines`` lets an error quote the
+    file's own line under its caret.
     """
     try:
         tree = _lark().parse(text)
     except UnexpectedInput as exc:
-        raise _error(exc, text, path, line, column) from None
-    abilities: tuple[ast.Ability, ...] = _ToAst(line, column).transform(tree)
+        raise _error(exc, text, path, line, column, indent, file_lines) from None
+    abilities: tuple[ast.Ability, ...] = _ToAst(line, column, indent).transform(tree)
     return abilities
 
 
@@ -122,15 +129,16 @@ def _tok(t: Any) -> str:
 class _ToAst(Transformer[Token, Any]):
     """Builds AST nodes; positions are shifted into the enclosing file."""
 
-    def __init__(self, line0: int, col0: int) -> None:
+    def __init__(self, line0: int, col0: int, indent: int) -> None:
         super().__init__()
         self._line0 = line0
         self._col0 = col0
+        self._indent = indent
 
     def _at(self, meta: Any) -> dict[str, int]:
         if getattr(meta, "empty", True):
             return {"line": 0, "column": 0}
-        col = meta.column + (self._col0 if meta.line == 1 else 0)
+        col = meta.column + (self._col0 if meta.line == 1 else self._indent)
         return {"line": meta.line + self._line0, "column": col}
 
     # structure

@@ -198,7 +198,8 @@ def _load_board(path: Path) -> BoardSpec:
 def _parse_text(field: Field, doc: Document) -> tuple[str, tuple]:  # type: ignore[type-arg]
     text = field.str("text").strip("\n")
     line0, col0 = field.text_origin()
-    abilities = parse(text, path=doc.path, line=line0, column=col0)
+    indent = col0 if field.node.style in ("|", ">") else 0
+    abilities = parse(text, path=doc.path, line=line0, column=col0, indent=indent, file_lines=doc.lines)
     return text, abilities
 
 

@@ -1,0 +1,58 @@
+"""The card language: every shipped card parses, renders and parses back to the same tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import libertalia as lt
+from libertalia.language.parser import grammar_rule_count
+from tests.helpers import galecrest
+
+_RULES = galecrest()
+
+
+@pytest.mark.parametrize("card", _RULES.characters, ids=lambda c: c.name)
+def test_character_round_trip(card: lt.CharacterSpec) -> None:
+    """parse(render(ast)) == ast for every character."""
+    assert lt.parse(lt.render(card.abilities)) == card.abilities
+
+
+@pytest.mark.parametrize("tile", _RULES.loot, ids=lambda t: f"{t.kind}-{t.side}")
+def test_loot_round_trip(tile: lt.LootSpec) -> None:
+    """parse(render(ast)) == ast for every loot tile."""
+    assert lt.parse(lt.render(tile.abilities)) == tile.abilities
+
+
+def test_every_character_has_an_ability() -> None:
+    """No shipped character is blank: each says something the engine runs."""
+    assert all(c.abilities for c in _RULES.characters if not c.neutral)
+    assert len([c for c in _RULES.characters if not c.neutral]) == 40
+
+
+def test_positions_point_into_the_file() -> None:
+    """AST nodes keep the YAML line and column of the text they came from."""
+    cabin = _RULES.card("Cabin Boy")
+    lines = Path(cabin.path).read_text(encoding="utf-8").split("\n")
+    dusk = cabin.abilities[1]
+    assert lines[dusk.line - 1][dusk.column - 1:].startswith("dusk: take no loot.")
+
+
+def test_synonym_forms_mean_the_same() -> None:
+    """Prefix and postfix conditions differ only in wording, not in their actions."""
+    post = lt.parse("sun: gain 2 doubloons if you did.")[0].steps[0]
+    pre = lt.parse("sun: if you did, gain 2 doubloons.")[0].steps[0]
+    assert post.actions == pre.actions and post.condition == pre.condition
+
+
+def test_grammar_is_small() -> None:
+    """The language stays a small general vocabulary (a size alarm, not a limit)."""
+    assert 50 < grammar_rule_count() < 200
+
+
+def test_parse_error_in_plain_text_has_caret() -> None:
+    """Text parsed on its own still reports line, column and expectations."""
+    with pytest.raises(lt.CardError) as info:
+        lt.parse("sun: gain 3 doubloons")
+    assert info.value.line == 1 and '"."' in info.value.expected

@@ -1,0 +1,68 @@
+"""Invariants over whole random games, checked after every step (design.md §6)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import libertalia as lt
+from libertalia.testing import check_invariants, games
+from tests.helpers import galecrest
+
+MAX_STEPS = 3000
+
+
+def _play(players: int, data: st.DataObject) -> tuple[lt.Game, list[str]]:
+    rules = galecrest()
+    game = lt.new_game(rules, players, seed=data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    keys: list[str] = []
+    for _ in range(MAX_STEPS):
+        check_invariants(game)
+        if game.decision is None:
+            return game, keys
+        before = game.state
+        key = data.draw(st.sampled_from(game.legal_keys()))
+        nxt = game.choose(key)
+        assert game.state == before, "choose() changed the game it was called on"
+        restored = lt.Game.from_json(nxt.to_json(), rules)
+        assert restored.state == nxt.state, "JSON round trip is not exact"
+        keys.append(key)
+        game = nxt
+    raise AssertionError(f"no end within {MAX_STEPS} decisions")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@given(data=st.data())
+def test_random_games_keep_invariants(players: int, data: st.DataObject) -> None:
+    """Conservation, non-negative coins, valid decisions, purity, JSON round trip and termination."""
+    game, _ = _play(players, data)
+    assert game.is_over
+    assert len(game.winners()) == 1
+
+
+@given(seed=st.integers(0, 2**32 - 1), agent_seed=st.integers(0, 1000), players=st.integers(3, 6))
+def test_same_seed_and_answers_same_game(seed: int, agent_seed: int, players: int) -> None:
+    """Determinism: equal seeds and answers give equal games, whatever the global random does."""
+    rules = galecrest()
+    first = lt.play(rules, [lt.agents.RandomAgent(agent_seed + i) for i in range(players)], seed=seed)
+    random.seed(12345)
+    random.random()
+    second = lt.play(rules, [lt.agents.RandomAgent(agent_seed + i) for i in range(players)], seed=seed)
+    assert first.state == second.state
+    assert first.to_json() == second.to_json()
+
+
+@given(data=st.data())
+def test_observation_hides_other_hands(data: st.DataObject) -> None:
+    """An observation never shows another seat's hand, graveyard or pending options."""
+    game = data.draw(games(galecrest(), 4))
+    for seat in range(4):
+        obs = game.observation(seat)
+        for p in obs.players:
+            if p.seat != seat:
+                assert set(p.hand) <= {"?"} and set(p.graveyard) <= {"?"}
+        if obs.decision is not None and obs.decision.player != seat:
+            assert obs.decision.options == ()
