@@ -492,8 +492,13 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
         return keep
     if isinstance(a, ast.Swap):
         first, second = _select_loot(a.first, "swap"), _select_loot(a.second, "swap with")
+        # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
+        sides = [_loot_candidates(s.np) for s in (a.first, a.second) if not isinstance(s, ast.AllBut)]
 
         def swap(w: Work, f: Frame) -> None:
+            if not all(side(w, f) for side in sides):
+                f.did = False
+                return
             a_refs = first(w, f)
             b_refs = second(w, f) if a_refs else []
             if not a_refs or not b_refs:
