@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 
 
-
-
 def test_every_grammar_word_is_documented() -> None:
     """Each keyword of grammar/libertalia.lark appears in docs/card-language.md."""
     import pathlib
