@@ -27,8 +27,11 @@ def _play(players: int, data: st.DataObject) -> tuple[lt.Game, list[str]]:
         key = data.draw(st.sampled_from(game.legal_keys()))
         nxt = game.choose(key)
         assert game.state == before, "choose() changed the game it was called on"
-        restored = lt.Game.from_json(nxt.to_json(), rules)
-        assert restored.state == nxt.state, "JSON round trip is not exact"
+        # The save grows with the event log, so a round trip at every step would make
+        # the suite quadratic; every 5th step still lands mid-ability often.
+        if len(keys) % 5 == 0 or nxt.decision is None:
+            restored = lt.Game.from_json(nxt.to_json(), rules)
+            assert restored.state == nxt.state, "JSON round trip is not exact"
         keys.append(key)
         game = nxt
     raise AssertionError(f"no end within {MAX_STEPS} decisions")
