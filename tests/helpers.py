@@ -38,3 +38,27 @@ def answer_all(game: lt.Game, keys: Iterable[str]) -> lt.Game:
 
 def seat(game: lt.Game, i: int) -> lt.PlayerState:
     return game.players[i]
+
+
+def coins(game: lt.Game) -> list[int]:
+    """Doubloons per seat."""
+    return [p.doubloons for p in game.players]
+
+
+def reps(game: lt.Game) -> list[int]:
+    """Reputation track space per seat."""
+    return [p.reputation for p in game.players]
+
+
+def scores(game: lt.Game) -> list[int]:
+    """Banked score per seat."""
+    return [p.score for p in game.players]
+
+
+def at(game: lt.Game, kind: str, player: int | None = None) -> None:
+    """Fail unless the game waits on a decision of ``kind`` (and, if given, for ``player``)."""
+    d = game.decision
+    assert d is not None, "the game should be waiting on a decision"
+    assert d.kind == kind, (d.kind, d.prompt, game.legal_keys())
+    if player is not None:
+        assert d.player == player, (d.player, d.prompt)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..language.compiler import push_frame
+from ..loading.specs import Compiled
 from ..state import CardRef, Option, PendingState
 from .work import Suspend, Work
 
@@ -196,7 +197,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
     _queue_source(w, seat, f"c:{ref[1]}", spec.compiled, "dusk", ref)
 
 
-def _queue_source(w: Work, seat: int, source: str, compiled: tuple, timing: str,  # type: ignore[type-arg]
+def _queue_source(w: Work, seat: int, source: str, compiled: tuple[Compiled, ...], timing: str,
                   this: CardRef | None) -> None:
     for i, c in enumerate(compiled):
         if c.timing == timing and not c.passive:

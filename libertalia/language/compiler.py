@@ -605,11 +605,17 @@ def _guarded(fn: ActionFn) -> Callable[[Work, Frame], bool]:
 
 
 def _may_possible(a: ast.Action) -> Callable[[Work, Frame], bool]:
-    """Whether a ``may`` action has anything to act on (R1: never ask in vain)."""
-    if isinstance(a, ast.Keep) and isinstance(a.target, ast.ChooseChar):
-        cands = _candidates(a.target.np)
-        return lambda w, f: any(r[0] == f.seat and r[1] not in w.seats[f.seat].kept for r in cands(w, f))
-    return lambda w, f: True
+    """Whether a ``may`` action has anything to choose from (R1: never ask in vain)."""
+    target = getattr(a, "target", None)
+    if not isinstance(target, ast.ChooseChar):
+        return lambda w, f: True
+    cands = _candidates(target.np)
+    keeping = isinstance(a, ast.Keep)  # a character can be kept once (R20)
+
+    def possible(w: Work, f: Frame) -> bool:
+        kept = w.seats[f.seat].kept if keeping else ()
+        return any(r[0] is not None and r[1] not in kept for r in cands(w, f))
+    return possible
 
 
 def compile_ability(ability: ast.Ability) -> Compiled:

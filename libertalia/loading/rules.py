@@ -48,8 +48,8 @@ def load_rules(
     board_path = _board_path(edition)
     board = _load_board(board_path)
     cards_root = _paths.cards_dir()
-    char_files = _yaml_files(cards_root / _board_str(board_path, "characters"))
-    loot_files = _yaml_files(cards_root / _board_str(board_path, "loot"))
+    char_files = _yaml_files(cards_root / board.characters_dir)
+    loot_files = _yaml_files(cards_root / board.loot_dir)
     extra_files = [f for p in extra_cards for f in _yaml_files(Path(p))]
 
     char_docs: dict[str, tuple[Field, Document]] = {}
@@ -105,10 +105,6 @@ def _board_path(edition: str | Path) -> Path:
     names = sorted(p.stem for p in _paths.boards_dir().glob("*.yaml"))
     raise RulesError(f"no edition or board file called {str(edition)!r}; the bundled editions are "
                      + ", ".join(names))
-
-
-def _board_str(path: Path, key: str) -> str:
-    return read(path).root.mapping(_BOARD_KEYS, "a board file")[key].str(key)
 
 
 def _yaml_files(path: Path) -> list[Path]:
@@ -190,6 +186,8 @@ def _load_board(path: Path) -> BoardSpec:
         start_doubloons=start,
         neutrals=tuple(neutrals),
         default_loot=f["default_loot"].str("default_loot"),
+        characters_dir=f["characters"].str("characters"),
+        loot_dir=f["loot"].str("loot"),
         path=str(path),
     )
     return board

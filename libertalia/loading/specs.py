@@ -96,6 +96,8 @@ class BoardSpec:
     start_doubloons: str | int  # "income" (from the track) or a fixed number
     neutrals: tuple[NeutralSpec, ...]
     default_loot: str = "calm"
+    characters_dir: str = ""  # under cards/
+    loot_dir: str = ""
     path: str = ""
 
     def loot_per_day_for(self, players: int) -> int:

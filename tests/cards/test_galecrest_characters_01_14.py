@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import libertalia as lt
-from tests.helpers import answer, galecrest
+from tests.helpers import answer, coins, galecrest, reps, scores
 
 SEAT1: dict[str, Any] = {"hand": ["Explorer", "Cook", "Collector"]}
 SEAT2: dict[str, Any] = {"hand": ["Treasurer", "Cook", "Collector"]}
@@ -53,18 +53,6 @@ def total(bag: Mapping[str, int]) -> int:
 def decision_kind(game: lt.Game) -> tuple[int, str, str | None] | None:
     d = game.decision
     return None if d is None else (d.player, d.kind, d.source)
-
-
-def coins(game: lt.Game) -> list[int]:
-    return [p.doubloons for p in game.players]
-
-
-def reps(game: lt.Game) -> list[int]:
-    return [p.reputation for p in game.players]
-
-
-def scores(game: lt.Game) -> list[int]:
-    return [p.score for p in game.players]
 
 
 # --------------------------------------------------------------------------- 1 Scout

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import libertalia as lt
-from tests.helpers import answer, galecrest
+from tests.helpers import answer, at, galecrest
 
 Seat = dict[str, Any]
 
@@ -36,14 +36,6 @@ def quiet_opponents(*cards: str) -> list[Seat]:
     """Opponents each playing one ability-free card today and keeping a second card."""
     spare = {"Treasurer": "Collector", "Collector": "Treasurer"}
     return [seat(card, spare.get(card, "Treasurer")) for card in cards]
-
-
-def at(game: lt.Game, kind: str, player: int | None = None) -> None:
-    """Assert the game waits on a decision of this kind (and seat)."""
-    assert game.decision is not None, "expected a decision, the game is over"
-    assert game.decision.kind == kind, (game.decision, game.legal_keys())
-    if player is not None:
-        assert game.decision.player == player, game.decision
 
 
 def next_day(game: lt.Game, day: int = 2) -> None:

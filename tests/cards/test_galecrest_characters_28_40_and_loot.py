@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import libertalia as lt
-from tests.helpers import answer, galecrest
+from tests.helpers import answer, at, coins, galecrest, reps, scores
 
 Seat = dict[str, Any]
 
@@ -40,27 +40,6 @@ def position(
 def last_day(seats: list[Seat], loot: list[str], reputation: tuple[int, ...] = (0, 1, 2)) -> lt.Game:
     """The final day of the game (voyage 3, day 6): after its night comes anchor, then the end."""
     return position(seats, [loot], reputation, voyage=3, day=6)
-
-
-def coins(game: lt.Game) -> list[int]:
-    return [p.doubloons for p in game.players]
-
-
-def reps(game: lt.Game) -> list[int]:
-    return [p.reputation for p in game.players]
-
-
-def scores(game: lt.Game) -> list[int]:
-    return [p.score for p in game.players]
-
-
-def at(game: lt.Game, kind: str, player: int | None = None) -> None:
-    """Fail unless the game waits on ``kind`` (and, if given, ``player``)."""
-    d = game.decision
-    assert d is not None, "the game should be waiting on a decision"
-    assert d.kind == kind, (d.kind, d.prompt, game.legal_keys())
-    if player is not None:
-        assert d.player == player, (d.player, d.prompt)
 
 
 # ====================================================================== 28 Armorer
