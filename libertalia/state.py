@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import attrs
 
-frozen = attrs.frozen(slots=True, weakref_slot=False)
-
 CardRef = tuple[int | None, str]
 """A character in play: (owning seat or None for a neutral card, name)."""
 
 
-@frozen
+@attrs.frozen
 class Option:
     """One answer to a decision: a stable key and a label for people."""
 
@@ -24,7 +22,7 @@ class Option:
     label: str
 
 
-@frozen
+@attrs.frozen
 class Decision:
     """What the game waits for: who must answer, and with which keys."""
 
@@ -38,7 +36,7 @@ class Decision:
         return tuple(o.key for o in self.options)
 
 
-@frozen
+@attrs.frozen
 class Event:
     """A record of something that happened; ``str()`` reads as a sentence."""
 
@@ -50,7 +48,7 @@ class Event:
         return self.text
 
 
-@frozen
+@attrs.frozen
 class PlayerState:
     """One seat's public-API view.  ``reputation`` is the track space, 0 = leftmost."""
 
@@ -65,7 +63,7 @@ class PlayerState:
     kept: tuple[str, ...] = ()
 
 
-@frozen
+@attrs.frozen
 class FrameState:
     """A suspended ability: which one, how far it ran and what it bound."""
 
@@ -82,7 +80,7 @@ class FrameState:
     gained: int = 0
 
 
-@frozen
+@attrs.frozen
 class PendingState:
     """An ability waiting in a queue for its owner to order it."""
 
@@ -93,7 +91,7 @@ class PendingState:
     late: bool = False
 
 
-@frozen
+@attrs.frozen
 class GameState:
     """Everything that changes during a game, and nothing that does not."""
 

@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import attrs
 
-frozen = attrs.frozen(slots=True, weakref_slot=False)
-
-
-def _pos() -> int:
-    return attrs.field(default=0, eq=False, repr=False, kw_only=True)  # type: ignore[no-any-return]
-
 
 # ------------------------------------------------------------------ characters
-@frozen
+@attrs.frozen
 class Zone:
     prep: str  # "in" | "from" | "on": kept so that rendering reads naturally
     place: str  # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship"
@@ -25,22 +19,22 @@ class Zone:
     wording: str = ""  # "any"/"every", "another player's"/"an opponent's"
 
 
-@frozen
+@attrs.frozen
 class RankedAbove:
     rank: int
 
 
-@frozen
+@attrs.frozen
 class RankedBelow:
     rank: int
 
 
-@frozen
+@attrs.frozen
 class WithAbility:
     timing: str
 
 
-@frozen
+@attrs.frozen
 class OwnedBy:
     who: str  # "other" | "you"
 
@@ -54,15 +48,15 @@ CharFilter = (
 )
 
 
-@frozen
+@attrs.frozen
 class CharNP:
     """A character noun phrase: ``other Wind Nymph in every ship``."""
 
     other: bool
     noun: str  # "character" or a card name
     filters: tuple[CharFilter, ...]
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
     @property
     def zone(self) -> Zone | None:
@@ -72,28 +66,28 @@ class CharNP:
         return None
 
 
-@frozen
+@attrs.frozen
 class This:
     pass
 
 
-@frozen
+@attrs.frozen
 class It:
     pass
 
 
-@frozen
+@attrs.frozen
 class ChooseChar:
     np: CharNP
     another: bool = False  # written "another ..." rather than "a ..."
 
 
-@frozen
+@attrs.frozen
 class EveryChar:
     np: CharNP
 
 
-@frozen
+@attrs.frozen
 class Positional:
     position: str  # leftmost | rightmost | lowest-ranked | highest-ranked
     np: CharNP
@@ -109,31 +103,31 @@ CharSel = (
 
 
 # ------------------------------------------------------------------ loot
-@frozen
+@attrs.frozen
 class LootNP:
     kinds: tuple[str, ...]  # empty: any loot
     place: str  # today | tomorrow | bag | adjacent_player | held
     prep: str = ""
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class ChooseLoot:
     np: LootNP
 
 
-@frozen
+@attrs.frozen
 class RandomLoot:
     np: LootNP
 
 
-@frozen
+@attrs.frozen
 class EveryLoot:
     np: LootNP
 
 
-@frozen
+@attrs.frozen
 class AllBut:
     keep: int
 
@@ -147,27 +141,27 @@ LootSel = (
 
 
 # ------------------------------------------------------------------ amounts
-@frozen
+@attrs.frozen
 class CountCharacters:
     np: CharNP
 
 
-@frozen
+@attrs.frozen
 class CountLoot:
     kinds: tuple[str, ...]
 
 
-@frozen
+@attrs.frozen
 class CountKinds:
     plural: bool = True
 
 
-@frozen
+@attrs.frozen
 class CountMoved:
     pass
 
 
-@frozen
+@attrs.frozen
 class CountAffected:
     word: str
 
@@ -181,37 +175,37 @@ Counter = (
 )
 
 
-@frozen
+@attrs.frozen
 class Row:
     count: int
     or_more: bool
     value: int
 
 
-@frozen
+@attrs.frozen
 class Fixed:
     n: int
     unit: str  # doubloons | reputation (``doubloon`` normalises to doubloons)
     per: Counter | None = None
 
 
-@frozen
+@attrs.frozen
 class Half:
     pass
 
 
-@frozen
+@attrs.frozen
 class UpTo:
     n: int
 
 
-@frozen
+@attrs.frozen
 class ByTable:
     counter: Counter
     rows: tuple[Row, ...]
 
 
-@frozen
+@attrs.frozen
 class InSets:
     kind: str
     rows: tuple[Row, ...]
@@ -227,12 +221,12 @@ Amount = (
 
 
 # ------------------------------------------------------------------ actions
-@frozen
+@attrs.frozen
 class OwnerOf:
     target: CharSel
 
 
-@frozen
+@attrs.frozen
 class ItsOwner:
     pass
 
@@ -243,111 +237,111 @@ PlayerRef = (
 )
 
 
-@frozen
+@attrs.frozen
 class Change:
     """Gain or lose doubloons or reputation, for you or for another player."""
 
     verb: str  # gain | lose
     amount: Amount
     subject: PlayerRef | None = None
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class PaysYou:
     subject: PlayerRef
     amount: Amount
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class MoveReputation:
     end: str  # leftmost | rightmost
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Discard:
     target: CharSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Put:
     target: CharSel
     pile: str
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Play:
     target: CharSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class TakeNoLoot:
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Take:
     loot: LootSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class ReturnLoot:
     loot: LootSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Keep:
     target: CharSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Swap:
     first: LootSel
     second: LootSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class UseAbility:
     timing: str
     target: CharSel
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class CountExtra:
     n: int
     kind: str
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Sell:
     counts: tuple[int, ...]
     prices: tuple[int, ...]
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
 Action = (
@@ -369,51 +363,51 @@ Action = (
 
 
 # ------------------------------------------------------------------ conditions
-@frozen
+@attrs.frozen
 class IsPositioned:
     ref: str  # this | it
     position: str
     np: CharNP
 
 
-@frozen
+@attrs.frozen
 class IsOnIsland:
     ref: str
 
 
-@frozen
+@attrs.frozen
 class HaveDoubloons:
     n: int
 
 
-@frozen
+@attrs.frozen
 class Hold:
     kinds: tuple[str, ...]
 
 
-@frozen
+@attrs.frozen
 class JustTook:
     kinds: tuple[str, ...]
 
 
-@frozen
+@attrs.frozen
 class Exists:
     np: CharNP
     negated: bool
     at_nightfall: bool = False
 
 
-@frozen
+@attrs.frozen
 class ItWasYours:
     pass
 
 
-@frozen
+@attrs.frozen
 class YouDid:
     pass
 
 
-@frozen
+@attrs.frozen
 class GainedAtLeast:
     n: int
 
@@ -431,13 +425,13 @@ Cond = (
 )
 
 
-@frozen
+@attrs.frozen
 class Condition:
     parts: tuple[Cond, ...]
 
 
 # ------------------------------------------------------------------ structure
-@frozen
+@attrs.frozen
 class Step:
     """One sentence part between ``then``s.
 
@@ -449,17 +443,17 @@ class Step:
     actions: tuple[Action, ...]
     condition: Condition | None = None
     otherwise: tuple[Action, ...] | None = None
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@frozen
+@attrs.frozen
 class Ability:
     timing: str  # sun | dusk | moon | anchor
     modifiers: tuple[str, ...]  # "last", "once"
     steps: tuple[Step, ...]
-    line: int = _pos()
-    column: int = _pos()
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
     @property
     def last(self) -> bool:

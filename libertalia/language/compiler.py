@@ -53,13 +53,13 @@ def _candidates(np: ast.CharNP) -> CharFn:
     for flt in np.filters:
         if isinstance(flt, ast.RankedAbove):
             above = flt.rank
-            tests.append(lambda w, f, r, above=above: w.rules.rank(r[1]) > above)
+            tests.append(lambda w, f, r, above=above: w.rules.rank(r[1]) > above)  # type: ignore[misc]
         elif isinstance(flt, ast.RankedBelow):
             below = flt.rank
-            tests.append(lambda w, f, r, below=below: w.rules.rank(r[1]) < below)
+            tests.append(lambda w, f, r, below=below: w.rules.rank(r[1]) < below)  # type: ignore[misc]
         elif isinstance(flt, ast.WithAbility):
             timing = flt.timing
-            tests.append(lambda w, f, r, timing=timing: w.rules.card(r[1]).has(timing))
+            tests.append(lambda w, f, r, timing=timing: w.rules.card(r[1]).has(timing))  # type: ignore[misc]
         elif isinstance(flt, ast.OwnedBy):
             if flt.who == "other":
                 tests.append(lambda w, f, r: r[0] is not None and r[0] != f.seat)

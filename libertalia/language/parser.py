@@ -85,7 +85,7 @@ def _error(exc: UnexpectedInput, text: str, path: str, line0: int, col0: int, in
         message = f"unexpected {found}"
         expected = _expected(exc.accepts or exc.expected)
     elif isinstance(exc, UnexpectedCharacters):
-        message = f"unexpected character {text[exc.pos_in_stream]!r}"
+        message = f"unexpected character {text[exc.pos_in_stream or 0]!r}"
         expected = _expected(exc.allowed or set())
     elif isinstance(exc, UnexpectedEOF):
         message = "the text ends too early"
@@ -158,7 +158,7 @@ class _ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def plain(self, meta: Any, items: list[Any]) -> ast.Step:
-        return ast.Step("plain", items[0], **self._at(meta))
+        return ast.Step("plain", items[0], None, None, **self._at(meta))
 
     @v_args(meta=True)
     def postfix_if(self, meta: Any, items: list[Any]) -> ast.Step:

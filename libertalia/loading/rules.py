@@ -12,7 +12,7 @@ from pathlib import Path
 from .. import _paths
 from ..engine import rng
 from ..errors import CardError, DataError, RulesError
-from ..language import checker
+from ..language import ast, checker
 from ..language.compiler import compile_ability
 from ..language.parser import parse
 from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
@@ -59,11 +59,11 @@ def load_rules(
         keys = {k for k, _ in doc.root.items()}
         if "kind" in keys:
             fields = doc.root.mapping(_LOOT_KEYS, "a loot file")
-            key = (fields["kind"].str("kind"), fields["side"].str("side"))
+            key = (fields["kind"].as_str("kind"), fields["side"].as_str("side"))
             loot_docs[key] = (doc.root, doc)
         else:
             fields = doc.root.mapping(_CARD_KEYS, "a character file")
-            char_docs[fields["name"].str("name")] = (doc.root, doc)
+            char_docs[fields["name"].as_str("name")] = (doc.root, doc)
 
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
@@ -149,54 +149,54 @@ def _load_board(path: Path) -> BoardSpec:
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
     players = f["players"].mapping({"min": True, "max": True}, "players")
     rep = f["reputation"].mapping({"income": True, "overflow": True}, "reputation")
-    bag = tuple((k, v.int(f"the count of {k}", 0)) for k, v in f["bag"].items())
-    voyages = tuple(v.int("a voyage length", 1) for v in f["voyages"].list())
-    deal = tuple(v.int("a deal size", 0) for v in f["deal"].list())
+    bag = tuple((k, v.as_int(f"the count of {k}", 0)) for k, v in f["bag"].items())
+    voyages = tuple(v.as_int("a voyage length", 1) for v in f["voyages"].as_list())
+    deal = tuple(v.as_int("a deal size", 0) for v in f["deal"].as_list())
     if len(deal) != len(voyages):
         raise f["deal"].error(f"deal needs one entry per voyage ({len(voyages)})", f"{len(voyages)} numbers")
     per_day: dict[int, int] | None = None
     if "loot_per_day" in f:
-        per_day = {int(k): v.int("loot per day", 0) for k, v in f["loot_per_day"].items()}
+        per_day = {int(k): v.as_int("loot per day", 0) for k, v in f["loot_per_day"].items()}
     start = f["start_doubloons"].value
     if start != "income" and not (isinstance(start, int) and start >= 0):
         raise f["start_doubloons"].error("start_doubloons must be 'income' or a number", "income or a number")
     neutrals = []
-    for n in f["neutrals"].list() if "neutrals" in f else []:
+    for n in f["neutrals"].as_list() if "neutrals" in f else []:
         nf = n.mapping({"name": True, "rank": True, "players": True}, "a neutral card")
-        neutrals.append(NeutralSpec(nf["name"].str("name"), nf["rank"].number("rank"),
-                                    tuple(p.int("a player count", 1) for p in nf["players"].list())))
+        neutrals.append(NeutralSpec(nf["name"].as_str("name"), nf["rank"].as_number("rank"),
+                                    tuple(p.as_int("a player count", 1) for p in nf["players"].as_list())))
     choices = {"island_ties": ("reputation",), "winner_ties": ("reputation", "shared"),
                "leftover_loot": ("bag", "aside")}
     for key, allowed in choices.items():
         if f[key].value not in allowed:
             raise f[key].error(f"{key} must be one of {', '.join(allowed)}", " or ".join(allowed))
     board = BoardSpec(
-        edition=f["edition"].str("edition"),
-        title=f["title"].str("title"),
-        players=(players["min"].int("min", 1), players["max"].int("max", 1)),
+        edition=f["edition"].as_str("edition"),
+        title=f["title"].as_str("title"),
+        players=(players["min"].as_int("min", 1), players["max"].as_int("max", 1)),
         voyage_days=voyages,
         deal=deal,
-        track_income=tuple(v.int("income", 0) for v in rep["income"].list()),
-        overflow=rep["overflow"].int("overflow", 0),
+        track_income=tuple(v.as_int("income", 0) for v in rep["income"].as_list()),
+        overflow=rep["overflow"].as_int("overflow", 0),
         bag=bag,
         loot_per_day=per_day,
-        tie_break=f["island_ties"].str("island_ties"),
-        winner_tie=f["winner_ties"].str("winner_ties"),
-        leftover_loot=f["leftover_loot"].str("leftover_loot"),
+        tie_break=f["island_ties"].as_str("island_ties"),
+        winner_tie=f["winner_ties"].as_str("winner_ties"),
+        leftover_loot=f["leftover_loot"].as_str("leftover_loot"),
         start_doubloons=start,
         neutrals=tuple(neutrals),
-        default_loot=f["default_loot"].str("default_loot"),
-        characters_dir=f["characters"].str("characters"),
-        loot_dir=f["loot"].str("loot"),
+        default_loot=f["default_loot"].as_str("default_loot"),
+        characters_dir=f["characters"].as_str("characters"),
+        loot_dir=f["loot"].as_str("loot"),
         path=str(path),
     )
     return board
 
 
-def _parse_text(field: Field, doc: Document) -> tuple[str, tuple]:  # type: ignore[type-arg]
-    text = field.str("text").strip("\n")
+def _parse_text(field: Field, doc: Document) -> tuple[str, tuple[ast.Ability, ...]]:
+    text = field.as_str("text").strip("\n")
     line0, col0 = field.text_origin()
-    indent = col0 if field.node.style in ("|", ">") else 0
+    indent = col0 if field.is_block() else 0
     abilities = parse(text, path=doc.path, line=line0, column=col0, indent=indent, file_lines=doc.lines)
     return text, abilities
 
@@ -214,8 +214,8 @@ def _character(root: Field, doc: Document, vocab: checker.Vocabulary) -> Charact
     checker.check(abilities, vocab, _reporter(doc), loot=False)
     compiled = tuple(compile_ability(a) for a in abilities)
     return CharacterSpec(
-        name=f["name"].str("name"),
-        rank=f["rank"].number("rank"),
+        name=f["name"].as_str("name"),
+        rank=f["rank"].as_number("rank"),
         text=text,
         abilities=abilities,
         compiled=compiled,
@@ -237,14 +237,14 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
     if not isinstance(verified, bool):
         raise f["verified"].error("verified must be true or false", "true or false")
     return LootSpec(
-        kind=f["kind"].str("kind"),
-        side=f["side"].str("side"),
-        count=f["count"].int("count", 0),
+        kind=f["kind"].as_str("kind"),
+        side=f["side"].as_str("side"),
+        count=f["count"].as_int("count", 0),
         text=text,
         abilities=abilities,
         compiled=tuple(compile_ability(a) for a in abilities),
         verified=verified,
-        note=f["note"].str("note") if "note" in f else "",
+        note=f["note"].as_str("note") if "note" in f else "",
         path=doc.path,
     )
 

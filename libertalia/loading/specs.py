@@ -16,13 +16,12 @@ from ..language import ast
 if TYPE_CHECKING:
     from ..engine.work import Frame, Work
 
-frozen = attrs.frozen(slots=True, weakref_slot=False)
 
 Instruction = Callable[["Work", "Frame"], int]
 """Runs one step of an ability and returns the next program counter."""
 
 
-@frozen
+@attrs.frozen
 class Compiled:
     """An ability ready to run: flat instructions plus scheduling facts."""
 
@@ -36,7 +35,7 @@ class Compiled:
     code: tuple[Instruction, ...] = attrs.field(eq=False, repr=False)
 
 
-@frozen
+@attrs.frozen
 class CharacterSpec:
     name: str
     rank: float
@@ -51,7 +50,7 @@ class CharacterSpec:
         return any(c.timing == timing for c in self.compiled)
 
 
-@frozen
+@attrs.frozen
 class LootSpec:
     kind: str
     side: str
@@ -67,7 +66,7 @@ class LootSpec:
         return any(c.timing == timing for c in self.compiled)
 
 
-@frozen
+@attrs.frozen
 class NeutralSpec:
     """A card on the island that belongs to nobody (the Midshipman)."""
 
@@ -77,7 +76,7 @@ class NeutralSpec:
     directly_left_removes_loot: bool = True
 
 
-@frozen
+@attrs.frozen
 class BoardSpec:
     """Edition-level facts: everything the engine must not hard-code."""
 
@@ -106,7 +105,7 @@ class BoardSpec:
         return players
 
 
-@frozen
+@attrs.frozen
 class Rules:
     """An edition with its options, loaded, checked and compiled once."""
 

@@ -40,6 +40,10 @@ class Field:
     def error(self, message: str, expected: str = "") -> DataError:
         return self.doc.error(message, self.line, self.column, expected)
 
+    def is_block(self) -> bool:
+        """Whether the value is a ``|`` or ``>`` block scalar (every line indented)."""
+        return getattr(self.node, "style", None) in ("|", ">")
+
     def text_origin(self) -> tuple[int, int]:
         """Line and column offsets that map positions inside a string value back into the file.
 
@@ -47,7 +51,7 @@ class Field:
         quoted scalar one column after its quote.
         """
         style = getattr(self.node, "style", None)
-        if style in ("|", ">"):
+        if self.is_block():
             first = self.line  # 1-based line of the indicator = 0-based first content line
             raw = self.doc.lines[first] if first < len(self.doc.lines) else ""
             indent = len(raw) - len(raw.lstrip(" "))
@@ -56,20 +60,20 @@ class Field:
             return self.line - 1, self.column
         return self.line - 1, self.column - 1
 
-    def str(self, what: str) -> str:
+    def as_str(self, what: str) -> str:
         v = self.value
         if not isinstance(v, str):
             raise self.error(f"{what} must be text", "a string")
         return v
 
-    def int(self, what: str, minimum: int | None = None) -> int:
+    def as_int(self, what: str, minimum: int | None = None) -> int:
         v = self.value
         if not isinstance(v, int) or isinstance(v, bool) or (minimum is not None and v < minimum):
             bound = f" of at least {minimum}" if minimum is not None else ""
             raise self.error(f"{what} must be a whole number{bound}, not {v!r}", "a whole number")
         return v
 
-    def number(self, what: str) -> float:
+    def as_number(self, what: str) -> float:
         v = self.value
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise self.error(f"{what} must be a number, not {v!r}", "a number")
@@ -81,7 +85,7 @@ class Field:
         for k, v in self.node.value:
             yield str(k.value), Field(v, self.doc)
 
-    def list(self) -> list[Field]:
+    def as_list(self) -> list[Field]:
         if not isinstance(self.node, yaml.SequenceNode):
             raise self.error("expected a list", "a list such as [1, 2]")
         return [Field(n, self.doc) for n in self.node.value]
