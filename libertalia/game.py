@@ -124,23 +124,7 @@ class Game:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden."""
-        s = self.state
-        players = tuple(
-            p if p.seat == seat else PlayerState(
-                p.seat, p.doubloons, p.score, p.reputation, ("?",) * len(p.hand), p.ship,
-                ("?",) * len(p.graveyard), p.loot, p.kept)
-            for p in s.seats
-        )
-        d = s.decision
-        if d is not None and d.player != seat:
-            d = Decision(d.player, d.kind, (), f"waiting for seat {d.player}", d.source)
-        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
-        events = s.events
-        return Observation(
-            seat=seat, voyage=s.voyage, day=s.day, phase=_PHASES[s.step], players=players,
-            island=s.island, day_loot=self.day_loot, loot_days=s.days, decision=d, events=events,
-            committed=tuple(c is not None for c in s.commits),
-        )
+        return Observation(self.state, seat)
 
     # ------------------------------------------------------------ saving
     def to_json(self) -> str:
@@ -171,21 +155,69 @@ class Game:
             raise ValueError(f"cannot load the game: the save is damaged ({exc!r})") from None
 
 
-@attrs.frozen(slots=True, weakref_slot=False)
 class Observation:
-    """A seat's view of a game: the ``Game`` reading API minus what it may not see."""
+    """A seat's view of a game: the ``Game`` reading API minus what it may not see.
 
-    seat: int
-    voyage: int
-    day: int
-    phase: str
-    players: tuple[PlayerState, ...]
-    island: tuple[CardRef, ...]
-    day_loot: tuple[str, ...]
-    loot_days: tuple[tuple[str, ...], ...]
-    decision: Decision | None
-    events: tuple[Event, ...]
-    committed: tuple[bool, ...]
+    A view, not a copy: making one is free and each field is worked out when
+    read, so bots that look at little pay little.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def voyage(self) -> int:
+        return self._state.voyage
+
+    @property
+    def day(self) -> int:
+        return self._state.day
+
+    @property
+    def phase(self) -> str:
+        return _PHASES[self._state.step]
+
+    @property
+    def players(self) -> tuple[PlayerState, ...]:
+        return tuple(
+            p if p.seat == self.seat else PlayerState(
+                p.seat, p.doubloons, p.score, p.reputation, ("?",) * len(p.hand), p.ship,
+                ("?",) * len(p.graveyard), p.loot, p.kept)
+            for p in self._state.seats
+        )
+
+    @property
+    def island(self) -> tuple[CardRef, ...]:
+        return self._state.island
+
+    @property
+    def loot_days(self) -> tuple[tuple[str, ...], ...]:
+        return self._state.days
+
+    @property
+    def day_loot(self) -> tuple[str, ...]:
+        s = self._state
+        return s.days[s.day - 1] if 0 < s.day <= len(s.days) else ()
+
+    @property
+    def decision(self) -> Decision | None:
+        d = self._state.decision
+        if d is not None and d.player != self.seat:
+            return Decision(d.player, d.kind, (), f"waiting for seat {d.player}", d.source)
+        return d
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
+        return self._state.events
+
+    @property
+    def committed(self) -> tuple[bool, ...]:
+        """Which seats have chosen today's character (not what they chose)."""
+        return tuple(c is not None for c in self._state.commits)
 
 
 # ---------------------------------------------------------------- JSON
