@@ -104,6 +104,7 @@ class Game:
 
     @property
     def bag(self) -> dict[str, int]:
+        """Tokens left in the bag by kind (kinds with none left included, as 0)."""
         return dict(self.state.bag)
 
     @property

@@ -22,12 +22,11 @@ def run(w: Work) -> None:
         while True:
             if w.frames:
                 f = w.frames[-1]
-                code = w.rules.ability(f.source, f.index).code
-                if f.pc >= len(code):
+                if f.pc >= len(f.code):
                     w.frames.pop()
                     continue
                 f.pos = 0
-                f.pc = code[f.pc](w, f)
+                f.pc = f.code[f.pc](w, f)
                 f.answers.clear()
                 continue
             if w.step == "over":
@@ -84,7 +83,7 @@ def _select(w: Work) -> None:
     for seat in range(w.n):
         hand = w.seats[seat].hand
         if w.commits[seat] is None and hand:
-            options = [Option(n, f"{n} ({w.rules.rank(n):g})") for n in sorted(hand, key=w.rules.rank)]
+            options = [w.rules.play_options[n] for n in hand]  # hands are kept sorted
             w.commits[seat] = w.ask(w.flow, seat, "play_character", options,
                                     "choose a character to send to the island", None)
             return
@@ -175,7 +174,7 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
     if not any(n.directly_left_removes_loot and w.n in n.players for n in w.rules.board.neutrals):
         return
     opponent = w.adjacent(seat)[0]
-    options = [Option(k, k) for k in dict.fromkeys(w.today())]
+    options = [w.rules.loot_options[k] for k in dict.fromkeys(w.today())]
     kind = w.ask(w.flow, opponent, "choose_loot", options,
                  f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
     w.today().remove(kind)
@@ -187,7 +186,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
     spec = w.rules.card(ref[1])
     today = w.today()
     if spec.takes_loot and today:
-        options = [Option(k, k) for k in dict.fromkeys(today)]
+        options = [w.rules.loot_options[k] for k in dict.fromkeys(today)]
         kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {ref[1]}", ref[1])
         today.remove(kind)
         w.seats[seat].loot.append(kind)

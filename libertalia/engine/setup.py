@@ -171,7 +171,7 @@ def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameS
         island=(),
         days=tuple(days),
         aside=(),
-        bag=tuple((k, bag[k]) for k, _ in board.bag if bag[k]),
+        bag=tuple((k, bag[k]) for k, _ in board.bag),
         undealt=undealt,
         voyage=voyage,
         day=day,

@@ -26,7 +26,7 @@ from ..state import (
 from . import rng
 
 if TYPE_CHECKING:
-    from ..loading.specs import Rules
+    from ..loading.specs import Instruction, Rules
 
 PILES = ("hand", "ship", "graveyard")
 
@@ -57,9 +57,11 @@ class Seat:
 class Frame:
     """A running ability; ``pos`` counts the answers used by the current step."""
 
-    __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "it", "did", "count", "moved", "gained")
+    __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "it", "did", "count", "moved", "gained",
+                 "code")
 
-    def __init__(self, fs: FrameState) -> None:
+    def __init__(self, fs: FrameState, code: tuple[Instruction, ...]) -> None:
+        self.code = code
         self.source = fs.source
         self.index = fs.index
         self.seat = fs.seat
@@ -72,6 +74,11 @@ class Frame:
         self.count = fs.count
         self.moved = fs.moved
         self.gained = fs.gained
+
+    @classmethod
+    def start(cls, source: str, index: int, seat: int, this: CardRef | None,
+              code: tuple[Instruction, ...]) -> Frame:
+        return cls(FrameState(source, index, seat, this), code)
 
     def freeze(self) -> FrameState:
         return FrameState(
@@ -104,7 +111,7 @@ class Work:
         self.island: list[CardRef] = list(s.island)
         self.days = [list(d) for d in s.days]
         self.aside = list(s.aside)
-        self.bag = dict(s.bag)
+        self.bag = dict(s.bag)  # every kind, in board order, zeros included
         self.undealt = list(s.undealt)
         self.voyage = s.voyage
         self.day = s.day
@@ -113,7 +120,7 @@ class Work:
         self.sub = s.sub
         self.order = list(s.order)
         self.commits = list(s.commits)
-        self.frames = [Frame(f) for f in s.frames]
+        self.frames = [Frame(f, rules.sources[f.source][f.index].code) for f in s.frames]
         self.queue = list(s.queue)
         self.flow = FlowAnswers(s.flow_answers)
         self.seed = s.seed
@@ -128,9 +135,10 @@ class Work:
         self.events: list[Event] = []
 
     def freeze(self) -> GameState:
+        space = {token: i for i, token in enumerate(self.track)}
         seats = tuple(
             PlayerState(
-                i, p.coins, p.score, self.track.index(i),
+                i, p.coins, p.score, space[i],
                 tuple(p.hand), tuple(p.ship), tuple(p.graveyard),
                 tuple(p.loot), tuple(p.kept),
             )
@@ -143,7 +151,7 @@ class Work:
             island=tuple(self.island),
             days=tuple(tuple(d) for d in self.days),
             aside=tuple(self.aside),
-            bag=tuple((k, self.bag[k]) for k in self.rules.kinds if self.bag.get(k)),
+            bag=tuple(self.bag.items()),
             undealt=tuple(self.undealt),
             voyage=self.voyage,
             day=self.day,
@@ -159,8 +167,8 @@ class Work:
             counter=self.counter,
             census=self.census,
             net=tuple(self.net) if self.net is not None else None,
-            extra=tuple(sorted((s, k, n) for (s, k), n in self.extra.items() if n)),
-            just_took=tuple(sorted(self.just_took.items(), key=lambda kv: (kv[0][0] or -1, kv[0][1]))),
+            extra=tuple(sorted((s, k, n) for (s, k), n in self.extra.items() if n)) if self.extra else (),
+            just_took=tuple(self.just_took.items()),
             left_of_neutral=self.left_of_neutral,
             decision=self.decision,
             events=self.old_events + tuple(self.events),
@@ -225,7 +233,7 @@ class Work:
         return self.days[self.day] if self.day < len(self.days) else None
 
     def bag_tokens(self) -> list[str]:
-        return [k for k in self.rules.kinds for _ in range(self.bag.get(k, 0))]
+        return [k for k, n in self.bag.items() for _ in range(n)]
 
     # ------------------------------------------------------------ doubloons and reputation
     def gain(self, seat: int, n: int) -> None:
@@ -332,12 +340,17 @@ class Work:
 
     # ------------------------------------------------------------ loot
     def draw_from_bag(self) -> str | None:
-        tokens = self.bag_tokens()
-        if not tokens:
+        """A uniformly random token: index into the tokens laid out in board order."""
+        total = sum(self.bag.values())
+        if not total:
             return None
-        kind = tokens[self.random(len(tokens))]
-        self.bag[kind] -= 1
-        return kind
+        r = self.random(total)
+        for kind, n in self.bag.items():
+            if r < n:
+                self.bag[kind] = n - 1
+                return kind
+            r -= n
+        raise AssertionError("unreachable: r < total")
 
     def to_bag(self, kind: str) -> None:
-        self.bag[kind] = self.bag.get(kind, 0) + 1
+        self.bag[kind] += 1

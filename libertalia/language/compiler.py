@@ -577,9 +577,7 @@ def _place_loot(w: Work, place: str, kind: str) -> None:
 
 
 def push_frame(w: Work, source: str, index: int, seat: int, this: CardRef | None) -> None:
-    from ..state import FrameState
-
-    w.frames.append(Frame(FrameState(source, index, seat, this)))
+    w.frames.append(Frame.start(source, index, seat, this, w.rules.sources[source][index].code))
 
 
 def push_loot_abilities(w: Work, seat: int, kind: str, timing: str, taker: CardRef | None) -> None:
@@ -591,17 +589,17 @@ def push_loot_abilities(w: Work, seat: int, kind: str, timing: str, taker: CardR
 
 
 # ------------------------------------------------------------------ assembly
-def _guarded(fn: ActionFn) -> Callable[[Work, Frame], bool]:
-    """Run an action; ``False`` when it needed an unbound ``it`` (skip)."""
+def _instruction(fn: ActionFn) -> Instruction:
+    """One action as an instruction; an action that needs an unbound ``it`` is skipped."""
 
-    def run(w: Work, f: Frame) -> bool:
+    def instr(w: Work, f: Frame) -> int:
+        pc = f.pc
         try:
             fn(w, f)
         except Unbound:
             f.did = False
-            return False
-        return True
-    return run
+        return pc + 1
+    return instr
 
 
 def _may_possible(a: ast.Action) -> Callable[[Work, Frame], bool]:
@@ -625,13 +623,7 @@ def compile_ability(ability: ast.Ability) -> Compiled:
 
     def emit_actions(actions: tuple[ast.Action, ...]) -> None:
         for act in actions:
-            run = _guarded(_action(act))
-
-            def instr(w: Work, f: Frame, run: Callable[[Work, Frame], bool] = run) -> int:
-                pc = f.pc
-                run(w, f)
-                return pc + 1
-            code.append(instr)
+            code.append(_instruction(_action(act)))
 
     for step in ability.steps:
         if step.form == "plain":

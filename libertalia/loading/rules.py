@@ -90,8 +90,6 @@ def load_rules(
         loot=tuple(loot_specs),
         loot_sides=dict(sides),
         identity=identity,
-        by_name={c.name: c for c in characters},
-        by_kind={spec.kind: spec for spec in loot_specs},
     )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..language import ast
+from ..state import Option
 
 if TYPE_CHECKING:
     from ..engine.work import Frame, Work
@@ -107,19 +108,38 @@ class BoardSpec:
 
 @attrs.frozen
 class Rules:
-    """An edition with its options, loaded, checked and compiled once."""
+    """An edition with its options, loaded, checked and compiled once.
+
+    Lookups the engine makes on every step (ranks, abilities by source, option
+    objects) are precomputed here, so the game loop never rebuilds them.
+    """
 
     board: BoardSpec
     characters: tuple[CharacterSpec, ...]
     loot: tuple[LootSpec, ...]
     loot_sides: dict[str, str]
     identity: str
-    _by_name: dict[str, CharacterSpec] = attrs.field(eq=False, repr=False)
-    _by_kind: dict[str, LootSpec] = attrs.field(eq=False, repr=False)
+    _by_name: dict[str, CharacterSpec] = attrs.field(init=False, eq=False, repr=False)
+    _by_kind: dict[str, LootSpec] = attrs.field(init=False, eq=False, repr=False)
+    kinds: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    ranks: dict[str, float] = attrs.field(init=False, eq=False, repr=False)
+    sources: dict[str, tuple[Compiled, ...]] = attrs.field(init=False, eq=False, repr=False)
+    play_options: dict[str, Option] = attrs.field(init=False, eq=False, repr=False)
+    loot_options: dict[str, Option] = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def kinds(self) -> tuple[str, ...]:
-        return tuple(k for k, _ in self.board.bag)
+    def __attrs_post_init__(self) -> None:
+        def put(name: str, value: object) -> None:
+            object.__setattr__(self, name, value)
+
+        put("_by_name", {c.name: c for c in self.characters})
+        put("_by_kind", {spec.kind: spec for spec in self.loot})
+        put("kinds", tuple(k for k, _ in self.board.bag))
+        put("ranks", {c.name: c.rank for c in self.characters})
+        sources: dict[str, tuple[Compiled, ...]] = {f"c:{c.name}": c.compiled for c in self.characters}
+        sources.update({f"l:{spec.kind}": spec.compiled for spec in self.loot})
+        put("sources", sources)
+        put("play_options", {c.name: Option(c.name, f"{c.name} ({c.rank:g})") for c in self.characters})
+        put("loot_options", {k: Option(k, k) for k in self.kinds})
 
     def card(self, name: str) -> CharacterSpec:
         return self._by_name[name]
@@ -131,9 +151,7 @@ class Rules:
         return self._by_kind[kind]
 
     def rank(self, name: str) -> float:
-        return self._by_name[name].rank
+        return self.ranks[name]
 
     def ability(self, source: str, index: int) -> Compiled:
-        spec: Any = self._by_name[source[2:]] if source[0] == "c" else self._by_kind[source[2:]]
-        result: Compiled = spec.compiled[index]
-        return result
+        return self.sources[source][index]
