@@ -7,7 +7,15 @@ checks and compiles their text, and plays immutable games.
 from __future__ import annotations
 
 from . import agents
-from .errors import CardError, DataError, IllegalChoice, LibertaliaError, RulesError, SetupError
+from .errors import (
+    CardError,
+    DataError,
+    IllegalChoice,
+    LibertaliaError,
+    RulesError,
+    SetupError,
+    UnverifiedLootWarning,
+)
 from .game import Game, Observation, new_game
 from .language.parser import parse
 from .language.render import render
@@ -22,5 +30,5 @@ __all__ = [
     "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
     "Rules", "RulesError", "SetupError", "agents", "load_rules", "new_game", "parse", "play",
-    "render",
+    "render", "UnverifiedLootWarning",
 ]

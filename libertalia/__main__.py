@@ -16,12 +16,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="libertalia", description=__doc__)
     parser.add_argument("--edition", default="galecrest", help="bundled edition name or board YAML path")
     parser.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    parser.add_argument("--loot", default=None,
+                        help="loot sides: calm, stormy, uncharted or automa (default: the board's)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     parser.add_argument("--bots", default="random", choices=("random", "first"), help="bot type for every seat")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
     args = parser.parse_args(argv)
     try:
-        rules = load_rules(args.edition)
+        rules = load_rules(args.edition, loot=args.loot, seed=args.seed)
         seats: list[agents.Agent] = [
             agents.RandomAgent(args.seed * 100 + i) if args.bots == "random" else agents.FirstOptionAgent()
             for i in range(args.players)

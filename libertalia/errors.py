@@ -90,3 +90,7 @@ class SetupError(LibertaliaError, ValueError):
 
 class RulesError(LibertaliaError, ValueError):
     """``load_rules`` was asked for something that does not exist."""
+
+
+class UnverifiedLootWarning(UserWarning):
+    """Loaded loot tiles whose text is a reconstruction (``verified: false``), not the printed card."""

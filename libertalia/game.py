@@ -34,6 +34,8 @@ SAVE_FORMAT = 1
 def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
     """A game at its first decision: the start of voyage 1, or a declared position."""
     w = Work(rules, initial_state(rules, players, seed, setup))
+    w.log("rules", f"{rules.board.title}; loot sides: "
+          + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()))
     flow.run(w)
     return Game(rules, w.freeze())
 

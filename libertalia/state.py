@@ -60,7 +60,8 @@ class PlayerState:
     ship: tuple[str, ...]
     graveyard: tuple[str, ...]
     loot: tuple[str, ...]
-    kept: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()  # characters staying aboard for the next voyage
+    kept_loot: tuple[str, ...] = ()  # loot staying with this seat for the next voyage
 
 
 @attrs.frozen

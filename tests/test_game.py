@@ -46,6 +46,7 @@ def test_events_read_as_sentences() -> None:
     """Events render as plain sentences naming seats and cards."""
     game = lt.play(lt.load_rules("galecrest"), [lt.agents.FirstOptionAgent()] * 3, seed=5)
     texts = [str(e) for e in game.events]
-    assert texts[0].startswith("voyage 1 begins")
+    assert "loot sides: chest calm" in texts[0]
+    assert texts[1].startswith("voyage 1 begins")
     assert any(t.startswith("the island: ") for t in texts)
     assert texts[-1].startswith("the game is over")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -15,8 +16,8 @@ from tests.helpers import galecrest
 MAX_STEPS = 3000
 
 
-def _play(players: int, data: st.DataObject) -> tuple[lt.Game, list[str]]:
-    rules = galecrest()
+def _play(players: int, data: st.DataObject, rules: lt.Rules | None = None) -> tuple[lt.Game, list[str]]:
+    rules = rules or galecrest()
     game = lt.new_game(rules, players, seed=data.draw(st.integers(0, 2**32 - 1), label="seed"))
     keys: list[str] = []
     for _ in range(MAX_STEPS):
@@ -37,7 +38,7 @@ def _play(players: int, data: st.DataObject) -> tuple[lt.Game, list[str]]:
     raise AssertionError(f"no end within {MAX_STEPS} decisions")
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @given(data=st.data())
 def test_random_games_keep_invariants(players: int, data: st.DataObject) -> None:
     """Conservation, non-negative coins, valid decisions, purity, JSON round trip and termination."""
@@ -46,7 +47,25 @@ def test_random_games_keep_invariants(players: int, data: st.DataObject) -> None
     assert len(game.winners()) == 1
 
 
-@given(seed=st.integers(0, 2**32 - 1), agent_seed=st.integers(0, 1000), players=st.integers(3, 6))
+@functools.cache
+def _mixed_rules(sides: tuple[tuple[str, str], ...]) -> lt.Rules:
+    return lt.load_rules("galecrest", loot=dict(sides))
+
+
+_SIDES = {"chest": ["calm", "stormy"], "hook": ["calm", "stormy", "automa"], "map": ["calm", "stormy"],
+          "saber": ["calm", "stormy", "automa"], "amulet": ["calm", "stormy", "automa"],
+          "barrel": ["calm", "stormy", "automa"], "relic": ["calm", "stormy"]}
+
+
+@given(data=st.data(), players=st.integers(2, 6),
+       sides=st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _SIDES.items()}))
+def test_any_mix_of_loot_sides_keeps_invariants(data: st.DataObject, players: int, sides: dict[str, str]) -> None:
+    """Every per-kind mix of calm, stormy and automa tiles plays to a valid end."""
+    game, _ = _play(players, data, _mixed_rules(tuple(sorted(sides.items()))))
+    assert game.is_over
+
+
+@given(seed=st.integers(0, 2**32 - 1), agent_seed=st.integers(0, 1000), players=st.integers(2, 6))
 def test_same_seed_and_answers_same_game(seed: int, agent_seed: int, players: int) -> None:
     """Determinism: equal seeds and answers give equal games, whatever the global random does."""
     rules = galecrest()

@@ -231,7 +231,8 @@ def _anchor(w: Work) -> None:
             for name in p.ship:
                 _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "anchor", (seat, name))
             done: set[str] = set()
-            for kind in p.loot:
+            # Loot in board order: a stormy chest that spends maps resolves before the maps score.
+            for kind in sorted(p.loot, key=w.rules.kinds.index):
                 spec = w.rules.loot_spec(kind)
                 for i, c in enumerate(spec.compiled):
                     if c.timing != "anchor" or (c.once and kind in done):
@@ -255,12 +256,17 @@ def _anchor(w: Work) -> None:
 
 def _voyage_end(w: Work) -> None:
     for p in w.seats:
+        stay, kept = list(p.kept_loot), []
         for kind in p.loot:
-            w.to_bag(kind)
-        p.loot.clear()
-        stay = [n for n in p.ship if n in p.kept]
+            if kind in stay:  # each keep holds back one token
+                stay.remove(kind)
+                kept.append(kind)
+            else:
+                w.to_bag(kind)
+        p.loot, p.kept_loot = kept, []
+        aboard = [n for n in p.ship if n in p.kept]
         p.graveyard.extend(n for n in p.ship if n not in p.kept)
-        p.ship = stay
+        p.ship = aboard
         p.kept.clear()
     for kind in w.aside:
         w.to_bag(kind)

@@ -25,12 +25,7 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
     if not lo <= players <= hi:
         raise SetupError(f"{rules.board.title} is for {lo} to {hi} players, not {players}")
     counter = 0
-    track_size = len(rules.board.track_income)
-    tokens = list(range(track_size))
-    track: list[int] = []
-    while tokens:  # shuffle every colour's token onto the track (E7)
-        track.append(tokens.pop(rng.draw(seed, counter, len(tokens))))
-        counter += 1
+    track, counter = _shuffled_track(rules, players, seed)
     names = [c.name for c in rules.characters if not c.neutral]
     empty = PlayerState(0, 0, 0, 0, (), (), (), ())
     state = GameState(
@@ -65,6 +60,34 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
     if setup is None:
         return state
     return _declared(rules, state, setup)
+
+
+def _shuffled_track(rules: Rules, players: int, seed: int) -> tuple[list[int], int]:
+    """Every colour's token on the track in random order (E7).
+
+    Where the board fixes start spaces for this player count (two players:
+    spaces 2 and 3), the seats' tokens are shuffled onto those spaces and the
+    unused colours onto the rest.
+    """
+    size = len(rules.board.track_income)
+    counter = 0
+
+    def shuffle(items: list[int]) -> list[int]:
+        nonlocal counter
+        out = []
+        while items:
+            out.append(items.pop(rng.draw(seed, counter, len(items))))
+            counter += 1
+        return out
+
+    spaces = rules.board.start_spaces.get(players)
+    if spaces is None:
+        return shuffle(list(range(size))), counter
+    track = [-1] * size
+    for space, seat in zip(spaces, shuffle(list(range(players))), strict=True):
+        track[space] = seat
+    others = iter(shuffle(list(range(players, size))))
+    return [t if t >= 0 else next(others) for t in track], counter
 
 
 def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameState:

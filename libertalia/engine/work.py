@@ -38,7 +38,7 @@ class Suspend(Exception):
 class Seat:
     """One seat's zones; ``hand`` is kept sorted by rank."""
 
-    __slots__ = ("hand", "ship", "graveyard", "loot", "coins", "score", "kept")
+    __slots__ = ("hand", "ship", "graveyard", "loot", "coins", "score", "kept", "kept_loot")
 
     def __init__(self, p: PlayerState) -> None:
         self.hand = list(p.hand)
@@ -48,6 +48,7 @@ class Seat:
         self.coins = p.doubloons
         self.score = p.score
         self.kept = list(p.kept)
+        self.kept_loot = list(p.kept_loot)
 
     def pile(self, name: str) -> list[str]:
         pile: list[str] = getattr(self, name)
@@ -140,7 +141,7 @@ class Work:
             PlayerState(
                 i, p.coins, p.score, space[i],
                 tuple(p.hand), tuple(p.ship), tuple(p.graveyard),
-                tuple(p.loot), tuple(p.kept),
+                tuple(p.loot), tuple(p.kept), tuple(p.kept_loot),
             )
             for i, p in enumerate(self.seats)
         )

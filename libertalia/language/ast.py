@@ -77,6 +77,11 @@ class It:
 
 
 @attrs.frozen
+class Taker:
+    """In a loot ability: the character that took the token."""
+
+
+@attrs.frozen
 class ChooseChar:
     np: CharNP
     another: bool = False  # written "another ..." rather than "a ..."
@@ -96,6 +101,7 @@ class Positional:
 CharSel = (
     This
     | It
+    | Taker
     | ChooseChar
     | EveryChar
     | Positional
@@ -162,6 +168,13 @@ class CountMoved:
 
 
 @attrs.frozen
+class CountSpaces:
+    """Track spaces on one side of your reputation token (low reputation: many to the right)."""
+
+    side: str  # left | right
+
+
+@attrs.frozen
 class CountAffected:
     word: str
 
@@ -171,6 +184,7 @@ Counter = (
     | CountLoot
     | CountKinds
     | CountMoved
+    | CountSpaces
     | CountAffected
 )
 
@@ -313,6 +327,15 @@ class Keep:
 
 
 @attrs.frozen
+class KeepLoot:
+    """Loot that stays with its holder at the end of the voyage instead of returning to the bag."""
+
+    loot: LootSel
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
 class Swap:
     first: LootSel
     second: LootSel
@@ -355,6 +378,7 @@ Action = (
     | Take
     | ReturnLoot
     | Keep
+    | KeepLoot
     | Swap
     | UseAbility
     | CountExtra
@@ -365,7 +389,7 @@ Action = (
 # ------------------------------------------------------------------ conditions
 @attrs.frozen
 class IsPositioned:
-    ref: str  # this | it
+    ref: str  # this | it | taker
     position: str
     np: CharNP
 
@@ -373,6 +397,18 @@ class IsPositioned:
 @attrs.frozen
 class IsOnIsland:
     ref: str
+
+
+@attrs.frozen
+class IsRanked:
+    ref: str
+    above: bool
+    rank: int
+
+
+@attrs.frozen
+class LastVoyage:
+    ref: str = "this"
 
 
 @attrs.frozen
@@ -415,6 +451,8 @@ class GainedAtLeast:
 Cond = (
     IsPositioned
     | IsOnIsland
+    | IsRanked
+    | LastVoyage
     | HaveDoubloons
     | Hold
     | JustTook

@@ -45,8 +45,13 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, loot: bool
                              "dusk: take no loot.")
         if step.condition is not None:
             for c in step.condition.parts:
-                refers_to_it = isinstance(c, ast.ItWasYours) or (
-                    isinstance(c, (ast.IsPositioned, ast.IsOnIsland)) and c.ref == "it")
+                ref = getattr(c, "ref", None)
+                refers_to_it = isinstance(c, ast.ItWasYours) or ref == "it"
+                if isinstance(c, ast.LastVoyage) and ref != "this":
+                    raise report('say "this is the last voyage"', step.line, step.column, '"this is the last voyage"')
+                if ref == "taker" and not loot:
+                    raise report('"the character that took this" only makes sense on loot', step.line, step.column,
+                                 '"this" for the character itself')
                 if refers_to_it and not bound:
                     raise report('"it" is used before anything was picked', step.line, step.column,
                                  "an earlier action that discards, puts or names a character")
@@ -59,8 +64,26 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, loot: bool
                 raise report('"it" is used before anything was picked', act.line, act.column,
                              "an earlier action that discards, puts or names a character")
             _check_action(act, vocab, report, a.timing)
+            _check_self_reference(act, report, loot)
             if _binds_it(act):
                 bound = True
+
+
+def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
+    """``this`` is a character; on loot, the token's taker is named in full."""
+    targets = [getattr(act, "target", None)]
+    subject = getattr(act, "subject", None)
+    if isinstance(subject, ast.OwnerOf):
+        targets.append(subject.target)
+    for t in targets:
+        if loot and isinstance(t, ast.This):
+            raise report('on loot, "this" is the token, not a character', act.line, act.column,
+                         '"the character that took this"')
+        if not loot and isinstance(t, ast.Taker):
+            raise report('"the character that took this" only makes sense on loot', act.line, act.column,
+                         '"this" for the character itself')
+    if isinstance(act, ast.KeepLoot) and not isinstance(act.loot, ast.AllBut) and act.loot.np.place != "held":
+        raise report("only loot you hold can be kept for the next voyage", act.line, act.column, '"you hold"')
 
 
 def _actions(step: ast.Step) -> Iterator[ast.Action]:
@@ -127,7 +150,7 @@ def _char_nps(act: ast.Action) -> Iterator[ast.CharNP]:
 
 
 def _loot_sels(act: ast.Action) -> Iterator[ast.LootSel]:
-    if isinstance(act, (ast.Take, ast.ReturnLoot)):
+    if isinstance(act, (ast.Take, ast.ReturnLoot, ast.KeepLoot)):
         yield act.loot
     if isinstance(act, ast.Swap):
         yield act.first

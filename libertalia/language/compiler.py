@@ -110,7 +110,8 @@ def _pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | N
 def _select_chars(sel: ast.CharSel, verb: str, extra: Callable[[Work, Frame, CardRef], bool] | None = None,
                   ) -> Callable[[Work, Frame], list[CardRef]]:
     """Resolve a character selector, asking the owner where it is a choice."""
-    if isinstance(sel, ast.This):
+    if isinstance(sel, (ast.This, ast.Taker)):
+        # In a loot ability the frame's ``this`` is the character that took the token.
         def this(w: Work, f: Frame) -> list[CardRef]:
             return [f.this] if f.this is not None and (extra is None or extra(w, f, f.this)) else []
         return this
@@ -244,6 +245,10 @@ def _counter(c: ast.Counter) -> IntFn:
         return lambda w, f: len(set(w.seats[f.seat].loot))
     if isinstance(c, ast.CountMoved):
         return lambda w, f: f.moved
+    if isinstance(c, ast.CountSpaces):
+        if c.side == "left":
+            return lambda w, f: w.reputation(f.seat)
+        return lambda w, f: len(w.track) - 1 - w.reputation(f.seat)
     return lambda w, f: f.count
 
 
@@ -329,6 +334,17 @@ def _cond(c: ast.Cond) -> CondFn:
     if isinstance(c, ast.IsOnIsland):
         ref = c.ref
         return lambda w, f: _ref(ref, f) in w.island
+    if isinstance(c, ast.IsRanked):
+        ref, above, rank = c.ref, c.above, c.rank
+
+        def is_ranked(w: Work, f: Frame) -> bool | None:
+            me = _ref(ref, f)
+            if me is None:
+                return None
+            return w.rules.rank(me[1]) > rank if above else w.rules.rank(me[1]) < rank
+        return is_ranked
+    if isinstance(c, ast.LastVoyage):
+        return lambda w, f: w.voyage >= len(w.rules.board.voyage_days)
     if isinstance(c, ast.HaveDoubloons):
         n = c.n
         return lambda w, f: w.seats[f.seat].coins >= n
@@ -355,9 +371,9 @@ def _cond(c: ast.Cond) -> CondFn:
 
 
 def _ref(word: str, f: Frame) -> CardRef | None:
-    if word == "this":
-        return f.this
-    return f.it
+    if word == "it":
+        return f.it
+    return f.this  # "this", or in loot abilities "the character that took this"
 
 
 def _condition(c: ast.Condition) -> CondFn:
@@ -490,6 +506,17 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
                 w.log("keep", f"seat {f.seat} keeps {r[1]} aboard for the next voyage", f.seat)
             f.count, f.did = len(refs), bool(refs)
         return keep
+    if isinstance(a, ast.KeepLoot):
+        pick_loot = _select_loot(a.loot, "keep for the next voyage")
+
+        def keep_loot(w: Work, f: Frame) -> None:
+            refs = [r for r in pick_loot(w, f) if r[0] == "held" and r[1] == f.seat]
+            for ref in refs:
+                w.seats[f.seat].kept_loot.append(ref[2])
+            if refs:
+                w.log("keep", f"seat {f.seat} keeps {', '.join(r[2] for r in refs)} for the next voyage", f.seat)
+            f.count, f.did = len(refs), bool(refs)
+        return keep_loot
     if isinstance(a, ast.Swap):
         first, second = _select_loot(a.first, "swap"), _select_loot(a.second, "swap with")
         # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.

@@ -34,6 +34,8 @@ _TERMINAL_WORDS = {
     "OR_MORE": '"or more"',
     "PREP": "in, from or on",
     "CHAR_REF": "this or it",
+    "TAKER": '"the character that took this"',
+    "SIDE": "left or right",
     "_NL": "a new line",
     "$END": "the end of the text",
 }
@@ -242,6 +244,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Keep(items[0], **self._at(meta))
 
     @v_args(meta=True)
+    def keep_loot(self, meta: Any, items: list[Any]) -> ast.KeepLoot:
+        return ast.KeepLoot(items[0], **self._at(meta))
+
+    @v_args(meta=True)
     def swap(self, meta: Any, items: list[Any]) -> ast.Swap:
         return ast.Swap(items[0], items[1], **self._at(meta))
 
@@ -297,6 +303,9 @@ class _ToAst(Transformer[Token, Any]):
     def count_moved(self, items: list[Any]) -> ast.CountMoved:
         return ast.CountMoved()
 
+    def count_spaces(self, items: list[Any]) -> ast.CountSpaces:
+        return ast.CountSpaces(str(items[0]))
+
     def count_affected(self, items: list[Any]) -> ast.CountAffected:
         return ast.CountAffected(str(items[0]))
 
@@ -306,6 +315,13 @@ class _ToAst(Transformer[Token, Any]):
 
     def it(self, items: list[Any]) -> ast.It:
         return ast.It()
+
+    def taker(self, items: list[Any]) -> ast.Taker:
+        return ast.Taker()
+
+    def char_ref(self, items: list[Any]) -> str:
+        word = str(items[0])
+        return "taker" if word.startswith("the ") else word
 
     def choose_one(self, items: list[Any]) -> ast.ChooseChar:
         return ast.ChooseChar(items[0])
@@ -413,6 +429,15 @@ class _ToAst(Transformer[Token, Any]):
 
     def is_on_island(self, items: list[Any]) -> ast.IsOnIsland:
         return ast.IsOnIsland(str(items[0]))
+
+    def is_ranked_above(self, items: list[Any]) -> ast.IsRanked:
+        return ast.IsRanked(str(items[0]), True, int(items[1]))
+
+    def is_ranked_below(self, items: list[Any]) -> ast.IsRanked:
+        return ast.IsRanked(str(items[0]), False, int(items[1]))
+
+    def last_voyage(self, items: list[Any]) -> ast.LastVoyage:
+        return ast.LastVoyage(str(items[0]))
 
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
         return ast.HaveDoubloons(int(items[0]))

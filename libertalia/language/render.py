@@ -99,6 +99,11 @@ def _(a: ast.Keep) -> str:
 
 
 @_action.register
+def _(a: ast.KeepLoot) -> str:
+    return f"keep {_loot_sel(a.loot)} for the next voyage"
+
+
+@_action.register
 def _(a: ast.Swap) -> str:
     return f"swap {_loot_sel(a.first)} with {_loot_sel(a.second)}"
 
@@ -156,6 +161,8 @@ def _counter(c: ast.Counter | None) -> str:
         return "kinds of loot you hold"
     if isinstance(c, ast.CountMoved):
         return "space moved"
+    if isinstance(c, ast.CountSpaces):
+        return f"space {c.side} of your reputation"
     assert isinstance(c, ast.CountAffected)
     return f"one {c.word}"
 
@@ -166,6 +173,8 @@ def char_sel(s: ast.CharSel) -> str:
         return "this"
     if isinstance(s, ast.It):
         return "it"
+    if isinstance(s, ast.Taker):
+        return TAKER
     if isinstance(s, ast.ChooseChar):
         if s.another:
             return "another " + _np_body(s.np)
@@ -238,11 +247,22 @@ def _condition(c: ast.Condition) -> str:
     return " and ".join(_cond(p) for p in c.parts)
 
 
+TAKER = "the character that took this"
+
+
+def _ref(ref: str) -> str:
+    return TAKER if ref == "taker" else ref
+
+
 def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.IsPositioned):
-        return f"{c.ref} is the {c.position} {char_np(c.np)}"
+        return f"{_ref(c.ref)} is the {c.position} {char_np(c.np)}"
     if isinstance(c, ast.IsOnIsland):
-        return f"{c.ref} is on the island"
+        return f"{_ref(c.ref)} is on the island"
+    if isinstance(c, ast.IsRanked):
+        return f"{_ref(c.ref)} is ranked {'above' if c.above else 'below'} {c.rank}"
+    if isinstance(c, ast.LastVoyage):
+        return f"{_ref(c.ref)} is the last voyage"
     if isinstance(c, ast.HaveDoubloons):
         return f"you have {c.n} or more doubloons"
     if isinstance(c, ast.Hold):

@@ -6,12 +6,13 @@ the disk or the parser.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from .. import _paths
 from ..engine import rng
-from ..errors import CardError, DataError, RulesError
+from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
 from ..language.compiler import compile_ability
 from ..language.parser import parse
@@ -83,6 +84,11 @@ def load_rules(
                 f"count: {count}")
         loot_specs.append(spec)
     _check_ranks(characters)
+    unverified = [f"{spec.kind} ({spec.side})" for spec in loot_specs if not spec.verified]
+    if unverified:
+        warnings.warn(UnverifiedLootWarning(
+            "these loot tiles are reconstructions, not the printed text: " + ", ".join(unverified)
+            + " (see docs/loot-sides.md)"), stacklevel=2)
     identity = f"{board.edition}:" + ",".join(f"{k}={sides[k]}" for k, _ in board.bag)
     return Rules(
         board=board,
@@ -115,6 +121,11 @@ def _yaml_files(path: Path) -> list[Path]:
 
 def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[tuple[str, str]],
                   ) -> dict[str, str]:
+    """The side of each loot kind.
+
+    A side name applies to every kind printed with that side; the others keep
+    the board's default (the solo ``automa`` side replaces only four tiles).
+    """
     kinds = [k for k, _ in board.bag]
     default = board.default_loot
     all_sides = sorted({side for _, side in available})
@@ -128,7 +139,10 @@ def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[
                 raise RulesError(f"uncharted needs a calm or stormy side for {k}")
             chosen[k] = options[rng.draw(seed, i, len(options))]
     elif isinstance(loot, str):
-        chosen = {k: loot for k in kinds}
+        if not any(side == loot for _, side in available):
+            raise RulesError(f"there is no {loot!r} loot side; the sides on file are {', '.join(all_sides)}"
+                             " (or uncharted)")
+        chosen = {k: loot if (k, loot) in available else default for k in kinds}
     elif isinstance(loot, Mapping):
         unknown = sorted(set(loot) - set(kinds))
         if unknown:
@@ -138,7 +152,8 @@ def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[
         raise RulesError(f"loot must be a side name or a mapping of kind to side, not {loot!r}")
     for k, side in chosen.items():
         if (k, side) not in available:
-            raise RulesError(f"there is no {side!r} side for {k}; the sides on file are {', '.join(all_sides)}")
+            sides = sorted(sd for kk, sd in available if kk == k)
+            raise RulesError(f"there is no {side!r} side for {k}; its sides are {', '.join(sides)}")
     return chosen
 
 
@@ -146,7 +161,15 @@ def _load_board(path: Path) -> BoardSpec:
     doc = read(path)
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
     players = f["players"].mapping({"min": True, "max": True}, "players")
-    rep = f["reputation"].mapping({"income": True, "overflow": True}, "reputation")
+    rep = f["reputation"].mapping({"income": True, "overflow": True, "start": False}, "reputation")
+    income = tuple(v.as_int("income", 0) for v in rep["income"].as_list())
+    start_spaces: dict[int, tuple[int, ...]] = {}
+    for count, spaces in (rep["start"].items() if "start" in rep else []):
+        listed = tuple(v.as_int("a track space", 0) for v in spaces.as_list())
+        if not count.isdigit() or len(listed) != int(count) or any(x >= len(income) for x in listed):
+            raise spaces.error(f"start spaces for {count} players must be {count} spaces of the track",
+                               f"{count} numbers from 0 to {len(income) - 1}")
+        start_spaces[int(count)] = listed
     bag = tuple((k, v.as_int(f"the count of {k}", 0)) for k, v in f["bag"].items())
     voyages = tuple(v.as_int("a voyage length", 1) for v in f["voyages"].as_list())
     deal = tuple(v.as_int("a deal size", 0) for v in f["deal"].as_list())
@@ -174,7 +197,8 @@ def _load_board(path: Path) -> BoardSpec:
         players=(players["min"].as_int("min", 1), players["max"].as_int("max", 1)),
         voyage_days=voyages,
         deal=deal,
-        track_income=tuple(v.as_int("income", 0) for v in rep["income"].as_list()),
+        track_income=income,
+        start_spaces=start_spaces,
         overflow=rep["overflow"].as_int("overflow", 0),
         bag=bag,
         loot_per_day=per_day,

@@ -87,6 +87,7 @@ class BoardSpec:
     voyage_days: tuple[int, ...]
     deal: tuple[int, ...]  # new cards dealt at the start of each voyage
     track_income: tuple[int, ...]  # doubloons per track space, left to right
+    start_spaces: dict[int, tuple[int, ...]]  # by player count: where the seats' tokens start
     overflow: int  # doubloons per step off either end of the track
     bag: tuple[tuple[str, int], ...]  # loot kinds in board order with counts
     loot_per_day: dict[int, int] | None  # by player count; None = one per player

@@ -35,7 +35,7 @@ class Field:
 
     @property
     def value(self) -> Any:
-        return yaml.safe_load(yaml.serialize(self.node))
+        return yaml.constructor.SafeConstructor().construct_document(self.node)
 
     def error(self, message: str, expected: str = "") -> DataError:
         return self.doc.error(message, self.line, self.column, expected)

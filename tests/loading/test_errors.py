@@ -108,6 +108,6 @@ def test_unknown_edition() -> None:
 
 
 def test_player_count_out_of_range() -> None:
-    """Galecrest's calm game seats 3 to 6 (two players come with the Midshipman)."""
-    with pytest.raises(lt.SetupError, match="3 to 6"):
+    """Galecrest seats 2 to 6 (two players with the Midshipman)."""
+    with pytest.raises(lt.SetupError, match="2 to 6"):
         lt.new_game(galecrest(), 7)
