@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 
 from . import agents
-from .errors import LibertaliaError
+from .errors import LibertaliaError, UnverifiedLootWarning
 from .loading.rules import load_rules
 from .play import play
 
@@ -23,7 +24,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
     args = parser.parse_args(argv)
     try:
-        rules = load_rules(args.edition, loot=args.loot, seed=args.seed)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnverifiedLootWarning)
+            rules = load_rules(args.edition, loot=args.loot, seed=args.seed)
+        for w in caught:
+            print(f"note: {w.message}", file=sys.stderr)
         seats: list[agents.Agent] = [
             agents.RandomAgent(args.seed * 100 + i) if args.bots == "random" else agents.FirstOptionAgent()
             for i in range(args.players)
