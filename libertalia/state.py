@@ -62,6 +62,7 @@ class PlayerState:
     loot: tuple[str, ...]
     kept: tuple[str, ...] = ()  # characters staying aboard for the next voyage
     kept_loot: tuple[str, ...] = ()  # loot staying with this seat for the next voyage
+    removed: tuple[str, ...] = ()  # characters out of the game (Classic: after each campaign)
 
 
 @attrs.frozen

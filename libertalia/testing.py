@@ -30,10 +30,12 @@ def check_invariants(game: Game) -> None:
     for p in s.seats:
         assert p.doubloons >= 0, f"seat {p.seat} has negative doubloons ({p.doubloons})"
         on_island = [name for seat, name in s.island if seat == p.seat]
-        cards = [*p.hand, *p.ship, *p.graveyard, *on_island]
+        cards = [*p.hand, *p.ship, *p.graveyard, *p.removed, *on_island]
         dupes = [c for c, n in Counter(cards).items() if n > 1]
         assert not dupes, f"seat {p.seat} holds {dupes} twice"
         assert not set(cards) & set(s.undealt), f"seat {p.seat} holds undealt cards"
+        assert not Counter(p.kept_loot) - Counter(p.loot), f"seat {p.seat} keeps loot it does not hold"
+        assert set(p.kept) <= set(p.ship), f"seat {p.seat} keeps characters that are not aboard"
     assert sorted(s.track) == list(range(len(rules.board.track_income))), f"track is no permutation: {s.track}"
     loot: Counter[str] = Counter(dict(s.bag))
     for day in s.days:

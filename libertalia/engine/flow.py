@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..language.compiler import push_frame
 from ..loading.specs import Compiled
 from ..state import CardRef, Option, PendingState
-from .work import Suspend, Work
+from .work import Suspend, Work, with_article
 
 
 def run(w: Work) -> None:
@@ -67,6 +67,7 @@ def _voyage(w: Work) -> None:
             w.log("income", f"seat {seat} collects {income} doubloons of income", seat)
         else:
             p.coins = int(board.start_doubloons)
+            w.log("income", f"seat {seat} starts with {p.coins} doubloons", seat)
     w.day = 1
     _start_day(w)
 
@@ -179,7 +180,7 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
                  f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
     w.today().remove(kind)
     w.to_bag(kind)
-    w.log("loot", f"seat {opponent} removes a {kind} from today's loot", opponent)
+    w.log("loot", f"seat {opponent} removes {with_article(kind)} from today's loot", opponent)
 
 
 def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
@@ -191,7 +192,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
         today.remove(kind)
         w.seats[seat].loot.append(kind)
         w.just_took[ref] = kind
-        w.log("loot", f"seat {seat}'s {ref[1]} takes a {kind}", seat)
+        w.log("loot", f"seat {seat}'s {ref[1]} takes {with_article(kind)}", seat)
         _queue_source(w, seat, f"l:{kind}", w.rules.loot_spec(kind).compiled, "dusk", ref)
     _queue_source(w, seat, f"c:{ref[1]}", spec.compiled, "dusk", ref)
 
@@ -255,6 +256,7 @@ def _anchor(w: Work) -> None:
 
 
 def _voyage_end(w: Work) -> None:
+    board = w.rules.board
     for p in w.seats:
         stay, kept = list(p.kept_loot), []
         for kind in p.loot:
@@ -265,7 +267,11 @@ def _voyage_end(w: Work) -> None:
                 w.to_bag(kind)
         p.loot, p.kept_loot = kept, []
         aboard = [n for n in p.ship if n in p.kept]
-        p.graveyard.extend(n for n in p.ship if n not in p.kept)
+        leaving = [n for n in p.ship if n not in p.kept]
+        if board.graveyard_after_voyage == "removed":
+            p.removed.extend(p.graveyard)
+            p.graveyard.clear()
+        (p.removed if board.ship_after_voyage == "removed" else p.graveyard).extend(leaving)
         p.ship = aboard
         p.kept.clear()
     for kind in w.aside:

@@ -103,6 +103,8 @@ def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameS
 
     track = list(state.track)
     if "reputation" in setup:
+        if not track:
+            raise SetupError(f"{board.title} has no reputation track; drop the reputation entry")
         rep = list(setup["reputation"])
         if len(rep) != n:
             raise SetupError(f"reputation needs one track space per seat ({n}), got {len(rep)}")

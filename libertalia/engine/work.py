@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 PILES = ("hand", "ship", "graveyard")
 
 
+def with_article(word: str) -> str:
+    """The word with its indefinite article, for event sentences."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 class Suspend(Exception):
     """Raised when a step needs an answer that is not there yet."""
 
@@ -38,7 +43,7 @@ class Suspend(Exception):
 class Seat:
     """One seat's zones; ``hand`` is kept sorted by rank."""
 
-    __slots__ = ("hand", "ship", "graveyard", "loot", "coins", "score", "kept", "kept_loot")
+    __slots__ = ("hand", "ship", "graveyard", "loot", "coins", "score", "kept", "kept_loot", "removed")
 
     def __init__(self, p: PlayerState) -> None:
         self.hand = list(p.hand)
@@ -49,6 +54,7 @@ class Seat:
         self.score = p.score
         self.kept = list(p.kept)
         self.kept_loot = list(p.kept_loot)
+        self.removed = list(p.removed)
 
     def pile(self, name: str) -> list[str]:
         pile: list[str] = getattr(self, name)
@@ -139,9 +145,9 @@ class Work:
         space = {token: i for i, token in enumerate(self.track)}
         seats = tuple(
             PlayerState(
-                i, p.coins, p.score, space[i],
+                i, p.coins, p.score, space.get(i, 0),
                 tuple(p.hand), tuple(p.ship), tuple(p.graveyard),
-                tuple(p.loot), tuple(p.kept), tuple(p.kept_loot),
+                tuple(p.loot), tuple(p.kept), tuple(p.kept_loot), tuple(p.removed),
             )
             for i, p in enumerate(self.seats)
         )
@@ -202,7 +208,8 @@ class Work:
 
     # ------------------------------------------------------------ lookups
     def reputation(self, seat: int) -> int:
-        return self.track.index(seat)
+        """Track space (0 = leftmost); 0 for everyone in an edition without a track."""
+        return self.track.index(seat) if self.track else 0
 
     def key_for(self, ref: CardRef, asker_seat: int) -> str:
         seat, name = ref
@@ -253,6 +260,8 @@ class Work:
 
     def change_reputation(self, seat: int, steps: int) -> None:
         """Move right (positive) or left, sliding passed tokens; R28 overflow."""
+        if not self.track:
+            return
         pos = self.track.index(seat)
         target = pos + steps
         last = len(self.track) - 1
@@ -271,6 +280,8 @@ class Work:
             self.lose(seat, -overflow)
 
     def move_reputation_to(self, seat: int, end: str) -> int:
+        if not self.track:
+            return 0
         pos = self.track.index(seat)
         target = 0 if end == "leftmost" else len(self.track) - 1
         self.track.pop(pos)
@@ -279,9 +290,15 @@ class Work:
 
     # ------------------------------------------------------------ characters
     def sort_key(self, ref: CardRef) -> tuple[float, float]:
+        """Rank, then the board's tie rule: reputation (R4) or printed tie-breakers (C1)."""
         seat, name = ref
-        tie = -1.0 if seat is None else float(self.track.index(seat))
-        return (self.rules.rank(name), tie)
+        rank = self.rules.rank(name)
+        if seat is None:
+            return (rank, -1.0)  # a neutral card goes left on ties (S1)
+        board = self.rules.board
+        if board.tie_break == "tie_breakers":
+            return (rank, float(board.tie_breakers[rank][seat]))
+        return (rank, float(self.track.index(seat)))
 
     def insert_on_island(self, ref: CardRef) -> None:
         """Place by rank; R4's tie rule against the cards already there."""
@@ -309,7 +326,10 @@ class Work:
         elif zone is not None:
             seat, name = ref
             assert seat is not None
-            self.seats[seat].pile(zone).remove(name)
+            p = self.seats[seat]
+            p.pile(zone).remove(name)
+            if zone == "ship" and name in p.kept:
+                p.kept.remove(name)  # a kept character that leaves the ship is no longer kept
         return zone
 
     def discard(self, ref: CardRef) -> bool:
@@ -319,8 +339,6 @@ class Work:
             return False
         self.remove(ref)
         self.seats[seat].graveyard.append(name)
-        if name in self.seats[seat].kept:
-            self.seats[seat].kept.remove(name)
         self.log("discard", f"seat {seat}'s {name} is discarded", seat)
         return True
 

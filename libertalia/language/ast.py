@@ -245,9 +245,17 @@ class ItsOwner:
     pass
 
 
+@attrs.frozen
+class PlayerOnSide:
+    """The seat neighbour on your left (the next seat) or right (the previous seat)."""
+
+    side: str
+
+
 PlayerRef = (
     OwnerOf
     | ItsOwner
+    | PlayerOnSide
 )
 
 
@@ -336,6 +344,26 @@ class KeepLoot:
 
 
 @attrs.frozen
+class Give:
+    """Hand loot you hold to another player; it fires nothing (E3)."""
+
+    loot: LootSel
+    to: PlayerRef
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Draw:
+    """Random tokens from the bag into your loot, with no effect (unlike ``take``)."""
+
+    n: int
+    per: Counter | None = None
+    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
 class Swap:
     first: LootSel
     second: LootSel
@@ -379,6 +407,8 @@ Action = (
     | ReturnLoot
     | Keep
     | KeepLoot
+    | Give
+    | Draw
     | Swap
     | UseAbility
     | CountExtra
@@ -414,6 +444,15 @@ class LastVoyage:
 @attrs.frozen
 class HaveDoubloons:
     n: int
+    at_most: bool = False  # "N or fewer" rather than "N or more"
+
+
+@attrs.frozen
+class NoOtherHas:
+    """No other player has fewer (or more) characters in that pile than you."""
+
+    cmp: str  # fewer | more
+    pile: str
 
 
 @attrs.frozen
@@ -454,6 +493,7 @@ Cond = (
     | IsRanked
     | LastVoyage
     | HaveDoubloons
+    | NoOtherHas
     | Hold
     | JustTook
     | Exists

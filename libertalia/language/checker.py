@@ -82,8 +82,11 @@ def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
         if not loot and isinstance(t, ast.Taker):
             raise report('"the character that took this" only makes sense on loot', act.line, act.column,
                          '"this" for the character itself')
-    if isinstance(act, ast.KeepLoot) and not isinstance(act.loot, ast.AllBut) and act.loot.np.place != "held":
-        raise report("only loot you hold can be kept for the next voyage", act.line, act.column, '"you hold"')
+    for what, holder in ((ast.KeepLoot, "kept for the next voyage"), (ast.Give, "given away")):
+        loot_sel = getattr(act, "loot", None)
+        if isinstance(act, what) and isinstance(loot_sel, ast.ChooseLoot | ast.EveryLoot | ast.RandomLoot) \
+                and loot_sel.np.place != "held":
+            raise report(f"only loot you hold can be {holder}", act.line, act.column, '"you hold"')
 
 
 def _actions(step: ast.Step) -> Iterator[ast.Action]:
@@ -150,7 +153,7 @@ def _char_nps(act: ast.Action) -> Iterator[ast.CharNP]:
 
 
 def _loot_sels(act: ast.Action) -> Iterator[ast.LootSel]:
-    if isinstance(act, (ast.Take, ast.ReturnLoot, ast.KeepLoot)):
+    if isinstance(act, (ast.Take, ast.ReturnLoot, ast.KeepLoot, ast.Give)):
         yield act.loot
     if isinstance(act, ast.Swap):
         yield act.first

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..engine.work import Frame, Work
+from ..engine.work import Frame, Work, with_article
 from ..state import CardRef, Option
 from . import ast
 from .render import render_ability
@@ -303,6 +303,9 @@ def _unit(a: ast.Amount) -> str:
 def _player(p: ast.PlayerRef | None) -> Callable[[Work, Frame], int]:
     if p is None:
         return lambda w, f: f.seat
+    if isinstance(p, ast.PlayerOnSide):
+        step = 1 if p.side == "left" else -1
+        return lambda w, f: (f.seat + step) % w.n
     if isinstance(p, ast.ItsOwner):
         def its_owner(w: Work, f: Frame) -> int:
             if f.it is None or f.it[0] is None:
@@ -347,7 +350,17 @@ def _cond(c: ast.Cond) -> CondFn:
         return lambda w, f: w.voyage >= len(w.rules.board.voyage_days)
     if isinstance(c, ast.HaveDoubloons):
         n = c.n
+        if c.at_most:
+            return lambda w, f: w.seats[f.seat].coins <= n
         return lambda w, f: w.seats[f.seat].coins >= n
+    if isinstance(c, ast.NoOtherHas):
+        pile, fewer = c.pile, c.cmp == "fewer"
+
+        def no_other_has(w: Work, f: Frame) -> bool:
+            mine = len(w.seats[f.seat].pile(pile))
+            others = [len(w.seats[s].pile(pile)) for s in range(w.n) if s != f.seat]
+            return all(o >= mine for o in others) if fewer else all(o <= mine for o in others)
+        return no_other_has
     if isinstance(c, ast.Hold):
         kinds = set(c.kinds)
         return lambda w, f: any(not kinds or k in kinds for k in w.seats[f.seat].loot)
@@ -477,7 +490,7 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
                 _remove_loot(w, ref)
                 w.seats[f.seat].loot.append(ref[2])
                 fires = ref[0] in ("today", "bag")
-                w.log("loot", f"seat {f.seat} takes a {ref[2]} ({_source_name(f)})", f.seat)
+                w.log("loot", f"seat {f.seat} takes {with_article(ref[2])} ({_source_name(f)})", f.seat)
                 if fires:
                     if f.this is not None:
                         w.just_took[f.this] = ref[2]
@@ -517,6 +530,31 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
                 w.log("keep", f"seat {f.seat} keeps {', '.join(r[2] for r in refs)} for the next voyage", f.seat)
             f.count, f.did = len(refs), bool(refs)
         return keep_loot
+    if isinstance(a, ast.Give):
+        pick_loot, receiver = _select_loot(a.loot, "give away"), _player(a.to)
+
+        def give(w: Work, f: Frame) -> None:
+            to = receiver(w, f)
+            refs = [r for r in pick_loot(w, f) if r[0] == "held"] if to != f.seat else []
+            for ref in refs:
+                _remove_loot(w, ref)
+                w.seats[to].loot.append(ref[2])
+            if refs:
+                w.log("loot", f"seat {f.seat} gives {', '.join(r[2] for r in refs)} to seat {to}", f.seat)
+            f.count, f.did = len(refs), bool(refs)
+        return give
+    if isinstance(a, ast.Draw):
+        n_draw = a.n
+        per_draw = _counter(a.per) if a.per is not None else None
+
+        def draw(w: Work, f: Frame) -> None:
+            count = n_draw * (per_draw(w, f) if per_draw is not None else 1)
+            drawn = [k for k in (w.draw_from_bag() for _ in range(count)) if k is not None]
+            w.seats[f.seat].loot.extend(drawn)
+            if drawn:
+                w.log("loot", f"seat {f.seat} draws {', '.join(drawn)} from the bag", f.seat)
+            f.count, f.did = len(drawn), bool(drawn)
+        return draw
     if isinstance(a, ast.Swap):
         first, second = _select_loot(a.first, "swap"), _select_loot(a.second, "swap with")
         # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
@@ -537,7 +575,7 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
             _place_loot(w, pa, kb)
             _place_loot(w, pb, ka)
             f.did = True
-            w.log("loot", f"seat {f.seat} swaps a {ka} for a {kb}", f.seat)
+            w.log("loot", f"seat {f.seat} swaps {with_article(ka)} for {with_article(kb)}", f.seat)
         return swap
     if isinstance(a, ast.UseAbility):
         timing = a.timing
@@ -631,6 +669,10 @@ def _instruction(fn: ActionFn) -> Instruction:
 
 def _may_possible(a: ast.Action) -> Callable[[Work, Frame], bool]:
     """Whether a ``may`` action has anything to choose from (R1: never ask in vain)."""
+    loot = getattr(a, "loot", None)
+    if isinstance(loot, ast.ChooseLoot):
+        loot_cands = _loot_candidates(loot.np)
+        return lambda w, f: bool(loot_cands(w, f))
     target = getattr(a, "target", None)
     if not isinstance(target, ast.ChooseChar):
         return lambda w, f: True

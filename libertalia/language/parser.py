@@ -36,6 +36,7 @@ _TERMINAL_WORDS = {
     "CHAR_REF": "this or it",
     "TAKER": '"the character that took this"',
     "SIDE": "left or right",
+    "CMP": "fewer or more",
     "_NL": "a new line",
     "$END": "the end of the text",
 }
@@ -210,6 +211,17 @@ class _ToAst(Transformer[Token, Any]):
 
     def its_owner(self, items: list[Any]) -> ast.ItsOwner:
         return ast.ItsOwner()
+
+    def player_on_side(self, items: list[Any]) -> ast.PlayerOnSide:
+        return ast.PlayerOnSide(str(items[0]))
+
+    @v_args(meta=True)
+    def give(self, meta: Any, items: list[Any]) -> ast.Give:
+        return ast.Give(items[0], items[1], **self._at(meta))
+
+    @v_args(meta=True)
+    def draw(self, meta: Any, items: list[Any]) -> ast.Draw:
+        return ast.Draw(int(items[0]), items[1], **self._at(meta))
 
     @v_args(meta=True)
     def move_reputation(self, meta: Any, items: list[Any]) -> ast.MoveReputation:
@@ -441,6 +453,12 @@ class _ToAst(Transformer[Token, Any]):
 
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
         return ast.HaveDoubloons(int(items[0]))
+
+    def have_at_most(self, items: list[Any]) -> ast.HaveDoubloons:
+        return ast.HaveDoubloons(int(items[0]), True)
+
+    def no_other_has(self, items: list[Any]) -> ast.NoOtherHas:
+        return ast.NoOtherHas(str(items[0]), str(items[1]))
 
     def hold(self, items: list[Any]) -> ast.Hold:
         return ast.Hold(items[0])

@@ -104,6 +104,17 @@ def _(a: ast.KeepLoot) -> str:
 
 
 @_action.register
+def _(a: ast.Give) -> str:
+    return f"give {_loot_sel(a.loot)} to {_player(a.to)}"
+
+
+@_action.register
+def _(a: ast.Draw) -> str:
+    per = f" for each {_counter(a.per)}" if a.per is not None else ""
+    return f"draw {a.n} random loot from the bag{per}"
+
+
+@_action.register
 def _(a: ast.Swap) -> str:
     return f"swap {_loot_sel(a.first)} with {_loot_sel(a.second)}"
 
@@ -130,6 +141,8 @@ def _numbers(ns: tuple[int, ...]) -> str:
 def _player(p: ast.PlayerRef) -> str:
     if isinstance(p, ast.OwnerOf):
         return f"the owner of {char_sel(p.target)}"
+    if isinstance(p, ast.PlayerOnSide):
+        return f"the player on your {p.side}"
     return "its owner"
 
 
@@ -264,7 +277,9 @@ def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.LastVoyage):
         return f"{_ref(c.ref)} is the last voyage"
     if isinstance(c, ast.HaveDoubloons):
-        return f"you have {c.n} or more doubloons"
+        return f"you have {c.n} or {'fewer' if c.at_most else 'more'} doubloons"
+    if isinstance(c, ast.NoOtherHas):
+        return f"no other player has {c.cmp} characters in their {c.pile}"
     if isinstance(c, ast.Hold):
         return f"you hold a {_kinds(c.kinds)}"
     if isinstance(c, ast.JustTook):

@@ -23,9 +23,10 @@ LootOption = str | Mapping[str, str] | None
 
 _BOARD_KEYS = {
     "edition": True, "title": True, "players": True, "voyages": True, "deal": True,
-    "reputation": True, "bag": True, "loot_per_day": False, "island_ties": True,
+    "reputation": False, "bag": True, "loot_per_day": False, "island_ties": True,
     "winner_ties": True, "leftover_loot": True, "start_doubloons": True,
     "characters": True, "loot": True, "default_loot": True, "neutrals": False,
+    "tie_breakers": False, "voyage_end": False,
 }
 _CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False}
 _LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False}
@@ -161,15 +162,7 @@ def _load_board(path: Path) -> BoardSpec:
     doc = read(path)
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
     players = f["players"].mapping({"min": True, "max": True}, "players")
-    rep = f["reputation"].mapping({"income": True, "overflow": True, "start": False}, "reputation")
-    income = tuple(v.as_int("income", 0) for v in rep["income"].as_list())
-    start_spaces: dict[int, tuple[int, ...]] = {}
-    for count, spaces in (rep["start"].items() if "start" in rep else []):
-        listed = tuple(v.as_int("a track space", 0) for v in spaces.as_list())
-        if not count.isdigit() or len(listed) != int(count) or any(x >= len(income) for x in listed):
-            raise spaces.error(f"start spaces for {count} players must be {count} spaces of the track",
-                               f"{count} numbers from 0 to {len(income) - 1}")
-        start_spaces[int(count)] = listed
+    income, overflow, start_spaces = _reputation(f)
     bag = tuple((k, v.as_int(f"the count of {k}", 0)) for k, v in f["bag"].items())
     voyages = tuple(v.as_int("a voyage length", 1) for v in f["voyages"].as_list())
     deal = tuple(v.as_int("a deal size", 0) for v in f["deal"].as_list())
@@ -181,17 +174,22 @@ def _load_board(path: Path) -> BoardSpec:
     start = f["start_doubloons"].value
     if start != "income" and not (isinstance(start, int) and start >= 0):
         raise f["start_doubloons"].error("start_doubloons must be 'income' or a number", "income or a number")
+    if start == "income" and not income:
+        raise f["start_doubloons"].error("income needs a reputation track", "a number of doubloons")
     neutrals = []
     for n in f["neutrals"].as_list() if "neutrals" in f else []:
         nf = n.mapping({"name": True, "rank": True, "players": True}, "a neutral card")
         neutrals.append(NeutralSpec(nf["name"].as_str("name"), nf["rank"].as_number("rank"),
                                     tuple(p.as_int("a player count", 1) for p in nf["players"].as_list())))
-    choices = {"island_ties": ("reputation",), "winner_ties": ("reputation", "shared"),
+    choices = {"island_ties": ("reputation", "tie_breakers"), "winner_ties": ("reputation", "shared"),
                "leftover_loot": ("bag", "aside")}
     for key, allowed in choices.items():
         if f[key].value not in allowed:
             raise f[key].error(f"{key} must be one of {', '.join(allowed)}", " or ".join(allowed))
-    board = BoardSpec(
+    tie_break = f["island_ties"].as_str("island_ties")
+    if tie_break == "reputation" and not income or f["winner_ties"].value == "reputation" and not income:
+        raise f["island_ties"].error("reputation ties need a reputation track", "tie_breakers or shared")
+    return BoardSpec(
         edition=f["edition"].as_str("edition"),
         title=f["title"].as_str("title"),
         players=(players["min"].as_int("min", 1), players["max"].as_int("max", 1)),
@@ -199,10 +197,10 @@ def _load_board(path: Path) -> BoardSpec:
         deal=deal,
         track_income=income,
         start_spaces=start_spaces,
-        overflow=rep["overflow"].as_int("overflow", 0),
+        overflow=overflow,
         bag=bag,
         loot_per_day=per_day,
-        tie_break=f["island_ties"].as_str("island_ties"),
+        tie_break=tie_break,
         winner_tie=f["winner_ties"].as_str("winner_ties"),
         leftover_loot=f["leftover_loot"].as_str("leftover_loot"),
         start_doubloons=start,
@@ -210,9 +208,56 @@ def _load_board(path: Path) -> BoardSpec:
         default_loot=f["default_loot"].as_str("default_loot"),
         characters_dir=f["characters"].as_str("characters"),
         loot_dir=f["loot"].as_str("loot"),
+        tie_breakers=_tie_breakers(f) if tie_break == "tie_breakers" else {},
+        ship_after_voyage=_choice(f, "voyage_end", "ship", ("graveyard", "removed"), "graveyard"),
+        graveyard_after_voyage=_choice(f, "voyage_end", "graveyard", ("keep", "removed"), "keep"),
         path=str(path),
     )
-    return board
+
+
+def _reputation(f: dict[str, Field]) -> tuple[tuple[int, ...], int, dict[int, tuple[int, ...]]]:
+    """The track's income, overflow and start spaces; an edition without a track has none."""
+    if "reputation" not in f:
+        return (), 0, {}
+    rep = f["reputation"].mapping({"income": True, "overflow": True, "start": False}, "reputation")
+    income = tuple(v.as_int("income", 0) for v in rep["income"].as_list())
+    start_spaces: dict[int, tuple[int, ...]] = {}
+    for count, spaces in (rep["start"].items() if "start" in rep else []):
+        listed = tuple(v.as_int("a track space", 0) for v in spaces.as_list())
+        if not count.isdigit() or len(listed) != int(count) or any(x >= len(income) for x in listed):
+            raise spaces.error(f"start spaces for {count} players must be {count} spaces of the track",
+                               f"{count} numbers from 0 to {len(income) - 1}")
+        start_spaces[int(count)] = listed
+    return income, rep["overflow"].as_int("overflow", 0), start_spaces
+
+
+def _tie_breakers(f: dict[str, Field]) -> dict[float, tuple[int, ...]]:
+    """Per rank, the tie-breaker number of each seat's colour (lower goes left)."""
+    if "tie_breakers" not in f:
+        raise f["island_ties"].error("island_ties: tie_breakers needs a tie_breakers table",
+                                     "a tie_breakers mapping with patterns and ranks")
+    table = f["tie_breakers"].mapping({"patterns": True, "ranks": True, "note": False}, "tie_breakers")
+    patterns = {name: tuple(v.as_int("a tie-breaker", 0) for v in row.as_list())
+                for name, row in table["patterns"].items()}
+    out: dict[float, tuple[int, ...]] = {}
+    for rank, pattern in table["ranks"].items():
+        name = pattern.as_str("a pattern name")
+        if name not in patterns:
+            raise pattern.error(f"unknown pattern {name!r}", "one of " + ", ".join(patterns))
+        out[float(rank)] = patterns[name]
+    return out
+
+
+def _choice(f: dict[str, Field], section: str, key: str, allowed: tuple[str, ...], default: str) -> str:
+    if section not in f:
+        return default
+    fields = f[section].mapping({"ship": False, "graveyard": False}, section)
+    if key not in fields:
+        return default
+    value = fields[key].as_str(key)
+    if value not in allowed:
+        raise fields[key].error(f"{section}.{key} must be one of {', '.join(allowed)}", " or ".join(allowed))
+    return value
 
 
 def _parse_text(field: Field, doc: Document) -> tuple[str, tuple[ast.Ability, ...]]:

@@ -91,7 +91,7 @@ class BoardSpec:
     overflow: int  # doubloons per step off either end of the track
     bag: tuple[tuple[str, int], ...]  # loot kinds in board order with counts
     loot_per_day: dict[int, int] | None  # by player count; None = one per player
-    tie_break: str  # how equal ranks sort on the island: "reputation"
+    tie_break: str  # how equal ranks sort on the island: "reputation" or "tie_breakers"
     winner_tie: str  # "reputation" or "shared"
     leftover_loot: str  # "bag": back after each dusk; "aside": until voyage end
     start_doubloons: str | int  # "income" (from the track) or a fixed number
@@ -99,6 +99,9 @@ class BoardSpec:
     default_loot: str = "calm"
     characters_dir: str = ""  # under cards/
     loot_dir: str = ""
+    tie_breakers: dict[float, tuple[int, ...]] = attrs.field(factory=dict)  # rank -> number per seat
+    ship_after_voyage: str = "graveyard"  # or "removed" (out of the game)
+    graveyard_after_voyage: str = "keep"  # or "removed"
     path: str = ""
 
     def loot_per_day_for(self, players: int) -> int:
