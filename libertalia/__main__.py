@@ -46,7 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     winners = set(game.winners())
     for seat, p in enumerate(game.players):
         mark = "  <- winner" if seat in winners else ""
-        print(f"  seat {seat}: {p.score:3d} doubloons, reputation space {p.reputation}{mark}")
+        rep = f", reputation space {p.reputation}" if rules.board.track_income else ""
+        print(f"  seat {seat}: {p.score:3d} doubloons{rep}{mark}")
     return 0
 
 

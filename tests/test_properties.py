@@ -88,3 +88,18 @@ def test_observation_hides_other_hands(data: st.DataObject) -> None:
                 assert set(p.hand) <= {"?"} and set(p.graveyard) <= {"?"}
         if obs.decision is not None and obs.decision.player != seat:
             assert obs.decision.options == ()
+
+
+@functools.cache
+def _classic() -> lt.Rules:
+    return lt.load_rules("classic")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@given(data=st.data())
+def test_classic_games_keep_invariants(players: int, data: st.DataObject) -> None:
+    """The 2012 edition keeps every invariant too, and a tied game is shared."""
+    game, _ = _play(players, data, _classic())
+    assert game.is_over
+    best = max(game.final_scores())
+    assert game.winners() == tuple(i for i, s in enumerate(game.final_scores()) if s == best)

@@ -11,15 +11,17 @@ from libertalia.language.parser import grammar_rule_count
 from tests.helpers import galecrest
 
 _RULES = galecrest()
+_CLASSIC = lt.load_rules("classic")
+_CHARACTERS = [c for rules in (_RULES, _CLASSIC) for c in rules.characters if not c.neutral]
 _ALL_LOOT = [
     spec
     for side in ("calm", "stormy", "automa")
     for spec in lt.load_rules("galecrest", loot=side).loot
     if spec.side == side
-]
+] + list(_CLASSIC.loot)
 
 
-@pytest.mark.parametrize("card", [c for c in _RULES.characters if not c.neutral], ids=lambda c: c.name)
+@pytest.mark.parametrize("card", _CHARACTERS, ids=lambda c: f"{c.path.split('/')[-3]}-{c.name}")
 def test_character_round_trip(card: lt.CharacterSpec) -> None:
     """parse(render(ast)) == ast for every character."""
     assert lt.parse(lt.render(card.abilities)) == card.abilities
