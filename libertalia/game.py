@@ -62,6 +62,7 @@ class Game:
         if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
             raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
         w = Work(self.rules, self.state)
+        w.history += (key,)
         if w.frames:
             w.frames[-1].answers.append(key)
         else:
@@ -112,6 +113,11 @@ class Game:
     @property
     def events(self) -> tuple[Event, ...]:
         return self.state.events
+
+    @property
+    def history(self) -> tuple[str, ...]:
+        """Every answer given since the game began: with the rules and seed, the whole game."""
+        return self.state.history
 
     def final_scores(self) -> tuple[int, ...]:
         return tuple(p.score for p in self.state.seats)
@@ -275,4 +281,5 @@ def _decode_state(d: dict[str, Any]) -> GameState:
         left_of_neutral=_ref(d["left_of_neutral"]),
         decision=decision,
         events=tuple(Event(**e) for e in d["events"]),
+        history=_tup(d.get("history", [])),
     )

@@ -43,6 +43,8 @@ class Event:
     kind: str
     text: str
     seat: int | None = None
+    source: str | None = None  # the card or loot kind whose ability caused it
+    amount: int = 0  # doubloons gained (+) or lost (-) by ``seat``, where that is what happened
 
     def __str__(self) -> str:
         return self.text
@@ -124,3 +126,4 @@ class GameState:
     left_of_neutral: CardRef | None
     decision: Decision | None
     events: tuple[Event, ...]
+    history: tuple[str, ...] = ()  # every answer given so far, in order: enough to replay the game

@@ -140,6 +140,7 @@ class Work:
         self.decision: Decision | None = None
         self.old_events = s.events
         self.events: list[Event] = []
+        self.history = s.history
 
     def freeze(self) -> GameState:
         space = {token: i for i, token in enumerate(self.track)}
@@ -179,6 +180,7 @@ class Work:
             left_of_neutral=self.left_of_neutral,
             decision=self.decision,
             events=self.old_events + tuple(self.events),
+            history=self.history,
         )
 
     # ------------------------------------------------------------ questions
@@ -198,8 +200,9 @@ class Work:
         self.decision = Decision(seat, kind, tuple(options), prompt, source)
         raise Suspend
 
-    def log(self, kind: str, text: str, seat: int | None = None) -> None:
-        self.events.append(Event(kind, text, seat))
+    def log(self, kind: str, text: str, seat: int | None = None, source: str | None = None,
+            amount: int = 0) -> None:
+        self.events.append(Event(kind, text, seat, source, amount))
 
     def random(self, n: int) -> int:
         value = rng.draw(self.seed, self.counter, n)

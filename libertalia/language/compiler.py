@@ -422,7 +422,9 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
             else:
                 w.lose(seat, n)
             if n:
-                w.log(unit, f"seat {seat} {'gains' if sign > 0 else 'loses'} {n} {unit} ({_source_name(f)})", seat)
+                what = "doubloon" if unit == "doubloons" and n == 1 else unit
+                w.log(unit, f"seat {seat} {'gains' if sign > 0 else 'loses'} {n} {what} ({_source_name(f)})", seat,
+                      _source_name(f), sign * n if unit == "doubloons" else 0)
             f.did = n > 0
         return change
     if isinstance(a, ast.PaysYou):
@@ -438,7 +440,8 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
             w.lose(payer, n)
             w.gain(f.seat, n)
             f.did = n > 0
-            w.log("pay", f"seat {payer} pays seat {f.seat} {n} doubloons ({_source_name(f)})", payer)
+            w.log("pay", f"seat {payer} pays seat {f.seat} {n} doubloons ({_source_name(f)})", f.seat,
+                  _source_name(f), n)
         return pays
     if isinstance(a, ast.MoveReputation):
         end = a.end
@@ -626,7 +629,8 @@ def _action(a: ast.Action) -> ActionFn:  # noqa: C901 - one dispatch over the ac
                 w.to_bag(kind)
             w.gain(f.seat, table[int(count)])
             f.count, f.did, f.gained = int(count), True, table[int(count)]
-            w.log("sell", f"seat {f.seat} sells {count} {kind} for {table[int(count)]}", f.seat)
+            w.log("sell", f"seat {f.seat} sells {count} {kind} for {table[int(count)]}", f.seat,
+                  _source_name(f), table[int(count)])
         return sell
     assert isinstance(a, ast.TakeNoLoot)
     return lambda w, f: None

@@ -52,6 +52,7 @@ def load_rules(
     cards_root = _paths.cards_dir()
     char_files = _yaml_files(cards_root / board.characters_dir)
     loot_files = _yaml_files(cards_root / board.loot_dir)
+    extra_cards = list(extra_cards)
     extra_files = [f for p in extra_cards for f in _yaml_files(Path(p))]
 
     char_docs: dict[str, tuple[Field, Document]] = {}
@@ -97,6 +98,12 @@ def load_rules(
         loot=tuple(loot_specs),
         loot_sides=dict(sides),
         identity=identity,
+        load_args={
+            "edition": str(edition),
+            "loot": loot if isinstance(loot, str) or loot is None else dict(loot),
+            "seed": seed,
+            "extra_cards": [str(p) for p in extra_cards],
+        },
     )
 
 

@@ -7,7 +7,7 @@ by kind, and looks the definitions up here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -123,6 +123,7 @@ class Rules:
     loot: tuple[LootSpec, ...]
     loot_sides: dict[str, str]
     identity: str
+    load_args: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # how to load them again
     _by_name: dict[str, CharacterSpec] = attrs.field(init=False, eq=False, repr=False)
     _by_kind: dict[str, LootSpec] = attrs.field(init=False, eq=False, repr=False)
     kinds: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)

@@ -606,7 +606,7 @@ def test_kept_character_works_next_voyage_then_is_discarded_unless_kept_again() 
     while g.voyage == 2:  # play voyage 2 out, keeping nothing and leaving the Barkeep alone
         g = answer(g, gentle_key(g))
     voyage2 = [str(e) for e in g.events[seen:]]
-    assert voyage2.count("seat 0 gains 1 doubloons (Barkeep)") == 5  # one per night of voyage 2
+    assert voyage2.count("seat 0 gains 1 doubloon (Barkeep)") == 5  # one per night of voyage 2
     assert "Barkeep" not in g.players[0].ship
     assert "Barkeep" in g.players[0].graveyard
 
