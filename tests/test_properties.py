@@ -103,3 +103,16 @@ def test_classic_games_keep_invariants(players: int, data: st.DataObject) -> Non
     assert game.is_over
     best = max(game.final_scores())
     assert game.winners() == tuple(i for i, s in enumerate(game.final_scores()) if s == best)
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+@given(data=st.data(), players=st.integers(2, 6))
+def test_games_from_random_positions_keep_invariants(edition: str, players: int, data: st.DataObject) -> None:
+    """From any declared position the game stays consistent and ends."""
+    rules = galecrest() if edition == "galecrest" else _classic()
+    game = data.draw(games(rules, players, max_steps=5000, from_position=True))
+    check_invariants(game)
+    while game.decision is not None:
+        game = game.choose(data.draw(st.sampled_from(game.legal_keys())))
+        check_invariants(game)
+    assert game.is_over

@@ -14,10 +14,12 @@ def test_random_game_ends(players: int) -> None:
     assert game.winners() and all(p.score >= 0 for p in game.players)
 
 
-def test_main_job_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m libertalia`` narrates a game and prints the final scores."""
-    from libertalia.__main__ import main
+def test_main_job_runs() -> None:
+    """``python -m libertalia simulate`` (the README's first command) runs with its defaults."""
+    from click.testing import CliRunner
 
-    assert main(["--players", "3", "--seed", "2"]) == 0
-    out = capsys.readouterr().out
-    assert "voyage 1 begins" in out and "seat 2:" in out
+    from libertalia.cli import main
+
+    result = CliRunner().invoke(main, ["simulate", "--games", "5"])
+    assert result.exit_code == 0, result.output
+    assert "5 games" in result.output and "win rate" in result.output

@@ -101,6 +101,7 @@ def _reveal(w: Work) -> None:
         if name is not None:
             w.seats[seat].hand.remove(name)
             w.insert_on_island((seat, name))
+            w.log("play", f"seat {seat} plays {name}", seat, name)
     w.commits = [None] * w.n
     w.log("reveal", "the island: " + ", ".join(_show(r) for r in w.island))
     w.step, w.cursor = "sun", 0

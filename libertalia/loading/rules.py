@@ -55,18 +55,7 @@ def load_rules(
     extra_cards = list(extra_cards)
     extra_files = [f for p in extra_cards for f in _yaml_files(Path(p))]
 
-    char_docs: dict[str, tuple[Field, Document]] = {}
-    loot_docs: dict[tuple[str, str], tuple[Field, Document]] = {}
-    for path in [*char_files, *loot_files, *extra_files]:
-        doc = read(path)
-        keys = {k for k, _ in doc.root.items()}
-        if "kind" in keys:
-            fields = doc.root.mapping(_LOOT_KEYS, "a loot file")
-            key = (fields["kind"].as_str("kind"), fields["side"].as_str("side"))
-            loot_docs[key] = (doc.root, doc)
-        else:
-            fields = doc.root.mapping(_CARD_KEYS, "a character file")
-            char_docs[fields["name"].as_str("name")] = (doc.root, doc)
+    char_docs, loot_docs = _classify([read(path) for path in [*char_files, *loot_files, *extra_files]])
 
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
@@ -105,6 +94,56 @@ def load_rules(
             "extra_cards": [str(p) for p in extra_cards],
         },
     )
+
+
+def _classify(docs: list[Document]) -> tuple[dict[str, tuple[Field, Document]],
+                                             dict[tuple[str, str], tuple[Field, Document]]]:
+    """Character files by name and loot files by (kind, side); later files replace earlier ones."""
+    char_docs: dict[str, tuple[Field, Document]] = {}
+    loot_docs: dict[tuple[str, str], tuple[Field, Document]] = {}
+    for doc in docs:
+        if "kind" in {k for k, _ in doc.root.items()}:
+            fields = doc.root.mapping(_LOOT_KEYS, "a loot file")
+            loot_docs[(fields["kind"].as_str("kind"), fields["side"].as_str("side"))] = (doc.root, doc)
+        else:
+            fields = doc.root.mapping(_CARD_KEYS, "a character file")
+            char_docs[fields["name"].as_str("name")] = (doc.root, doc)
+    return char_docs, loot_docs
+
+
+def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") -> list[DataError]:
+    """Every problem in the given card files or folders, checked against an edition.
+
+    Unlike ``load_rules`` this does not stop at the first error: each file is
+    read, parsed and checked on its own, so a modder sees all mistakes at once.
+    Names may refer to the edition's characters and to characters in ``paths``.
+    """
+    board = _load_board(_board_path(edition))
+    errors: list[DataError] = []
+    docs: list[Document] = []
+    for path in (f for p in paths for f in _yaml_files(Path(p))):
+        try:
+            doc = read(path)
+            _classify([doc])
+            docs.append(doc)
+        except DataError as exc:
+            errors.append(exc)
+    bundled, _ = _classify([read(p) for p in _yaml_files(_paths.cards_dir() / board.characters_dir)])
+    names = set(bundled) | {n.name for n in board.neutrals}
+    for doc in docs:
+        name = doc.root.value.get("name") if isinstance(doc.root.value, dict) else None
+        if isinstance(name, str):
+            names.add(name)
+    vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag))
+    for doc in docs:
+        try:
+            if "kind" in {k for k, _ in doc.root.items()}:
+                _loot(doc.root, doc, vocab)
+            else:
+                _character(doc.root, doc, vocab)
+        except DataError as exc:
+            errors.append(exc)
+    return errors
 
 
 def _board_path(edition: str | Path) -> Path:

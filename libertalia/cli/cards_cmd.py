@@ -1,0 +1,106 @@
+"""``libertalia cards``: list, show and check card files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import click
+from rich.table import Table
+
+from ..language.render import render
+from ..loading.rules import check_files
+from . import console, friendly_errors, load, rules_args
+
+
+@click.group()
+def cards() -> None:
+    """List, show and check cards."""
+
+
+@cards.command("list")
+@click.option("--edition", default="galecrest", show_default=True)
+@click.option("--loot", default=None, help="Loot sides to list with the characters.")
+def list_cards(edition: str, loot: str | None) -> None:
+    """Every character and loot tile of an edition."""
+    out = console()
+    with friendly_errors():
+        rules = load(rules_args(edition, loot, 0))
+    table = Table(title=f"{rules.board.title}: characters", title_justify="left")
+    table.add_column("rank", justify="right")
+    table.add_column("name")
+    table.add_column("text")
+    for c in rules.characters:
+        table.add_row(f"{c.rank:g}", c.name, c.text or "(neutral: no abilities)")
+    out.print(table)
+    table = Table(title="Loot", title_justify="left")
+    for col in ("kind", "side", "count", "text"):
+        table.add_column(col)
+    for spec in rules.loot:
+        mark = "" if spec.verified else "  [unverified]"
+        table.add_row(spec.kind, spec.side + mark, str(spec.count), spec.text)
+    out.print(table)
+
+
+@cards.command()
+@click.argument("name")
+@click.option("--edition", default="galecrest", show_default=True)
+@click.option("--loot", default=None, help="Loot side, to show a loot kind.")
+def show(name: str, edition: str, loot: str | None) -> None:
+    """One card (or loot kind): its text, canonical rendering and parsed tree."""
+    out = console()
+    with friendly_errors():
+        rules = load(rules_args(edition, loot, 0))
+        if rules.has_card(name):
+            spec: Any = rules.card(name)
+            out.print(f"[bold]{spec.name}[/bold] (rank {spec.rank:g})  {spec.path}")
+        elif name in rules.kinds:
+            spec = rules.loot_spec(name)
+            out.print(f"[bold]{spec.kind}[/bold] ({spec.side} side, {spec.count} tokens)  {spec.path}")
+        else:
+            raise click.ClickException(f"no card or loot kind called {name!r} in {rules.board.title}")
+    out.print("\n[bold]Text[/bold]")
+    out.print(spec.text, markup=False)
+    out.print("\n[bold]Canonical[/bold]")
+    out.print(render(spec.abilities), markup=False)
+    out.print("\n[bold]Tree[/bold]")
+    for ability in spec.abilities:
+        out.print(tree(ability), markup=False)
+
+
+@cards.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--edition", default="galecrest", show_default=True, help="Edition whose names and loot apply.")
+def check(paths: tuple[str, ...], edition: str) -> None:
+    """Validate card YAML files or folders; every error is printed with file:line:col."""
+    with friendly_errors():
+        errors = check_files(paths, edition)
+    for e in errors:
+        click.echo(str(e), err=True)
+    if errors:
+        click.echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
+        raise SystemExit(1)
+    click.echo("all cards are valid")
+
+
+def tree(node: Any, indent: int = 0) -> str:
+    """An indented outline of a syntax tree, one node or field per line."""
+    pad = "  " * indent
+    if attrs.has(type(node)):
+        fields = [f for f in attrs.fields(type(node)) if f.eq]
+        simple = all(not attrs.has(type(getattr(node, f.name))) and not isinstance(getattr(node, f.name), tuple)
+                     for f in fields)
+        if simple:
+            inner = ", ".join(f"{f.name}={getattr(node, f.name)!r}" for f in fields)
+            return f"{pad}{type(node).__name__}({inner})"
+        lines = [f"{pad}{type(node).__name__}"]
+        for f in fields:
+            value = getattr(node, f.name)
+            if attrs.has(type(value)) or (isinstance(value, tuple) and value and attrs.has(type(value[0]))):
+                lines.append(f"{pad}  {f.name}:")
+                items = value if isinstance(value, tuple) else (value,)
+                lines.extend(tree(v, indent + 2) for v in items)
+            else:
+                lines.append(f"{pad}  {f.name}: {value!r}")
+        return "\n".join(lines)
+    return f"{pad}{node!r}"

@@ -1,0 +1,121 @@
+"""``libertalia simulate``: many games between bots, and their statistics."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import click
+from rich.progress import Progress
+from rich.table import Table
+
+from .. import stats
+from . import console, friendly_errors, load, rules_args
+
+
+@click.command()
+@click.option("--games", default=100, show_default=True, help="How many games.")
+@click.option("--players", default=4, show_default=True, help="Seats per game.")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3...")
+@click.option("--seed", default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--jobs", default=1, show_default=True, help="Worker processes (results do not depend on it).")
+@click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
+@click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
+@click.option("--cards", "extra", multiple=True, type=click.Path(exists=True), help="Extra card files or folders.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per seat and game.")
+@click.option("--record", "record_dir", type=click.Path(file_okay=False), help="Write every game's record here.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Draw charts to this PNG (needs matplotlib).")
+def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition: str, loot: str | None,
+             extra: tuple[str, ...], as_json: bool, as_csv: bool, record_dir: str | None,
+             plot_path: str | None) -> None:
+    """Play many games between bots and report win rates, scores and characters."""
+    out = console()
+    bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+    with friendly_errors():
+        args = rules_args(edition, loot, seed, extra)
+        load(args)
+        summaries: list[stats.GameSummary] = []
+        runs = stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed, jobs=jobs,
+                              record_dir=record_dir)
+        with Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
+            task = progress.add_task("playing", total=games)
+            for summary in runs:
+                summaries.append(summary)
+                progress.advance(task)
+        report = stats.report(summaries)
+        if plot_path:
+            _plot(summaries, report, plot_path)
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+    elif as_csv:
+        click.echo(_csv(summaries), nl=False)
+    else:
+        _tables(out, report)
+    if plot_path:
+        click.echo(f"charts written to {plot_path}", err=True)
+
+
+def _csv(summaries: Sequence[stats.GameSummary]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["seed", "seat", "bot", "score", "won", "played"])
+    for s in summaries:
+        for seat, score in enumerate(s.scores):
+            won = round(1 / len(s.winners), 4) if seat in s.winners else 0
+            writer.writerow([s.seed, seat, s.bots[seat], score, won, " ".join(s.played[seat])])
+    return buffer.getvalue()
+
+
+def _tables(out: Any, report: dict[str, Any]) -> None:
+    out.print(f"{report['games']} games")
+    for title, rows, key in (("Seats", report["seats"], "seat"), ("Bots", report["bots"], "bot")):
+        table = Table(title=title, title_justify="left")
+        for col in (key, "win rate", "mean", "median", "stdev"):
+            table.add_column(col, justify="right")
+        for r in rows:
+            table.add_row(str(r[key]), f"{r['win_rate']:.1%}", f"{r['mean']:.1f}", f"{r['median']:.1f}",
+                          f"{r['stdev']:.1f}")
+        out.print(table)
+    table = Table(title="Most played", title_justify="left")
+    table.add_column("character")
+    table.add_column("plays", justify="right")
+    for r in report["most_played"]:
+        table.add_row(r["character"], str(r["plays"]))
+    out.print(table)
+    table = Table(title="Characters", title_justify="left")
+    for col in ("character", "plays", "mean doubloons", "win rate when played"):
+        table.add_column(col, justify="left" if col == "character" else "right")
+    for r in sorted(report["characters"], key=lambda r: -r["win_rate"]):
+        table.add_row(r["character"], str(r["plays"]), f"{r['mean_doubloons']:+.2f}", f"{r['win_rate']:.1%}")
+    out.print(table)
+
+
+def _plot(summaries: Sequence[stats.GameSummary], report: dict[str, Any], path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.ClickException("--plot needs matplotlib: pip install 'libertalia[plot]'") from None
+    players = len(summaries[0].scores) if summaries else 0
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 6), gridspec_kw={"width_ratios": [1, 2]})
+    left.boxplot([[s.scores[i] for s in summaries] for i in range(players)])
+    left.set_xticks(range(1, players + 1), [f"seat {i}" for i in range(players)])
+    left.set_title("Final scores per seat")
+    left.set_ylabel("doubloons")
+    chars = sorted(report["characters"], key=lambda r: r["win_rate"])
+    right.barh([r["character"] for r in chars], [r["win_rate"] for r in chars], color="tab:blue")
+    right.axvline(1 / players if players else 0, color="grey", linestyle="--", linewidth=1)
+    right.set_title("Win rate of players who played each character (dashed: 1 / players)")
+    right.set_xlabel("win rate")
+    right.tick_params(axis="y", labelsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

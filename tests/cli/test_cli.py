@@ -1,0 +1,127 @@
+"""The command line, driven through click's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from libertalia.cli import main
+from libertalia.records import GameRecord
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.output
+
+
+def test_help_lists_every_subcommand() -> None:
+    """``libertalia --help`` names play, simulate, cards and replay."""
+    code, out = run("--help")
+    assert code == 0
+    for command in ("play", "simulate", "cards", "replay"):
+        assert command in out
+
+
+def test_play_to_the_end_with_scripted_stdin(tmp_path: Path) -> None:
+    """A person answering '1' to everything finishes the game; the record replays to the same scores."""
+    record = tmp_path / "game.json"
+    code, out = run("play", "--players", "3", "--seed", "4", "--record", str(record), stdin="1\n" * 400)
+    assert code == 0, out
+    assert "Final scores:" in out and "\x1b[" not in out  # no colour codes when not a terminal
+    game = GameRecord.load(record).replay()
+    assert game.is_over
+    for p in game.players:
+        assert f"seat {p.seat}: {p.score}" in out
+
+
+def test_play_reprompts_on_bad_input_and_saves_on_quit(tmp_path: Path) -> None:
+    """Invalid input asks again instead of crashing; 'save' and 'quit' write the record; --load resumes."""
+    saved, record = tmp_path / "saved.json", tmp_path / "quit.json"
+    code, out = run("play", "--players", "3", "--seed", "2", "--record", str(record),
+                    stdin=f"nonsense\n0\n99\nsave {saved}\nCook\nquit\n")
+    assert code == 0, out
+    assert out.count("is not an option") == 3
+    assert saved.is_file() and record.is_file()
+    assert GameRecord.load(record).answers[0] == "Cook"
+    code, out = run("play", "--load", str(record), stdin="quit\n")
+    assert code == 0 and "Resumed" in out
+
+
+def test_check_reports_every_broken_card(tmp_path: Path) -> None:
+    """``cards check`` prints each error with file:line:col and exits non-zero."""
+    (tmp_path / "a.yaml").write_text("name: Pirate\nrank: 41\ntext: |\n  sun: gain three doubloons.\n")
+    (tmp_path / "b.yaml").write_text("name: Corsair\nrank: 42\ntxet: x\n")
+    code, out = run("cards", "check", str(tmp_path))
+    assert code == 1
+    assert "a.yaml:4:13" in out and "b.yaml:3:1" in out and "2 errors" in out
+
+
+def test_check_accepts_the_bundled_cards() -> None:
+    """Every bundled card of both editions passes ``cards check``."""
+    root = Path(__file__).resolve().parents[2] / "cards"
+    assert run("cards", "check", str(root / "galecrest"))[0] == 0
+    assert run("cards", "check", "--edition", "classic", str(root / "classic"))[0] == 0
+
+
+def test_cards_list_and_show() -> None:
+    """``cards list`` shows the edition; ``cards show`` prints text, canonical form and tree."""
+    code, out = run("cards", "list")
+    assert code == 0 and "Wind Nymph" in out and "Midshipman" in out
+    code, out = run("cards", "show", "Cabin Boy")
+    assert code == 0
+    assert "take no loot" in out and "Canonical" in out and "TakeNoLoot" in out
+    code, out = run("cards", "show", "Kraken")
+    assert code != 0 and "no card or loot kind called 'Kraken'" in out
+
+
+def test_simulate_is_the_same_for_any_number_of_jobs() -> None:
+    """``simulate --json`` gives equal reports with --jobs 1 and --jobs 2."""
+    args = ("simulate", "--games", "12", "--players", "4", "--bots", "random,first", "--seed", "3", "--json")
+    code1, one = run(*args, "--jobs", "1")
+    code2, two = run(*args, "--jobs", "2")
+    assert code1 == code2 == 0
+    report = json.loads(one)
+    assert report == json.loads(two)
+    assert report["games"] == 12 and {b["bot"] for b in report["bots"]} == {"random", "first"}
+    assert abs(sum(s["win_rate"] for s in report["seats"]) - 1) < 1e-3  # rates are rounded to 4 places
+
+
+def test_simulate_records_replay_to_their_scores(tmp_path: Path) -> None:
+    """``simulate --record DIR`` writes records that replay to the reported final scores."""
+    code, out = run("simulate", "--games", "3", "--players", "3", "--record", str(tmp_path), "--csv")
+    assert code == 0
+    rows = [line.split(",") for line in out.strip().splitlines()[1:]]
+    for path in sorted(tmp_path.glob("game-*.json")):
+        record = GameRecord.load(path)
+        game = record.replay()
+        expected = [int(r[3]) for r in rows if int(r[0]) == record.seed]
+        assert list(game.final_scores()) == expected
+
+
+def test_replay_prints_the_game(tmp_path: Path) -> None:
+    """``replay FILE`` prints the recorded game day by day and its final scores."""
+    run("simulate", "--games", "1", "--players", "3", "--seed", "8", "--record", str(tmp_path), "--json")
+    record = next(tmp_path.glob("game-*.json"))
+    code, out = run("replay", str(record))
+    assert code == 0
+    game = GameRecord.load(record).replay()
+    assert "voyage 1, day 1" in out and "voyage 3, day 6" in out
+    assert all(f"seat {p.seat}: {p.score}" in out for p in game.players)
+
+
+def test_simulate_plot_writes_a_png(tmp_path: Path) -> None:
+    """``simulate --plot`` draws the charts to a PNG file."""
+    png = tmp_path / "out.png"
+    code, _ = run("simulate", "--games", "5", "--players", "3", "--plot", str(png))
+    assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_options_give_a_message_not_a_traceback() -> None:
+    """Unknown editions, bots and loot sides are reported in words with exit status 2."""
+    for args in (("simulate", "--edition", "atlantis"), ("simulate", "--bots", "genius"),
+                 ("simulate", "--loot", "foggy"), ("play", "--players", "9")):
+        code, out = run(*args, stdin="quit\n")
+        assert code == 2, (args, out)
+        assert "Traceback" not in out
