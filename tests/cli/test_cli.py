@@ -125,3 +125,12 @@ def test_bad_options_give_a_message_not_a_traceback() -> None:
         code, out = run(*args, stdin="quit\n")
         assert code == 2, (args, out)
         assert "Traceback" not in out
+
+
+def test_issue_games_play_to_the_end_from_the_command_line() -> None:
+    """2-player calm, 4-player stormy, 5-player uncharted and classic games all finish from the CLI."""
+    for args in (("--players", "2", "--loot", "calm"), ("--players", "4", "--loot", "stormy"),
+                 ("--players", "5", "--loot", "uncharted"), ("--players", "3", "--edition", "classic")):
+        code, out = run("simulate", "--games", "2", *args, "--json")
+        assert code == 0, (args, out)
+        assert json.loads(out[out.index("{"):])["games"] == 2
