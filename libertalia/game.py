@@ -40,8 +40,49 @@ def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any]
     return Game(rules, w.freeze())
 
 
+class _PublicReading:
+    """The reading API that a game and a seat's observation share: nothing here is secret."""
+
+    __slots__ = ()
+
+    @property
+    def _public(self) -> GameState:
+        raise NotImplementedError
+
+    @property
+    def voyage(self) -> int:
+        return self._public.voyage
+
+    @property
+    def day(self) -> int:
+        return self._public.day
+
+    @property
+    def phase(self) -> str:
+        return _PHASES[self._public.step]
+
+    @property
+    def island(self) -> tuple[CardRef, ...]:
+        return self._public.island
+
+    @property
+    def day_loot(self) -> tuple[str, ...]:
+        s = self._public
+        return s.days[s.day - 1] if 0 < s.day <= len(s.days) else ()
+
+    @property
+    def loot_days(self) -> tuple[tuple[str, ...], ...]:
+        """Loot waiting on every day of this voyage (earlier days are empty)."""
+        return self._public.days
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
+        return self._public.events
+
+
 @attrs.frozen(slots=True, weakref_slot=False)
-class Game:
+class Game(_PublicReading):
     """A game between two decisions.  ``choose`` returns a new one."""
 
     rules: Rules = attrs.field(eq=False, repr=False)
@@ -72,47 +113,21 @@ class Game:
 
     # ------------------------------------------------------------ reading
     @property
+    def _public(self) -> GameState:
+        return self.state
+
+    @property
     def is_over(self) -> bool:
         return self.state.step == "over"
-
-    @property
-    def voyage(self) -> int:
-        return self.state.voyage
-
-    @property
-    def day(self) -> int:
-        return self.state.day
-
-    @property
-    def phase(self) -> str:
-        return _PHASES[self.state.step]
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
         return self.state.seats
 
     @property
-    def island(self) -> tuple[CardRef, ...]:
-        return self.state.island
-
-    @property
-    def day_loot(self) -> tuple[str, ...]:
-        s = self.state
-        return s.days[s.day - 1] if 0 < s.day <= len(s.days) else ()
-
-    @property
-    def loot_days(self) -> tuple[tuple[str, ...], ...]:
-        """Loot waiting on every day of this voyage (earlier days are empty)."""
-        return self.state.days
-
-    @property
     def bag(self) -> dict[str, int]:
         """Tokens left in the bag by kind (kinds with none left included, as 0)."""
         return dict(self.state.bag)
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        return self.state.events
 
     @property
     def history(self) -> tuple[str, ...]:
@@ -164,7 +179,7 @@ class Game:
             raise ValueError(f"cannot load the game: the save is damaged ({exc!r})") from None
 
 
-class Observation:
+class Observation(_PublicReading):
     """A seat's view of a game: the ``Game`` reading API minus what it may not see.
 
     A view, not a copy: making one is free and each field is worked out when
@@ -178,38 +193,17 @@ class Observation:
         self.seat = seat
 
     @property
-    def voyage(self) -> int:
-        return self._state.voyage
-
-    @property
-    def day(self) -> int:
-        return self._state.day
-
-    @property
-    def phase(self) -> str:
-        return _PHASES[self._state.step]
+    def _public(self) -> GameState:
+        return self._state
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
         return tuple(
             p if p.seat == self.seat else PlayerState(
                 p.seat, p.doubloons, p.score, p.reputation, ("?",) * len(p.hand), p.ship,
-                ("?",) * len(p.graveyard), p.loot, p.kept)
+                ("?",) * len(p.graveyard), p.loot, p.kept, p.kept_loot, p.removed)
             for p in self._state.seats
         )
-
-    @property
-    def island(self) -> tuple[CardRef, ...]:
-        return self._state.island
-
-    @property
-    def loot_days(self) -> tuple[tuple[str, ...], ...]:
-        return self._state.days
-
-    @property
-    def day_loot(self) -> tuple[str, ...]:
-        s = self._state
-        return s.days[s.day - 1] if 0 < s.day <= len(s.days) else ()
 
     @property
     def decision(self) -> Decision | None:
@@ -217,11 +211,6 @@ class Observation:
         if d is not None and d.player != self.seat:
             return Decision(d.player, d.kind, (), f"waiting for seat {d.player}", d.source)
         return d
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
-        return self._state.events
 
     @property
     def committed(self) -> tuple[bool, ...]:
