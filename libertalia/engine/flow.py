@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..language.compiler import push_frame
+from ..language.compile import push_frame
 from ..loading.specs import Compiled
 from ..state import CardRef, Option, PendingState
 from .work import Suspend, Work, with_article

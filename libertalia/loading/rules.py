@@ -14,7 +14,7 @@ from .. import _paths
 from ..engine import rng
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
-from ..language.compiler import compile_ability
+from ..language.compile import compile_ability
 from ..language.parser import parse
 from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from .yamlfile import Document, Field, read

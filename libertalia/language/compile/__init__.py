@@ -1,0 +1,136 @@
+"""Syntax tree to runnable instructions, once per ``load_rules``.
+
+An ability becomes a flat tuple of closures; each runs one action (or one
+branch test) against the working game and returns the next program counter.
+Conditions and ``may`` become jumps, so a suspended ability is just a program
+counter plus the answers given so far: plain data (design.md §2).
+
+An action asks all its questions before it changes anything, so re-running it
+with one more answer after a suspension repeats no side effect.  The modules:
+``selectors`` (which characters and loot), ``amounts`` (how many, and whom),
+``conditions``, ``actions``, and this one, which assembles abilities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ...engine.work import Frame, Work
+from ...state import Option
+from .. import ast
+from ..render import render_ability
+from .actions import action_fn
+from .amounts import best_sets
+from .common import ActionFn, CondFn, Unbound, push_frame, push_loot_abilities, source_name
+from .conditions import condition_fn
+from .selectors import candidates, loot_candidates
+
+if TYPE_CHECKING:
+    from ...loading.specs import Compiled, Instruction
+
+__all__ = ["best_sets", "compile_ability", "push_frame", "push_loot_abilities"]
+
+# ------------------------------------------------------------------ assembly
+def _instruction(fn: ActionFn) -> Instruction:
+    """One action as an instruction; an action that needs an unbound ``it`` is skipped."""
+
+    def instr(w: Work, f: Frame) -> int:
+        pc = f.pc
+        try:
+            fn(w, f)
+        except Unbound:
+            f.did = False
+        return pc + 1
+    return instr
+
+
+def _may_possible(a: ast.Action) -> Callable[[Work, Frame], bool]:
+    """Whether a ``may`` action has anything to choose from (R1: never ask in vain)."""
+    loot = getattr(a, "loot", None)
+    if isinstance(loot, ast.ChooseLoot):
+        loot_cands = loot_candidates(loot.np)
+        return lambda w, f: bool(loot_cands(w, f))
+    target = getattr(a, "target", None)
+    if not isinstance(target, ast.ChooseChar):
+        return lambda w, f: True
+    cands = candidates(target.np)
+    keeping = isinstance(a, ast.Keep)  # a character can be kept once (R20)
+
+    def possible(w: Work, f: Frame) -> bool:
+        kept = w.seats[f.seat].kept if keeping else ()
+        return any(r[0] is not None and r[1] not in kept for r in cands(w, f))
+    return possible
+
+
+def compile_ability(ability: ast.Ability) -> Compiled:
+    from ...loading.specs import Compiled
+
+    code: list[Instruction] = []
+
+    def emit_actions(actions: tuple[ast.Action, ...]) -> None:
+        for act in actions:
+            code.append(_instruction(action_fn(act)))
+
+    for step in ability.steps:
+        if step.form == "plain":
+            emit_actions(step.actions)
+            continue
+        branch_at = len(code)
+        code.append(_placeholder)
+        emit_actions(step.actions)
+        jump_at = len(code)
+        if step.otherwise:
+            code.append(_placeholder)
+        else_at = len(code)
+        if step.otherwise:
+            emit_actions(step.otherwise)
+        end_at = len(code)
+        if step.otherwise:
+            code[jump_at] = _jump(end_at)
+        if step.form == "may":
+            code[branch_at] = _may(_may_possible(step.actions[0]), else_at, render_ability(ability))
+        else:
+            assert step.condition is not None
+            code[branch_at] = _branch(condition_fn(step.condition), else_at, end_at)
+
+    early = all(isinstance(a, ast.CountExtra) for s in ability.steps for a in s.actions)
+    constant_gain = all(
+        s.form == "plain"
+        and all(isinstance(a, ast.Change) and a.verb == "gain" and a.subject is None
+                and isinstance(a.amount, ast.Fixed) and a.amount.per is None
+                and a.amount.unit == "doubloons" for a in s.actions)
+        for s in ability.steps
+    )
+    passive = all(isinstance(a, ast.TakeNoLoot) for s in ability.steps for a in s.actions)
+    return Compiled(
+        timing=ability.timing, last=ability.last, once=ability.once, early=early,
+        constant_gain=constant_gain, passive=passive, text=render_ability(ability), code=tuple(code),
+    )
+
+
+def _placeholder(w: Work, f: Frame) -> int:  # pragma: no cover - always replaced
+    raise AssertionError("unpatched jump")
+
+
+def _jump(target: int) -> Instruction:
+    return lambda w, f: target
+
+
+def _branch(cond: CondFn, else_at: int, end_at: int) -> Instruction:
+    def branch(w: Work, f: Frame) -> int:
+        v = cond(w, f)
+        if v is None:
+            return end_at
+        return f.pc + 1 if v else else_at
+    return branch
+
+
+def _may(possible: Callable[[Work, Frame], bool], else_at: int, text: str) -> Instruction:
+    def may(w: Work, f: Frame) -> int:
+        if not possible(w, f):
+            return else_at
+        options = [Option("yes", "yes"), Option("no", "no")]
+        key = w.ask(f, f.seat, "may", options, f"{text} Do you want to?", source_name(f))
+        return f.pc + 1 if key == "yes" else else_at
+    return may

@@ -1,0 +1,301 @@
+"""Actions: each asks all its questions first, then changes the game."""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from ...engine.work import Frame, Work, with_article
+from ...state import CardRef, Option
+from .. import ast
+from .amounts import amount_fn, counter_fn, player_fn, unit_of
+from .common import ActionFn, push_frame, push_loot_abilities, source_name
+from .selectors import loot_candidates, place_loot, remove_loot, select_chars, select_loot
+
+# ------------------------------------------------------------------ actions
+
+
+@singledispatch
+def action_fn(a: object) -> ActionFn:  # pragma: no cover - every action node is registered
+    """The runnable form of one action node."""
+    raise TypeError(f"no compiled form for {a!r}")
+
+
+@action_fn.register
+def _(a: ast.Change) -> ActionFn:
+    who = player_fn(a.subject)
+    amount = amount_fn(a.amount, who)
+    unit = unit_of(a.amount)
+    sign = 1 if a.verb == "gain" else -1
+
+    def change(w: Work, f: Frame) -> None:
+        seat = who(w, f)
+        n = amount(w, f)
+        if unit == "reputation":
+            w.change_reputation(seat, sign * n)
+        elif sign > 0:
+            w.gain(seat, n)
+            f.gained = n
+        else:
+            w.lose(seat, n)
+        if n:
+            what = "doubloon" if unit == "doubloons" and n == 1 else unit
+            w.log(unit, f"seat {seat} {'gains' if sign > 0 else 'loses'} {n} {what} ({source_name(f)})", seat,
+                  source_name(f), sign * n if unit == "doubloons" else 0)
+        f.did = n > 0
+    return change
+
+
+@action_fn.register
+def _(a: ast.PaysYou) -> ActionFn:
+    payer_of = player_fn(a.subject)
+    price = amount_fn(a.amount, payer_of)
+
+    def pays(w: Work, f: Frame) -> None:
+        payer = payer_of(w, f)
+        if payer == f.seat:
+            f.did = False
+            return
+        n = min(price(w, f), w.seats[payer].coins)
+        w.lose(payer, n)
+        w.gain(f.seat, n)
+        f.did = n > 0
+        w.log("pay", f"seat {payer} pays seat {f.seat} {n} doubloons ({source_name(f)})", f.seat,
+              source_name(f), n)
+    return pays
+
+
+@action_fn.register
+def _(a: ast.MoveReputation) -> ActionFn:
+    end = a.end
+
+    def move(w: Work, f: Frame) -> None:
+        f.moved = w.move_reputation_to(f.seat, end)
+        f.did = f.moved > 0
+        w.log("reputation", f"seat {f.seat} moves to the {end} reputation space", f.seat)
+    return move
+
+
+@action_fn.register
+def _(a: ast.Discard) -> ActionFn:
+    pick = select_chars(a.target, "discard", lambda w, f, r: r[0] is not None)
+
+    def discard(w: Work, f: Frame) -> None:
+        refs = pick(w, f)
+        done = [r for r in refs if w.discard(r)]
+        f.count, f.did = len(done), bool(done)
+        if done:
+            f.it = done[-1]
+    return discard
+
+
+@action_fn.register
+def _(a: ast.Put) -> ActionFn:
+    pile = a.pile
+    pick = select_chars(a.target, f"put into your {pile}")
+
+    def put(w: Work, f: Frame) -> None:
+        done = [r for r in pick(w, f) if r[0] == f.seat and w.put(r, pile)]
+        f.count, f.did = len(done), bool(done)
+        if done:
+            f.it = done[-1]
+    return put
+
+
+@action_fn.register
+def _(a: ast.Play) -> ActionFn:
+    pick = select_chars(a.target, "play onto the island")
+
+    def play(w: Work, f: Frame) -> None:
+        refs = pick(w, f)
+        for r in refs:
+            w.remove(r)
+            w.insert_on_island(r)
+            w.log("play", f"seat {r[0]} puts {r[1]} onto the island", r[0])
+        f.count, f.did = len(refs), bool(refs)
+        if refs:
+            f.it = refs[-1]
+    return play
+
+
+@action_fn.register
+def _(a: ast.Take) -> ActionFn:
+    pick_loot = select_loot(a.loot, "take")
+
+    def take(w: Work, f: Frame) -> None:
+        refs = pick_loot(w, f)
+        for ref in refs:
+            remove_loot(w, ref)
+            w.seats[f.seat].loot.append(ref[2])
+            fires = ref[0] in ("today", "bag")
+            w.log("loot", f"seat {f.seat} takes {with_article(ref[2])} ({source_name(f)})", f.seat)
+            if fires:
+                if f.this is not None:
+                    w.just_took[f.this] = ref[2]
+                push_loot_abilities(w, f.seat, ref[2], "dusk", f.this)
+        f.count, f.did = len(refs), bool(refs)
+    return take
+
+
+@action_fn.register
+def _(a: ast.ReturnLoot) -> ActionFn:
+    pick_loot = select_loot(a.loot, "return to the bag")
+
+    def give_back(w: Work, f: Frame) -> None:
+        refs = pick_loot(w, f)
+        for ref in refs:
+            remove_loot(w, ref)
+            w.to_bag(ref[2])
+        if refs:
+            w.log("loot", f"seat {f.seat} returns {', '.join(r[2] for r in refs)} to the bag", f.seat)
+        f.count, f.did = len(refs), bool(refs)
+    return give_back
+
+
+@action_fn.register
+def _(a: ast.Keep) -> ActionFn:
+    pick = select_chars(a.target, "keep", lambda w, f, r: r[1] not in w.seats[f.seat].kept)
+
+    def keep(w: Work, f: Frame) -> None:
+        refs = [r for r in pick(w, f) if r[0] == f.seat]
+        for r in refs:
+            w.seats[f.seat].kept.append(r[1])
+            w.log("keep", f"seat {f.seat} keeps {r[1]} aboard for the next voyage", f.seat)
+        f.count, f.did = len(refs), bool(refs)
+    return keep
+
+
+@action_fn.register
+def _(a: ast.KeepLoot) -> ActionFn:
+    pick_loot = select_loot(a.loot, "keep for the next voyage")
+
+    def keep_loot(w: Work, f: Frame) -> None:
+        refs = [r for r in pick_loot(w, f) if r[0] == "held" and r[1] == f.seat]
+        for ref in refs:
+            w.seats[f.seat].kept_loot.append(ref[2])
+        if refs:
+            w.log("keep", f"seat {f.seat} keeps {', '.join(r[2] for r in refs)} for the next voyage", f.seat)
+        f.count, f.did = len(refs), bool(refs)
+    return keep_loot
+
+
+@action_fn.register
+def _(a: ast.Give) -> ActionFn:
+    pick_loot, receiver = select_loot(a.loot, "give away"), player_fn(a.to)
+
+    def give(w: Work, f: Frame) -> None:
+        to = receiver(w, f)
+        refs = [r for r in pick_loot(w, f) if r[0] == "held"] if to != f.seat else []
+        for ref in refs:
+            remove_loot(w, ref)
+            w.seats[to].loot.append(ref[2])
+        if refs:
+            w.log("loot", f"seat {f.seat} gives {', '.join(r[2] for r in refs)} to seat {to}", f.seat)
+        f.count, f.did = len(refs), bool(refs)
+    return give
+
+
+@action_fn.register
+def _(a: ast.Draw) -> ActionFn:
+    n_draw = a.n
+    per_draw = counter_fn(a.per) if a.per is not None else None
+
+    def draw(w: Work, f: Frame) -> None:
+        count = n_draw * (per_draw(w, f) if per_draw is not None else 1)
+        drawn = [k for k in (w.draw_from_bag() for _ in range(count)) if k is not None]
+        w.seats[f.seat].loot.extend(drawn)
+        if drawn:
+            w.log("loot", f"seat {f.seat} draws {', '.join(drawn)} from the bag", f.seat)
+        f.count, f.did = len(drawn), bool(drawn)
+    return draw
+
+
+@action_fn.register
+def _(a: ast.Swap) -> ActionFn:
+    first, second = select_loot(a.first, "swap"), select_loot(a.second, "swap with")
+    # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
+    sides = [loot_candidates(s.np) for s in (a.first, a.second) if not isinstance(s, ast.AllBut)]
+
+    def swap(w: Work, f: Frame) -> None:
+        if not all(side(w, f) for side in sides):
+            f.did = False
+            return
+        a_refs = first(w, f)
+        b_refs = second(w, f) if a_refs else []
+        if not a_refs or not b_refs:
+            f.did = False
+            return
+        (pa, _, ka), (pb, _, kb) = a_refs[0], b_refs[0]
+        remove_loot(w, a_refs[0])
+        remove_loot(w, b_refs[0])
+        place_loot(w, pa, kb)
+        place_loot(w, pb, ka)
+        f.did = True
+        w.log("loot", f"seat {f.seat} swaps {with_article(ka)} for {with_article(kb)}", f.seat)
+    return swap
+
+
+@action_fn.register
+def _(a: ast.UseAbility) -> ActionFn:
+    timing = a.timing
+
+    def borrowable(w: Work, f: Frame, r: CardRef) -> bool:
+        if not w.rules.card(r[1]).has(timing):
+            return False
+        # A card whose ability is already running cannot be borrowed again:
+        # that would let two Apprentices copy each other for ever.
+        busy = {(fr.seat, fr.source[2:]) for fr in w.frames if fr.source[0] == "c"}
+        return (r[0], r[1]) not in busy and r != f.this
+    pick = select_chars(a.target, f"borrow its {timing} ability", borrowable)
+
+    def use(w: Work, f: Frame) -> None:
+        refs = pick(w, f)
+        f.did = bool(refs)
+        for r in refs:
+            spec = w.rules.card(r[1])
+            w.log("borrow", f"seat {f.seat} uses the {timing} ability of {r[1]}", f.seat)
+            for i in reversed(range(len(spec.compiled))):
+                if spec.compiled[i].timing == timing:
+                    push_frame(w, f"c:{r[1]}", i, f.seat, f.this)
+    return use
+
+
+@action_fn.register
+def _(a: ast.CountExtra) -> ActionFn:
+    n, kind = a.n, a.kind
+
+    def count_extra(w: Work, f: Frame) -> None:
+        w.extra[(f.seat, kind)] = w.extra.get((f.seat, kind), 0) + n
+        f.did = True
+    return count_extra
+
+
+@action_fn.register
+def _(a: ast.Sell) -> ActionFn:
+    table = dict(zip(a.counts, a.prices, strict=True))
+
+    def sell(w: Work, f: Frame) -> None:
+        held = w.seats[f.seat].loot
+        options = [
+            Option(f"{k}*{n}", f"return {n} {k} for {price}")
+            for k in w.rules.kinds if k in held
+            for n, price in table.items() if held.count(k) >= n
+        ]
+        f.did = False
+        if not options:
+            return
+        key = w.ask(f, f.seat, "choose_loot", options, "choose what to sell", source_name(f))
+        kind, _, count = key.partition("*")
+        for _ in range(int(count)):
+            held.remove(kind)
+            w.to_bag(kind)
+        w.gain(f.seat, table[int(count)])
+        f.count, f.did, f.gained = int(count), True, table[int(count)]
+        w.log("sell", f"seat {f.seat} sells {count} {kind} for {table[int(count)]}", f.seat,
+              source_name(f), table[int(count)])
+    return sell
+
+
+@action_fn.register
+def _(a: ast.TakeNoLoot) -> ActionFn:
+    """A standing rule read when the rules load (the card takes no dusk loot): nothing to run."""
+    return lambda w, f: None

@@ -1,0 +1,87 @@
+"""Conditions: ``True``, ``False``, or ``None`` when they speak of an unbound ``it``."""
+
+from __future__ import annotations
+
+from ...engine.work import Frame, Work
+from ...state import CardRef
+from .. import ast
+from .common import CondFn
+from .selectors import candidates, pick_positional
+
+
+# ------------------------------------------------------------------ conditions
+def cond_fn(c: ast.Cond) -> CondFn:
+    if isinstance(c, ast.IsPositioned):
+        cands, position, ref = candidates(c.np), c.position, c.ref
+
+        def is_positioned(w: Work, f: Frame) -> bool | None:
+            me = bound_card(ref, f)
+            return pick_positional(position, cands(w, f), w) == me
+        return is_positioned
+    if isinstance(c, ast.IsOnIsland):
+        ref = c.ref
+        return lambda w, f: bound_card(ref, f) in w.island
+    if isinstance(c, ast.IsRanked):
+        ref, above, rank = c.ref, c.above, c.rank
+
+        def is_ranked(w: Work, f: Frame) -> bool | None:
+            me = bound_card(ref, f)
+            if me is None:
+                return None
+            return w.rules.rank(me[1]) > rank if above else w.rules.rank(me[1]) < rank
+        return is_ranked
+    if isinstance(c, ast.LastVoyage):
+        return lambda w, f: w.voyage >= len(w.rules.board.voyage_days)
+    if isinstance(c, ast.HaveDoubloons):
+        n = c.n
+        if c.at_most:
+            return lambda w, f: w.seats[f.seat].coins <= n
+        return lambda w, f: w.seats[f.seat].coins >= n
+    if isinstance(c, ast.NoOtherHas):
+        pile, fewer = c.pile, c.cmp == "fewer"
+
+        def no_other_has(w: Work, f: Frame) -> bool:
+            mine = len(w.seats[f.seat].pile(pile))
+            others = [len(w.seats[s].pile(pile)) for s in range(w.n) if s != f.seat]
+            return all(o >= mine for o in others) if fewer else all(o <= mine for o in others)
+        return no_other_has
+    if isinstance(c, ast.Hold):
+        kinds = set(c.kinds)
+        return lambda w, f: any(not kinds or k in kinds for k in w.seats[f.seat].loot)
+    if isinstance(c, ast.JustTook):
+        kinds = set(c.kinds)
+        return lambda w, f: f.this is not None and w.just_took.get(f.this, "") in kinds
+    if isinstance(c, ast.Exists):
+        cands, negated = candidates(c.np), c.negated
+        pick = cands.nightfall if c.at_nightfall else cands  # type: ignore[attr-defined]
+        return lambda w, f: (len(pick(w, f)) == 0) == negated
+    if isinstance(c, ast.ItWasYours):
+        def it_was_yours(w: Work, f: Frame) -> bool | None:
+            if f.it is None:
+                return None
+            return f.it[0] == f.seat
+        return it_was_yours
+    if isinstance(c, ast.YouDid):
+        return lambda w, f: f.did
+    n_gained = c.n
+    return lambda w, f: f.gained >= n_gained
+
+
+def bound_card(word: str, f: Frame) -> CardRef | None:
+    if word == "it":
+        return f.it
+    return f.this  # "this", or in loot abilities "the character that took this"
+
+
+def condition_fn(c: ast.Condition) -> CondFn:
+    parts = [cond_fn(p) for p in c.parts]
+
+    def run(w: Work, f: Frame) -> bool | None:
+        for p in parts:
+            v = p(w, f)
+            if v is None:
+                return None
+            if not v:
+                return False
+        return True
+    return run

@@ -1,0 +1,211 @@
+"""Which characters and which loot a phrase means, asking the owner where it is a choice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...engine.work import Frame, Work
+from ...state import CardRef, Option
+from .. import ast
+from .common import CharFn, LootRef, Unbound, source_name
+
+
+# ------------------------------------------------------------------ characters
+def candidates(np: ast.CharNP) -> CharFn:
+    """Every character the noun phrase describes, in a stable order."""
+    zone = np.zone
+    assert zone is not None, "the checker guarantees a zone"
+    tests: list[Callable[[Work, Frame, CardRef], bool]] = []
+    if np.other:
+        tests.append(lambda w, f, r: r != f.this)
+    if np.noun != "character":
+        noun = np.noun
+        tests.append(lambda w, f, r: r[1] == noun)
+    for flt in np.filters:
+        if isinstance(flt, ast.RankedAbove):
+            above = flt.rank
+            tests.append(lambda w, f, r, above=above: w.rules.rank(r[1]) > above)  # type: ignore[misc]
+        elif isinstance(flt, ast.RankedBelow):
+            below = flt.rank
+            tests.append(lambda w, f, r, below=below: w.rules.rank(r[1]) < below)  # type: ignore[misc]
+        elif isinstance(flt, ast.WithAbility):
+            timing = flt.timing
+            tests.append(lambda w, f, r, timing=timing: w.rules.card(r[1]).has(timing))  # type: ignore[misc]
+        elif isinstance(flt, ast.OwnedBy):
+            if flt.who == "other":
+                tests.append(lambda w, f, r: r[0] is not None and r[0] != f.seat)
+            else:
+                tests.append(lambda w, f, r: r[0] == f.seat)
+
+    place, pile = zone.place, zone.pile
+
+    def source(w: Work, f: Frame, nightfall: bool = False) -> list[CardRef]:
+        if place == "island":
+            return list(w.island)
+        if place == "your":
+            if nightfall and pile == "ship" and w.census is not None:
+                return [(f.seat, n) for n in w.census[f.seat]]
+            return [(f.seat, n) for n in w.seats[f.seat].pile(pile)]
+        if place == "any_ship":
+            seats = list(range(w.n))
+        elif place == "other_ship":
+            seats = [s for s in range(w.n) if s != f.seat]
+        else:
+            seats = w.adjacent(f.seat)
+        if nightfall and w.census is not None:
+            return [(s, n) for s in seats for n in w.census[s]]
+        return [(s, n) for s in seats for n in w.seats[s].ship]
+
+    def run(w: Work, f: Frame) -> list[CardRef]:
+        return [r for r in source(w, f) if all(t(w, f, r) for t in tests)]
+
+    def at_nightfall(w: Work, f: Frame) -> list[CardRef]:
+        return [r for r in source(w, f, True) if all(t(w, f, r) for t in tests)]
+
+    run.nightfall = at_nightfall  # type: ignore[attr-defined]
+    return run
+
+
+def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | None:
+    if not refs:
+        return None
+    if position == "leftmost":
+        return refs[0]
+    if position == "rightmost":
+        return refs[-1]
+    if position == "lowest-ranked":
+        return min(refs, key=lambda r: w.rules.rank(r[1]))
+    return max(refs, key=lambda r: w.rules.rank(r[1]))
+
+
+def select_chars(sel: ast.CharSel, verb: str, extra: Callable[[Work, Frame, CardRef], bool] | None = None,
+                  ) -> Callable[[Work, Frame], list[CardRef]]:
+    """Resolve a character selector, asking the owner where it is a choice."""
+    if isinstance(sel, (ast.This, ast.Taker)):
+        # In a loot ability the frame's ``this`` is the character that took the token.
+        def this(w: Work, f: Frame) -> list[CardRef]:
+            return [f.this] if f.this is not None and (extra is None or extra(w, f, f.this)) else []
+        return this
+    if isinstance(sel, ast.It):
+        def it(w: Work, f: Frame) -> list[CardRef]:
+            if f.it is None:
+                raise Unbound
+            return [f.it] if extra is None or extra(w, f, f.it) else []
+        return it
+    cands = candidates(sel.np)
+    if isinstance(sel, ast.EveryChar):
+        def every(w: Work, f: Frame) -> list[CardRef]:
+            return [r for r in cands(w, f) if extra is None or extra(w, f, r)]
+        return every
+    if isinstance(sel, ast.Positional):
+        position = sel.position
+
+        def positional(w: Work, f: Frame) -> list[CardRef]:
+            ref = pick_positional(position, cands(w, f), w)
+            return [ref] if ref is not None and (extra is None or extra(w, f, ref)) else []
+        return positional
+
+    def choose(w: Work, f: Frame) -> list[CardRef]:
+        refs = [r for r in cands(w, f) if r[0] is not None and (extra is None or extra(w, f, r))]
+        if not refs:
+            return []
+        options = [Option(w.key_for(r, f.seat), label(w, r, f.seat)) for r in refs]
+        key = w.ask(f, f.seat, "choose_character", options, f"choose a character to {verb}", source_name(f))
+        return [refs[[o.key for o in options].index(key)]]
+    return choose
+
+
+def label(w: Work, ref: CardRef, seat: int) -> str:
+    owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
+    return f"{owner} {ref[1]} ({w.rules.rank(ref[1]):g}, {w.zone_of(ref)})"
+
+
+# ------------------------------------------------------------------ loot
+def loot_candidates(np: ast.LootNP) -> Callable[[Work, Frame], list[LootRef]]:
+    kinds = set(np.kinds)
+    place = np.place
+
+    def run(w: Work, f: Frame) -> list[LootRef]:
+        if place == "today":
+            refs = [("today", -1, k) for k in w.today()]
+        elif place == "tomorrow":
+            refs = [("tomorrow", -1, k) for k in (w.tomorrow() or [])]
+        elif place == "bag":
+            refs = [("bag", -1, k) for k in w.bag_tokens()]
+        elif place == "held":
+            refs = [("held", f.seat, k) for k in w.seats[f.seat].loot]
+        else:
+            refs = [("held", s, k) for s in w.adjacent(f.seat) for k in w.seats[s].loot]
+        return [r for r in refs if not kinds or r[2] in kinds]
+    return run
+
+
+def loot_key(ref: LootRef, seat: int) -> str:
+    return ref[2] if ref[1] in (-1, seat) else f"{ref[2]}@{ref[1]}"
+
+
+def choose_loot(w: Work, f: Frame, refs: list[LootRef], prompt: str) -> LootRef | None:
+    if not refs:
+        return None
+    seen: dict[str, LootRef] = {}
+    for r in refs:
+        seen.setdefault(loot_key(r, f.seat), r)
+    options = [Option(k, loot_label(k)) for k in seen]
+    key = w.ask(f, f.seat, "choose_loot", options, prompt, source_name(f))
+    return seen[key]
+
+
+def loot_label(key: str) -> str:
+    kind, _, seat = key.partition("@")
+    return f"{kind} from seat {seat}" if seat else kind
+
+
+def select_loot(sel: ast.LootSel, verb: str) -> Callable[[Work, Frame], list[LootRef]]:
+    if isinstance(sel, ast.AllBut):
+        keep = sel.keep
+
+        def all_but(w: Work, f: Frame) -> list[LootRef]:
+            held = [("held", f.seat, k) for k in w.seats[f.seat].loot]
+            for _ in range(keep):
+                kept = choose_loot(w, f, held, "choose a loot token to keep")
+                if kept is None:
+                    break
+                held.remove(kept)
+            return held
+        return all_but
+    cands = loot_candidates(sel.np)
+    if isinstance(sel, ast.EveryLoot):
+        return cands
+    if isinstance(sel, ast.RandomLoot):
+        def random(w: Work, f: Frame) -> list[LootRef]:
+            refs = cands(w, f)
+            return [refs[w.random(len(refs))]] if refs else []
+        return random
+
+    def choose(w: Work, f: Frame) -> list[LootRef]:
+        ref = choose_loot(w, f, cands(w, f), f"choose a loot token to {verb}")
+        return [ref] if ref is not None else []
+    return choose
+
+
+def remove_loot(w: Work, ref: LootRef) -> None:
+    place, seat, kind = ref
+    if place == "today":
+        w.today().remove(kind)
+    elif place == "tomorrow":
+        tomorrow = w.tomorrow()
+        assert tomorrow is not None
+        tomorrow.remove(kind)
+    elif place == "bag":
+        w.bag[kind] -= 1
+    else:
+        w.seats[seat].loot.remove(kind)
+
+
+def place_loot(w: Work, place: str, kind: str) -> None:
+    if place == "today":
+        w.today().append(kind)
+    else:
+        tomorrow = w.tomorrow()
+        assert tomorrow is not None
+        tomorrow.append(kind)
