@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
 import libertalia
 from libertalia import _paths
 
@@ -20,3 +25,17 @@ def test_installed_copy_uses_bundled_data() -> None:
     if "site-packages" in str(pkg):
         assert root == pkg / "_data", "an installed libertalia must not read a source checkout"
     assert libertalia.load_rules("galecrest").identity.startswith("galecrest:")
+
+
+def test_built_wheel_carries_the_data(tmp_path: Path) -> None:
+    """A wheel built from the checkout ships cards/, boards/ and grammar/ inside the package."""
+    repo = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(tmp_path), str(repo)], check=True)
+    wheel = next(tmp_path.glob("libertalia-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "libertalia/_data/grammar/libertalia.lark" in names
+    assert "libertalia/_data/boards/galecrest.yaml" in names and "libertalia/_data/boards/classic.yaml" in names
+    assert sum(n.startswith("libertalia/_data/cards/galecrest/characters/") for n in names) == 40
+    assert sum(n.startswith("libertalia/_data/cards/classic/characters/") for n in names) == 30
+    assert "libertalia/cli/__init__.py" in names and "libertalia/language/compile/actions.py" in names
