@@ -99,10 +99,21 @@ class Game(_PublicReading):
 
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
-        d = self.state.decision
+        s = self.state
+        d = s.decision
         if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
             raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
-        w = Work(self.rules, self.state)
+        if d.kind == "play_character" and s.step == "select" and not s.frames:
+            # A secret pick that is not the last one only records the pick and asks the
+            # next seat: done on the frozen state, without thawing the whole game.
+            commits = list(s.commits)
+            commits[d.player] = key
+            commits, seat = flow.forced_commits([p.hand for p in s.seats], commits)
+            if seat is not None:
+                question = flow.selection_question(self.rules, seat, s.seats[seat].hand)
+                return Game(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
+                                                     history=s.history + (key,)))
+        w = Work(self.rules, s)
         w.history += (key,)
         if w.frames:
             w.frames[-1].answers.append(key)

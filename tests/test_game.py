@@ -50,3 +50,25 @@ def test_events_read_as_sentences() -> None:
     assert texts[1].startswith("voyage 1 begins")
     assert any(t.startswith("the island: ") for t in texts)
     assert texts[-1].startswith("the game is over")
+
+
+def test_recording_a_pick_directly_equals_running_the_engine() -> None:
+    """The shortcut for secret picks gives exactly the state the full engine would."""
+    from libertalia.engine import flow
+    from libertalia.engine.work import Work
+
+    rules = lt.load_rules("galecrest")
+    checked = 0
+    for seed in range(20):
+        game = lt.new_game(rules, 5, seed=seed)
+        while game.decision is not None:
+            key = game.legal_keys()[seed % len(game.legal_keys())]
+            if game.decision.kind == "play_character":
+                w = Work(rules, game.state)
+                w.history += (key,)
+                w.flow.answers.append(key)
+                flow.run(w)
+                assert game.choose(key).state == w.freeze()
+                checked += 1
+            game = game.choose(key)
+    assert checked > 500

@@ -8,11 +8,11 @@ can stop at any question and resume after a save and load.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..language.compile import push_frame
-from ..loading.specs import Compiled
-from ..state import CardRef, Option, PendingState
+from ..loading.specs import Compiled, Rules
+from ..state import CardRef, Decision, Option, PendingState
 from .work import Suspend, Work, with_article
 
 
@@ -80,15 +80,37 @@ def _start_day(w: Work) -> None:
 
 
 # ---------------------------------------------------------------- selection
+SELECT_PROMPT = "choose a character to send to the island"
+
+
+def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None],
+                   ) -> tuple[list[str | None], int | None]:
+    """Commit every seat whose pick is forced (one card); the next seat that has a real choice.
+
+    ``None`` for the seat means everyone has chosen (R19: an empty hand skips).
+    Pure, so that ``Game.choose`` can record a pick without thawing the game.
+    """
+    out = list(commits)
+    for seat, hand in enumerate(hands):
+        if out[seat] is None and hand:
+            if len(hand) > 1:
+                return out, seat
+            out[seat] = hand[0]
+    return out, None
+
+
+def selection_question(rules: Rules, seat: int, hand: Sequence[str]) -> Decision:
+    return Decision(seat, "play_character", tuple(rules.play_options[n] for n in hand), SELECT_PROMPT, None)
+
+
 def _select(w: Work) -> None:
-    for seat in range(w.n):
-        hand = w.seats[seat].hand
-        if w.commits[seat] is None and hand:
-            options = [w.rules.play_options[n] for n in hand]  # hands are kept sorted
-            w.commits[seat] = w.ask(w.flow, seat, "play_character", options,
-                                    "choose a character to send to the island", None)
-            return
-    w.step = "reveal"
+    w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits)
+    if seat is None:
+        w.step = "reveal"
+        return
+    hand = w.seats[seat].hand  # kept sorted by rank
+    options = list(selection_question(w.rules, seat, hand).options)
+    w.commits[seat] = w.ask(w.flow, seat, "play_character", options, SELECT_PROMPT, None)
 
 
 def _reveal(w: Work) -> None:
