@@ -97,33 +97,37 @@ class PendingState:
 
 @attrs.frozen
 class GameState:
-    """Everything that changes during a game, and nothing that does not."""
+    """Everything that changes during a game, and nothing that does not.
+
+    The fields with defaults are the engine's bookmarks within a day (whose
+    turn, which ability, what it has bound); a game between days has them empty.
+    """
 
     players: int
     seats: tuple[PlayerState, ...]
     track: tuple[int, ...]
-    island: tuple[CardRef, ...]
     days: tuple[tuple[str, ...], ...]
-    aside: tuple[str, ...]
     bag: tuple[tuple[str, int], ...]
     undealt: tuple[str, ...]
     voyage: int
     day: int
     step: str
-    cursor: int
-    sub: int
-    order: tuple[CardRef, ...]
     commits: tuple[str | None, ...]
-    frames: tuple[FrameState, ...]
-    queue: tuple[PendingState, ...]
-    flow_answers: tuple[str, ...]
     seed: int
     counter: int
-    census: tuple[tuple[str, ...], ...] | None
-    net: tuple[int, ...] | None
-    extra: tuple[tuple[int, str, int], ...]
-    just_took: tuple[tuple[CardRef, str], ...]
-    left_of_neutral: CardRef | None
-    decision: Decision | None
-    events: tuple[Event, ...]
+    island: tuple[CardRef, ...] = ()
+    aside: tuple[str, ...] = ()
+    cursor: int = 0
+    sub: int = 0
+    order: tuple[CardRef, ...] = ()
+    frames: tuple[FrameState, ...] = ()
+    queue: tuple[PendingState, ...] = ()
+    flow_answers: tuple[str, ...] = ()
+    census: tuple[tuple[str, ...], ...] | None = None
+    net: tuple[int, ...] | None = None
+    extra: tuple[tuple[int, str, int], ...] = ()
+    just_took: tuple[tuple[CardRef, str], ...] = ()
+    left_of_neutral: CardRef | None = None
+    decision: Decision | None = None
+    events: tuple[Event, ...] = ()
     history: tuple[str, ...] = ()  # every answer given so far, in order: enough to replay the game

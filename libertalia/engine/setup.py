@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from ..errors import SetupError
 from ..loading.specs import Rules
 from ..state import GameState, PlayerState
@@ -24,38 +26,20 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
     lo, hi = rules.board.players
     if not lo <= players <= hi:
         raise SetupError(f"{rules.board.title} is for {lo} to {hi} players, not {players}")
-    counter = 0
     track, counter = _shuffled_track(rules, players, seed)
-    names = [c.name for c in rules.characters if not c.neutral]
-    empty = PlayerState(0, 0, 0, 0, (), (), (), ())
     state = GameState(
         players=players,
-        seats=tuple(PlayerState(i, 0, 0, 0, (), (), (), ()) for i in range(players)) if players else (empty,),
+        seats=tuple(PlayerState(i, 0, 0, 0, (), (), (), ()) for i in range(players)),
         track=tuple(track),
-        island=(),
         days=(),
-        aside=(),
         bag=rules.board.bag,
-        undealt=tuple(names),
+        undealt=tuple(c.name for c in rules.characters if not c.neutral),
         voyage=1,
         day=0,
         step="voyage",
-        cursor=0,
-        sub=0,
-        order=(),
         commits=(None,) * players,
-        frames=(),
-        queue=(),
-        flow_answers=(),
         seed=seed,
         counter=counter,
-        census=None,
-        net=None,
-        extra=(),
-        just_took=(),
-        left_of_neutral=None,
-        decision=None,
-        events=(),
     )
     if setup is None:
         return state
@@ -188,35 +172,17 @@ def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameS
         seats = [
             PlayerState(i, _income(rules, track, i), 0, 0, hand, (), (), ()) for i in range(n)
         ]
-    undealt = tuple(undealt_list)
-    return GameState(
-        players=n,
+    return attrs.evolve(
+        state,
         seats=tuple(seats),
         track=tuple(track),
-        island=(),
         days=tuple(days),
-        aside=(),
         bag=tuple((k, bag[k]) for k, _ in board.bag),
-        undealt=undealt,
+        undealt=tuple(undealt_list),
         voyage=voyage,
         day=day,
         step="select",
-        cursor=0,
-        sub=0,
-        order=(),
-        commits=(None,) * n,
-        frames=(),
-        queue=(),
-        flow_answers=(),
-        seed=state.seed,
         counter=counter,
-        census=None,
-        net=None,
-        extra=(),
-        just_took=(),
-        left_of_neutral=None,
-        decision=None,
-        events=(),
     )
 
 
