@@ -131,6 +131,12 @@ class Document:
             column = int(mark.column) + 1 if mark else 0
             raise self.error(f"this is not valid YAML: {exc.problem or exc.context}", line, column,
                              "well-formed YAML (check indentation and colons)") from None
+        except yaml.reader.ReaderError as exc:
+            line, column = _position(text, exc.position)
+            raise self.error(f"the file contains a character YAML does not allow ({exc.character!r})",
+                             line, column, "printable text") from None
+        except yaml.YAMLError as exc:  # pragma: no cover - PyYAML's other errors are all marked
+            raise self.error(f"this is not valid YAML: {exc}", 0, 0) from None
         if node is None:
             raise DataError("the file is empty", path=self.path, expected="a YAML mapping")
         self.root = Field(node, self)
@@ -139,6 +145,12 @@ class Document:
         source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         return DataError(message, path=self.path, line=line, column=column, source_line=source,
                          expected=expected)
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 def read(path: Path) -> Document:
