@@ -176,6 +176,8 @@ class Game(_PublicReading):
     def from_json(cls, text: str, rules: Rules) -> Game:
         try:
             payload = json.loads(text)
+            if not isinstance(payload, dict):
+                raise LibertaliaError("a save is a JSON object")
             if payload.get("format") != SAVE_FORMAT:
                 raise LibertaliaError(f"unsupported save format {payload.get('format')!r}")
             if payload["rng"] != {"name": rng.RNG_NAME, "version": rng.RNG_VERSION}:
@@ -186,7 +188,7 @@ class Game(_PublicReading):
             return cls(rules, _decode_state(payload["state"]))
         except LibertaliaError as exc:
             raise ValueError(f"cannot load the game: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise ValueError(f"cannot load the game: the save is damaged ({exc!r})") from None
 
 

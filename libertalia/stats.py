@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import statistics
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -18,6 +19,7 @@ from typing import Any
 import attrs
 
 from . import agents
+from .errors import UnverifiedLootWarning
 from .game import Game, new_game
 from .loading.rules import load_rules
 from .loading.specs import Rules
@@ -58,7 +60,10 @@ def summarize(game: Game, seed: int, bots: tuple[str, ...]) -> GameSummary:
 
 @functools.cache
 def _rules(args_json: str) -> Rules:
-    return load_rules(**json.loads(args_json))
+    # Each worker loads the rules again; reconstruction warnings are the caller's to show once.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnverifiedLootWarning)
+        return load_rules(**json.loads(args_json))
 
 
 def play_one(task: tuple[str, int, int, tuple[str, ...], str | None]) -> GameSummary:

@@ -76,7 +76,8 @@ def _shuffled_track(rules: Rules, players: int, seed: int) -> tuple[list[int], i
 
 def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameState:
     """Apply a declared position, validating every entry."""
-    unknown = sorted(set(setup) - _SETUP_KEYS)
+    setup = _mapping(setup, "setup")
+    unknown = sorted(str(k) for k in set(setup) - _SETUP_KEYS)
     if unknown:
         raise SetupError(f"unknown setup key {unknown[0]!r}; the keys are {', '.join(sorted(_SETUP_KEYS))}")
     board = rules.board
@@ -84,74 +85,30 @@ def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameS
     voyage = _int(setup.get("voyage", 1), "voyage", 1, len(board.voyage_days))
     days_in_voyage = board.voyage_days[voyage - 1]
     day = _int(setup.get("day", 1), "day", 1, days_in_voyage)
+    track = _declared_track(rules, list(state.track), n, setup["reputation"]) if "reputation" in setup \
+        else list(state.track)
 
-    track = list(state.track)
-    if "reputation" in setup:
-        if not track:
-            raise SetupError(f"{board.title} has no reputation track; drop the reputation entry")
-        rep = list(setup["reputation"])
-        if len(rep) != n:
-            raise SetupError(f"reputation needs one track space per seat ({n}), got {len(rep)}")
-        for i, space in enumerate(rep):
-            _int(space, f"reputation[{i}]", 0, len(track) - 1)
-        if len(set(rep)) != len(rep):
-            raise SetupError(f"reputation spaces must differ (the track holds one token a space): {rep}")
-        others = [t for t in track if t >= n]
-        track = [-1] * len(track)
-        for seat, space in enumerate(rep):
-            track[space] = seat
-        free = iter(others)
-        track = [t if t >= 0 else next(free) for t in track]
-
-    seats_spec = list(setup.get("players", [{}] * n))
+    seats_spec = _seq(setup.get("players", [{}] * n), "players")
     if len(seats_spec) != n:
         raise SetupError(f"players needs one entry per seat ({n}), got {len(seats_spec)}")
-    all_names = {c.name for c in rules.characters if not c.neutral}
     bag = Counter(dict(board.bag))
-    used_names: set[str] = set()
-    seats = []
-    for i, spec in enumerate(seats_spec):
-        bad = sorted(set(spec) - _PLAYER_KEYS)
-        if bad:
-            raise SetupError(f"players[{i}]: unknown key {bad[0]!r}; the keys are {', '.join(sorted(_PLAYER_KEYS))}")
-        zones = {z: tuple(spec.get(z, ())) for z in ("hand", "ship", "graveyard")}
-        seen: dict[str, str] = {}
-        for zone, cards in zones.items():
-            for name in cards:
-                if name not in all_names:
-                    raise SetupError(f"players[{i}].{zone}: unknown card {name!r}")
-                if name in seen:
-                    raise SetupError(f"players[{i}]: {name} is in both {seen[name]} and {zone}")
-                seen[name] = zone
-        used_names |= set(seen)
-        loot = tuple(spec.get("loot", ()))
-        for kind in loot:
-            _take_from_bag(bag, kind, f"players[{i}].loot")
-        seats.append(PlayerState(
-            i,
-            _int(spec.get("doubloons", 0), f"players[{i}].doubloons", 0),
-            _int(spec.get("score", 0), f"players[{i}].score", 0),
-            0,
-            tuple(sorted(zones["hand"], key=rules.rank)),
-            zones["ship"],
-            zones["graveyard"],
-            loot,
-        ))
+    seats = [_declared_seat(rules, i, spec, bag) for i, spec in enumerate(seats_spec)]
+    used_names = {name for p in seats for name in (*p.hand, *p.ship, *p.graveyard)}
 
     days: list[tuple[str, ...]] = [()] * days_in_voyage
-    declared = list(setup.get("loot", []))
+    declared = _seq(setup.get("loot", []), "loot")
     if len(declared) > days_in_voyage - day + 1:
         raise SetupError(f"loot lists {len(declared)} days, but voyage {voyage} has only "
                          f"{days_in_voyage - day + 1} left from day {day}")
-    per_day = board.loot_per_day_for(n)
     for j, kinds in enumerate(declared):
-        for kind in kinds:
+        day_loot = _strings(kinds, f"loot[{j}]")
+        for kind in day_loot:
             _take_from_bag(bag, kind, f"loot[{j}]")
-        days[day - 1 + j] = tuple(kinds)
+        days[day - 1 + j] = day_loot
     counter = state.counter
     for d in range(day - 1 + len(declared), days_in_voyage):
         drawn = []
-        for _ in range(per_day):
+        for _ in range(board.loot_per_day_for(n)):
             tokens = [k for k, _ in board.bag for _ in range(bag[k])]
             if not tokens:
                 break
@@ -169,9 +126,7 @@ def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameS
             dealt.append(undealt_list.pop(rng.draw(state.seed, counter, len(undealt_list))))
             counter += 1
         hand = tuple(sorted(dealt, key=rules.rank))
-        seats = [
-            PlayerState(i, _income(rules, track, i), 0, 0, hand, (), (), ()) for i in range(n)
-        ]
+        seats = [PlayerState(i, _income(rules, track, i), 0, 0, hand, (), (), ()) for i in range(n)]
     return attrs.evolve(
         state,
         seats=tuple(seats),
@@ -184,6 +139,73 @@ def _declared(rules: Rules, state: GameState, setup: Mapping[str, Any]) -> GameS
         step="select",
         counter=counter,
     )
+
+
+def _declared_track(rules: Rules, track: list[int], n: int, value: Any) -> list[int]:
+    """The track with each seat on its declared space and the unused colours on the rest."""
+    if not track:
+        raise SetupError(f"{rules.board.title} has no reputation track; drop the reputation entry")
+    rep = _seq(value, "reputation")
+    if len(rep) != n:
+        raise SetupError(f"reputation needs one track space per seat ({n}), got {len(rep)}")
+    for i, space in enumerate(rep):
+        _int(space, f"reputation[{i}]", 0, len(track) - 1)
+    if len(set(rep)) != len(rep):
+        raise SetupError(f"reputation spaces must differ (the track holds one token a space): {rep}")
+    out = [-1] * len(track)
+    for seat, space in enumerate(rep):
+        out[space] = seat
+    free = iter(t for t in track if t >= n)
+    return [t if t >= 0 else next(free) for t in out]
+
+
+def _declared_seat(rules: Rules, i: int, value: Any, bag: Counter[str]) -> PlayerState:
+    spec = _mapping(value, f"players[{i}]")
+    bad = sorted(str(k) for k in set(spec) - _PLAYER_KEYS)
+    if bad:
+        raise SetupError(f"players[{i}]: unknown key {bad[0]!r}; the keys are {', '.join(sorted(_PLAYER_KEYS))}")
+    zones = {z: _strings(spec.get(z, ()), f"players[{i}].{z}") for z in ("hand", "ship", "graveyard")}
+    seen: dict[str, str] = {}
+    for zone, cards in zones.items():
+        for name in cards:
+            if not rules.has_card(name) or rules.card(name).neutral:
+                raise SetupError(f"players[{i}].{zone}: unknown card {name!r}")
+            if name in seen:
+                raise SetupError(f"players[{i}]: {name} is in both {seen[name]} and {zone}")
+            seen[name] = zone
+    loot = _strings(spec.get("loot", ()), f"players[{i}].loot")
+    for kind in loot:
+        _take_from_bag(bag, kind, f"players[{i}].loot")
+    return PlayerState(
+        i,
+        _int(spec.get("doubloons", 0), f"players[{i}].doubloons", 0),
+        _int(spec.get("score", 0), f"players[{i}].score", 0),
+        0,
+        tuple(sorted(zones["hand"], key=rules.rank)),
+        zones["ship"],
+        zones["graveyard"],
+        loot,
+    )
+
+
+def _mapping(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise SetupError(f"{what} must be a mapping of keys to values, not {value!r}")
+    return value
+
+
+def _seq(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise SetupError(f"{what} must be a list, not {value!r}")
+    return list(value)
+
+
+def _strings(value: Any, what: str) -> tuple[str, ...]:
+    items = _seq(value, what)
+    for item in items:
+        if not isinstance(item, str):
+            raise SetupError(f"{what} must list names, not {item!r}")
+    return tuple(items)
 
 
 def _income(rules: Rules, track: list[int], seat: int) -> int:
