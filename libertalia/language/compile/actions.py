@@ -75,16 +75,19 @@ def _(a: ast.MoveReputation) -> ActionFn:
     return move
 
 
+def _affected(f: Frame, refs: list[CardRef]) -> None:
+    """Bind what a character action did: how many, whether any, and ``it`` (the last one)."""
+    f.count, f.did = len(refs), bool(refs)
+    if refs:
+        f.it = refs[-1]
+
+
 @action_fn.register
 def _(a: ast.Discard) -> ActionFn:
     pick = select_chars(a.target, "discard", lambda w, f, r: r[0] is not None)
 
     def discard(w: Work, f: Frame) -> None:
-        refs = pick(w, f)
-        done = [r for r in refs if w.discard(r)]
-        f.count, f.did = len(done), bool(done)
-        if done:
-            f.it = done[-1]
+        _affected(f, [r for r in pick(w, f) if w.discard(r)])
     return discard
 
 
@@ -94,10 +97,7 @@ def _(a: ast.Put) -> ActionFn:
     pick = select_chars(a.target, f"put into your {pile}")
 
     def put(w: Work, f: Frame) -> None:
-        done = [r for r in pick(w, f) if r[0] == f.seat and w.put(r, pile)]
-        f.count, f.did = len(done), bool(done)
-        if done:
-            f.it = done[-1]
+        _affected(f, [r for r in pick(w, f) if r[0] == f.seat and w.put(r, pile)])
     return put
 
 
@@ -110,10 +110,8 @@ def _(a: ast.Play) -> ActionFn:
         for r in refs:
             w.remove(r)
             w.insert_on_island(r)
-            w.log("play", f"seat {r[0]} puts {r[1]} onto the island", r[0])
-        f.count, f.did = len(refs), bool(refs)
-        if refs:
-            f.it = refs[-1]
+            w.log("play", f"seat {r[0]} puts {r[1]} onto the island", r[0], r[1])
+        _affected(f, refs)
     return play
 
 
