@@ -14,6 +14,7 @@ from .errors import (
     LibertaliaError,
     RulesError,
     SetupError,
+    StepBudgetExceeded,
     UnverifiedLootWarning,
 )
 from .game import Game, Observation, new_game
@@ -29,6 +30,6 @@ __version__ = "0.1.0"
 __all__ = [
     "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
-    "Rules", "RulesError", "SetupError", "agents", "load_rules", "new_game", "parse", "play",
+    "Rules", "RulesError", "SetupError", "StepBudgetExceeded", "agents", "load_rules", "new_game", "parse", "play",
     "render", "UnverifiedLootWarning",
 ]

@@ -69,6 +69,20 @@ class DataErrors(DataError):
         return "\n".join(str(e) for e in self.errors)
 
 
+class ExampleFailure(DataError):
+    """A card's ``examples:`` entry did not play out as it says (or could not be played).
+
+    ``path``, ``line`` and ``column`` point at the example's ``- it:`` entry; ``it`` is its
+    description and ``problems`` one line per mismatch (expected against actual).
+    """
+
+    def __init__(self, it: str, problems: Sequence[str], *, path: str, line: int, column: int) -> None:
+        self.it = it
+        self.problems = tuple(problems)
+        message = f"example {it!r} failed:" + "".join(f"\n  {p}" for p in self.problems)
+        super().__init__(message, path=path, line=line, column=column)
+
+
 class IllegalChoice(LibertaliaError, ValueError):
     """An answer that the current decision did not offer."""
 
@@ -90,6 +104,21 @@ class SetupError(LibertaliaError, ValueError):
 
 class RulesError(LibertaliaError, ValueError):
     """``load_rules`` was asked for something that does not exist."""
+
+
+class StepBudgetExceeded(LibertaliaError, RuntimeError):
+    """A game ran past a bound no real game comes near: almost surely a card text that loops.
+
+    ``sources`` names the cards and loot kinds involved (the abilities running or
+    run last, most recent first, each once); the game it was raised from is unchanged.
+    """
+
+    def __init__(self, what: str, sources: Sequence[str] = ()) -> None:
+        names = [s[2:] if s[:2] in ("c:", "l:") else s for s in sources]
+        self.what = what
+        self.sources = tuple(dict.fromkeys(names))
+        involved = f"; involved: {', '.join(self.sources)}" if self.sources else ""
+        super().__init__(f"{what}{involved}. This is probably a card text that loops.")
 
 
 class UnverifiedLootWarning(UserWarning):

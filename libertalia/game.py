@@ -11,7 +11,7 @@ import attrs
 from .engine import flow, rng
 from .engine.setup import initial_state
 from .engine.work import Work
-from .errors import IllegalChoice, LibertaliaError
+from .errors import IllegalChoice, LibertaliaError, StepBudgetExceeded
 from .loading.specs import Rules
 from .state import (
     CardRef,
@@ -103,6 +103,18 @@ class Game(_PublicReading):
         d = s.decision
         if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
             raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
+        # A per-game bound on decisions, for loops that ask a question every time round
+        # (``run`` bounds those that ask none).  A real game asks each seat a few questions
+        # a day (a character, loot, an order, a target): random games with the bundled cards
+        # average about 2 per seat and day and never reached 3, so 50 per seat and day of
+        # the edition's voyages is generous for any mod and still ends a loop in seconds.
+        limit = 50 * sum(self.rules.board.voyage_days) * s.players
+        if len(s.history) >= limit:
+            running = [f.source for f in reversed(s.frames)]
+            raise StepBudgetExceeded(
+                f"the game has asked {len(s.history):,} questions, the most a game may ask (50 per seat "
+                f"and day), and asks seat {d.player} again: {d.prompt}",
+                [d.source, *running] if d.source else running)
         if d.kind == "play_character" and s.step == "select" and not s.frames:
             # A secret pick that is not the last one only records the pick and asks the
             # next seat: done on the frozen state, without thawing the whole game.
@@ -270,7 +282,7 @@ def _decode_state(d: dict[str, Any]) -> GameState:
         sub=d["sub"],
         order=tuple((r[0], r[1]) for r in d["order"]),
         commits=_tup(d["commits"]),
-        frames=tuple(FrameState(**{**f, "this": _ref(f["this"]), "it": _ref(f["it"]),
+        frames=tuple(FrameState(**{**f, "this": _ref(f["this"]), "it": _ref(f["it"]), "origin": _ref(f.get("origin")),
                                    "answers": _tup(f["answers"])}) for f in d["frames"]),
         queue=tuple(PendingState(**{**q, "this": _ref(q["this"])}) for q in d["queue"]),
         flow_answers=_tup(d["flow_answers"]),

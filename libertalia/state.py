@@ -82,6 +82,7 @@ class FrameState:
     count: int = 0
     moved: int = 0
     gained: int = 0
+    origin: CardRef | None = None  # the card whose text runs: ``this``, or the card it borrows from
 
 
 @attrs.frozen

@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from . import agents
-from .errors import UnverifiedLootWarning
+from .errors import LibertaliaError, UnverifiedLootWarning
 from .game import Game, new_game
 from .loading.rules import load_rules
 from .loading.specs import Rules
@@ -44,6 +44,16 @@ class GameSummary:
     doubloons: tuple[dict[str, int], ...]  # per seat, doubloons gained (+) or lost (-) by each source
 
 
+@attrs.frozen
+class GameFailure:
+    """A game that stopped with a library error (a card text that loops, say): reported, not counted."""
+
+    seed: int
+    bots: tuple[str, ...]
+    error: str  # the exception's class name, e.g. StepBudgetExceeded
+    message: str
+
+
 def summarize(game: Game, seed: int, bots: tuple[str, ...]) -> GameSummary:
     played: list[list[str]] = [[] for _ in game.players]
     doubloons: list[dict[str, int]] = [defaultdict(int) for _ in game.players]
@@ -66,21 +76,29 @@ def _rules(args_json: str) -> Rules:
         return load_rules(**json.loads(args_json))
 
 
-def play_one(task: tuple[str, int, int, tuple[str, ...], str | None]) -> GameSummary:
-    """One game from plain arguments (so that worker processes can run it)."""
+def play_one(task: tuple[str, int, int, tuple[str, ...], str | None]) -> GameSummary | GameFailure:
+    """One game from plain arguments (so that worker processes can run it).
+
+    A game the engine gives up on (``StepBudgetExceeded`` or any other library
+    error while playing) comes back as a ``GameFailure``: the other games go on.
+    """
     args_json, players, seed, bots, record_dir = task
     rules = _rules(args_json)
     seats = [BOTS[bots[i % len(bots)]](seed * 16 + i) for i in range(players)]
     names = tuple(bots[i % len(bots)] for i in range(players))
-    game = play_out(new_game(rules, players, seed), seats)
+    try:
+        game = play_out(new_game(rules, players, seed), seats)
+    except LibertaliaError as exc:
+        return GameFailure(seed, names, type(exc).__name__, str(exc))
     if record_dir is not None:
         GameRecord.of(game, seed=seed, agents=names).save(Path(record_dir) / f"game-{seed:06d}.json")
     return summarize(game, seed, names)
 
 
 def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequence[str], seed: int = 0,
-             jobs: int = 1, record_dir: str | Path | None = None) -> Iterator[GameSummary]:
-    """Summaries of ``games`` games, in seed order, using ``jobs`` processes."""
+             jobs: int = 1, record_dir: str | Path | None = None) -> Iterator[GameSummary | GameFailure]:
+    """Summaries of ``games`` games, in seed order, using ``jobs`` processes; a ``GameFailure`` for a game
+    that stopped with a library error."""
     unknown = [b for b in bots if b not in BOTS]
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
@@ -105,11 +123,15 @@ def _describe(values: list[float]) -> dict[str, float]:
     }
 
 
-def report(summaries: Sequence[GameSummary], top: int = 10) -> dict[str, Any]:
+def report(results: Sequence[GameSummary | GameFailure], top: int = 10) -> dict[str, Any]:
     """Win rates and score spread per seat and per bot; play counts, doubloons and win rates per character.
 
-    A shared win counts as a fraction: two tied winners get half a win each.
+    A shared win counts as a fraction: two tied winners get half a win each.  ``games``
+    counts the finished games the statistics are over; ``failed`` lists the others
+    (seed, bots, error and message).
     """
+    summaries = [r for r in results if isinstance(r, GameSummary)]
+    failures = [r for r in results if isinstance(r, GameFailure)]
     wins_by_seat: dict[int, float] = defaultdict(float)
     scores_by_seat: dict[int, list[float]] = defaultdict(list)
     wins_by_bot: dict[str, float] = defaultdict(float)
@@ -132,6 +154,8 @@ def report(summaries: Sequence[GameSummary], top: int = 10) -> dict[str, Any]:
     n = len(summaries)
     return {
         "games": n,
+        "failed": [{"seed": f.seed, "bots": list(f.bots), "error": f.error, "message": f.message}
+                   for f in failures],
         "seats": [
             {"seat": seat, "win_rate": round(wins_by_seat[seat] / n, 4), **_describe(scores_by_seat[seat])}
             for seat in sorted(scores_by_seat)

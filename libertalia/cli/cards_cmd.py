@@ -1,4 +1,4 @@
-"""``libertalia cards``: list, show and check card files."""
+"""``libertalia cards``: list, show, check and test card files."""
 
 from __future__ import annotations
 
@@ -8,14 +8,16 @@ import attrs
 import click
 from rich.table import Table
 
+from ..errors import DataError
 from ..language.render import render
+from ..loading.examples import example_files, run_examples
 from ..loading.rules import check_files
 from . import console, friendly_errors, load, rules_args
 
 
 @click.group()
 def cards() -> None:
-    """List, show and check cards."""
+    """List, show, check and test cards."""
 
 
 @cards.command("list")
@@ -81,6 +83,34 @@ def check(paths: tuple[str, ...], edition: str) -> None:
         click.echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
         raise SystemExit(1)
     click.echo("all cards are valid")
+
+
+@cards.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--edition", default=None,
+              help="Edition for files outside the bundled card folders (default galecrest).")
+def run_card_examples(paths: tuple[str, ...], edition: str | None) -> None:
+    """Run the examples: of card and loot files or folders; each failure is printed with file:line:col."""
+    passed = failed = without = 0
+    with friendly_errors():
+        for path in example_files(paths):
+            try:
+                results = run_examples(path, edition)
+            except DataError as exc:  # malformed examples, or a card that does not load
+                click.echo(str(exc), err=True)
+                failed += 1
+                continue
+            without += not results
+            for result in results:
+                if result.failure is None:
+                    passed += 1
+                else:
+                    click.echo(str(result.failure), err=True)
+                    failed += 1
+    note = f" ({without} file{'s' if without != 1 else ''} without examples)" if without else ""
+    click.echo(f"{passed} example{'s' if passed != 1 else ''} passed, {failed} failed{note}")
+    if failed:
+        raise SystemExit(1)
 
 
 def tree(node: Any, indent: int = 0) -> str:

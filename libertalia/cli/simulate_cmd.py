@@ -11,6 +11,7 @@ from typing import Any
 import click
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from .. import stats
 from . import console, friendly_errors, load, rules_args
@@ -34,21 +35,26 @@ from . import console, friendly_errors, load, rules_args
 def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition: str, loot: str | None,
              extra: tuple[str, ...], as_json: bool, as_csv: bool, record_dir: str | None,
              plot_path: str | None) -> None:
-    """Play many games between bots and report win rates, scores and characters."""
+    """Play many games between bots and report win rates, scores and characters.
+
+    A game that stops with an error (a card text that loops, say) is reported with its seed
+    and left out of the statistics; the others go on, and the exit status is then 1.
+    """
     out = console()
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     with friendly_errors():
         args = rules_args(edition, loot, seed, extra)
         load(args)
-        summaries: list[stats.GameSummary] = []
+        results: list[stats.GameSummary | stats.GameFailure] = []
         runs = stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed, jobs=jobs,
                               record_dir=record_dir)
         with Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
             task = progress.add_task("playing", total=games)
-            for summary in runs:
-                summaries.append(summary)
+            for result in runs:
+                results.append(result)
                 progress.advance(task)
-        report = stats.report(summaries)
+        report = stats.report(results)
+        summaries = [r for r in results if isinstance(r, stats.GameSummary)]
         if plot_path:
             _plot(summaries, report, plot_path)
     if as_json:
@@ -59,6 +65,11 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition:
         _tables(out, report)
     if plot_path:
         click.echo(f"charts written to {plot_path}", err=True)
+    if report["failed"]:
+        if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
+            for f in report["failed"]:
+                click.echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
+        raise SystemExit(1)
 
 
 def _csv(summaries: Sequence[stats.GameSummary]) -> str:
@@ -73,7 +84,15 @@ def _csv(summaries: Sequence[stats.GameSummary]) -> str:
 
 
 def _tables(out: Any, report: dict[str, Any]) -> None:
-    out.print(f"{report['games']} games")
+    failed = report["failed"]
+    out.print(f"{report['games']} games" + (f" ({len(failed)} failed, not counted)" if failed else ""))
+    if failed:
+        table = Table(title="Failed games", title_justify="left")
+        table.add_column("seed", justify="right")
+        table.add_column("error")
+        for f in failed:
+            table.add_row(str(f["seed"]), Text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
+        out.print(table)
     for title, rows, key in (("Seats", report["seats"], "seat"), ("Bots", report["bots"], "bot")):
         table = Table(title=title, title_justify="left")
         for col in (key, "win rate", "mean", "median", "stdev"):

@@ -8,22 +8,46 @@ can stop at any question and resume after a save and load.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 
+from ..errors import StepBudgetExceeded
 from ..language.compile import push_frame
 from ..loading.specs import Compiled, Rules
 from ..state import CardRef, Decision, Option, PendingState
 from .work import Suspend, Work, with_article
 
+STEP_BUDGET = 100_000
+"""Instructions and flow steps ``run`` may execute between two decisions.
+
+A whole random game takes a few thousand; going past this means a card text loops.
+"""
+RECENT_SOURCES = 8
+"""How many of the most recently finished abilities a ``StepBudgetExceeded`` names."""
+
 
 def run(w: Work) -> None:
-    """Advance until a question needs an answer or the game is over."""
+    """Advance until a question needs an answer or the game is over.
+
+    Raises ``StepBudgetExceeded`` (``w`` is then garbage: callers hold the frozen
+    game they started from) past ``STEP_BUDGET`` steps without a question.
+    """
+    steps = 0
+    # Sources of the abilities that finished last: with the frames still on the
+    # stack they name the cards of a loop, whether it recurses or repeats.
+    recent: deque[str] = deque(maxlen=RECENT_SOURCES)
     try:
         while True:
+            steps += 1
+            if steps > STEP_BUDGET:
+                raise StepBudgetExceeded(
+                    f"the game ran {STEP_BUDGET:,} steps without asking anything (voyage {w.voyage}, "
+                    f"day {w.day}, {w.step})",
+                    [*(f.source for f in reversed(w.frames)), *reversed(recent)])
             if w.frames:
                 f = w.frames[-1]
                 if f.pc >= len(f.code):
-                    w.frames.pop()
+                    recent.append(w.frames.pop().source)
                     continue
                 f.pos = 0
                 f.pc = f.code[f.pc](w, f)
@@ -123,7 +147,7 @@ def _reveal(w: Work) -> None:
         if name is not None:
             w.seats[seat].hand.remove(name)
             w.insert_on_island((seat, name))
-            w.log("play", f"seat {seat} plays {name}", seat, name)
+            w.log("play", f"seat {seat} plays {name}", seat, w.rules.card(name).name)
     w.commits = [None] * w.n
     w.log("reveal", "the island: " + ", ".join(_show(r) for r in w.island))
     w.step, w.cursor = "sun", 0
@@ -235,6 +259,7 @@ def _night(w: Work) -> None:
         for seat, p in enumerate(w.seats):
             for name in p.ship:
                 _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "moon", (seat, name))
+            _queue_held_loot(w, seat, "moon")
         w.sub = 1
     if not _drain(w, ordered=True, zone="ship"):
         return
@@ -254,15 +279,7 @@ def _anchor(w: Work) -> None:
         for seat, p in enumerate(w.seats):
             for name in p.ship:
                 _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "anchor", (seat, name))
-            done: set[str] = set()
-            # Loot in board order: a stormy chest that spends maps resolves before the maps score.
-            for kind in sorted(p.loot, key=w.rules.kinds.index):
-                spec = w.rules.loot_spec(kind)
-                for i, c in enumerate(spec.compiled):
-                    if c.timing != "anchor" or (c.once and kind in done):
-                        continue
-                    w.queue.append(PendingState(seat, f"l:{kind}", i, None, c.last))
-                done.add(kind)
+            _queue_held_loot(w, seat, "anchor")
         # Count adjustments (the Explorer) first: E2.
         w.queue.sort(key=lambda p: not w.rules.ability(p.source, p.index).early)
         w.sub = 1
@@ -313,6 +330,20 @@ def _voyage_end(w: Work) -> None:
         w.step = "voyage"
 
 
+def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
+    """Queue the ``timing`` abilities of every token ``seat`` holds: one per token, ``once`` per kind.
+
+    Loot goes in board order: a stormy chest that spends maps resolves before the maps score.
+    """
+    done: set[str] = set()
+    for kind in sorted(w.seats[seat].loot, key=w.rules.kinds.index):
+        for i, c in enumerate(w.rules.loot_spec(kind).compiled):
+            if c.timing != timing or (c.once and kind in done):
+                continue
+            w.queue.append(PendingState(seat, f"l:{kind}", i, None, c.last))
+        done.add(kind)
+
+
 # ---------------------------------------------------------------- queues
 def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     """Start the next queued ability; ``True`` once the queue is empty.
@@ -324,6 +355,8 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     # Drop abilities whose card has left its zone first, so that nothing
     # changes before the question below (a resumed run must see the same group).
     w.queue = [p for p in w.queue if p.source[0] != "c" or w.zone_of((p.seat, p.source[2:])) == zone]
+    if w.step == "night":
+        w.queue = _tokens_still_held(w, w.queue)
     if not w.queue:
         return True
     early = [p for p in w.queue if not p.late] or w.queue
@@ -333,6 +366,22 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     w.queue.remove(chosen)
     push_frame(w, chosen.source, chosen.index, chosen.seat, chosen.this)
     return False
+
+
+def _tokens_still_held(w: Work, queue: list[PendingState]) -> list[PendingState]:
+    """A held token's night ability waits for its token: one that left its holder is dropped."""
+    left: dict[tuple[int, str, int], int] = {}
+    out = []
+    for p in queue:
+        if p.source[0] == "l":
+            key = (p.seat, p.source, p.index)
+            if key not in left:
+                left[key] = w.seats[p.seat].loot.count(p.source[2:])
+            if left[key] <= 0:
+                continue
+            left[key] -= 1
+        out.append(p)
+    return out
 
 
 def _ask_order(w: Work, seat: int, group: list[PendingState]) -> PendingState:

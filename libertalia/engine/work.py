@@ -65,7 +65,7 @@ class Frame:
     """A running ability; ``pos`` counts the answers used by the current step."""
 
     __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "it", "did", "count", "moved", "gained",
-                 "code")
+                 "code", "origin")
 
     def __init__(self, fs: FrameState, code: tuple[Instruction, ...]) -> None:
         self.code = code
@@ -81,16 +81,17 @@ class Frame:
         self.count = fs.count
         self.moved = fs.moved
         self.gained = fs.gained
+        self.origin = fs.origin
 
     @classmethod
     def start(cls, source: str, index: int, seat: int, this: CardRef | None,
-              code: tuple[Instruction, ...]) -> Frame:
-        return cls(FrameState(source, index, seat, this), code)
+              code: tuple[Instruction, ...], origin: CardRef | None = None) -> Frame:
+        return cls(FrameState(source, index, seat, this, origin=origin), code)
 
     def freeze(self) -> FrameState:
         return FrameState(
             self.source, self.index, self.seat, self.this, self.pc, tuple(self.answers),
-            self.it, self.did, self.count, self.moved, self.gained,
+            self.it, self.did, self.count, self.moved, self.gained, self.origin,
         )
 
 
@@ -344,6 +345,35 @@ class Work:
         self.seats[seat].graveyard.append(name)
         self.log("discard", f"seat {seat}'s {name} is discarded", seat)
         return True
+
+    def take_over(self, ref: CardRef, seat: int) -> CardRef | None:
+        """Make another player's character ``seat``'s, where it stands; its new reference.
+
+        Every seat plays from the same deck, so a card that changes hands keeps
+        its first owner's mark: seat 1's Cook held by seat 0 is ``"Cook#1"``
+        (and becomes plain ``"Cook"`` again if it goes home).  Ranks, texts and
+        keys all follow the mark (``Rules`` knows every marked name).
+        """
+        owner, name = ref
+        if owner is None or self.zone_of(ref) is None:
+            return None
+        if owner == seat:
+            return ref
+        base, _, mark = name.partition("#")
+        new_name = base if (mark and int(mark) == seat) else (name if mark else f"{name}#{owner}")
+        zone = self.zone_of(ref)
+        new = (seat, new_name)
+        if zone == "island":
+            i = self.island.index(ref)
+            self.island[i] = new
+            if self.left_of_neutral == ref:
+                self.left_of_neutral = new
+        else:
+            assert zone is not None
+            self.remove(ref)
+            self.seats[seat].pile(zone).append(new_name)
+        self.log("move", f"seat {seat} takes seat {owner}'s {base} into their own zones", seat)
+        return new
 
     def put(self, ref: CardRef, pile: str) -> bool:
         seat, name = ref

@@ -14,7 +14,9 @@ import attrs
 @attrs.frozen
 class Zone:
     prep: str  # "in" | "from" | "on": kept so that rendering reads naturally
-    place: str  # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship"
+    # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship", or one of the
+    # per-ship places "each_ship" | "each_opponent_ship" | "each_adjacent_ship"
+    place: str
     pile: str = ""  # for place == "your": "ship" | "hand" | "graveyard"
     wording: str = ""  # "any"/"every", "another player's"/"an opponent's"
 
@@ -36,7 +38,8 @@ class WithAbility:
 
 @attrs.frozen
 class OwnedBy:
-    who: str  # "other" | "you"
+    who: str  # "other" | "you" | "player" (then ``player`` says whom)
+    player: PlayerRef | None = None
 
 
 CharFilter = (
@@ -55,6 +58,7 @@ class CharNP:
     other: bool
     noun: str  # "character" or a card name
     filters: tuple[CharFilter, ...]
+    plural: bool = attrs.field(default=False, eq=False, kw_only=True)  # written "characters"
     line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
     column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
@@ -98,10 +102,18 @@ class Positional:
     np: CharNP
 
 
+@attrs.frozen
+class Beside:
+    """The character directly left or right of ``this`` on the island."""
+
+    side: str  # left | right
+
+
 CharSel = (
     This
     | It
     | Taker
+    | Beside
     | ChooseChar
     | EveryChar
     | Positional
@@ -134,15 +146,36 @@ class EveryLoot:
 
 
 @attrs.frozen
-class AllBut:
+class EveryLootBut:
+    """Every token the phrase names except ``keep`` that the player picks."""
+
+    np: LootNP
     keep: int
+
+
+@attrs.frozen
+class ChooseLootN:
+    """``2 loot from today's loot``: the player picks that many, one at a time."""
+
+    counts: tuple[int, ...]
+    np: LootNP
+
+
+@attrs.frozen
+class ChooseLootSet:
+    """``1, 2 or 3 loot of one kind you hold``: the player picks a kind and how many."""
+
+    counts: tuple[int, ...]
+    np: LootNP
 
 
 LootSel = (
     ChooseLoot
     | RandomLoot
     | EveryLoot
-    | AllBut
+    | EveryLootBut
+    | ChooseLootN
+    | ChooseLootSet
 )
 
 
@@ -192,7 +225,7 @@ Counter = (
 @attrs.frozen
 class Row:
     count: int
-    or_more: bool
+    cmp: str  # "" (exactly), "more" (this many or more) or "fewer" (this many or fewer)
     value: int
 
 
@@ -252,10 +285,18 @@ class PlayerOnSide:
     side: str
 
 
+@attrs.frozen
+class EveryPlayer:
+    """Every seat, or every seat but yours."""
+
+    other: bool
+
+
 PlayerRef = (
     OwnerOf
     | ItsOwner
     | PlayerOnSide
+    | EveryPlayer
 )
 
 
@@ -387,14 +428,6 @@ class CountExtra:
     column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Sell:
-    counts: tuple[int, ...]
-    prices: tuple[int, ...]
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-
-
 Action = (
     Change
     | PaysYou
@@ -412,7 +445,6 @@ Action = (
     | Swap
     | UseAbility
     | CountExtra
-    | Sell
 )
 
 
@@ -483,8 +515,21 @@ class YouDid:
 
 
 @attrs.frozen
-class GainedAtLeast:
+class HoldCount:
+    """You hold N or more (or N or fewer) tokens of these kinds."""
+
     n: int
+    cmp: str  # more | fewer
+    kinds: tuple[str, ...]
+
+
+@attrs.frozen
+class CountExists:
+    """There are N or more (or N or fewer) such characters."""
+
+    n: int
+    cmp: str  # more | fewer
+    np: CharNP
 
 
 Cond = (
@@ -499,13 +544,20 @@ Cond = (
     | Exists
     | ItWasYours
     | YouDid
-    | GainedAtLeast
+    | HoldCount
+    | CountExists
 )
 
 
 @attrs.frozen
 class Condition:
-    parts: tuple[Cond, ...]
+    """Conditions joined by "and" inside each group, and the groups by "or"."""
+
+    groups: tuple[tuple[Cond, ...], ...]
+
+    @property
+    def parts(self) -> tuple[Cond, ...]:
+        return tuple(c for g in self.groups for c in g)
 
 
 # ------------------------------------------------------------------ structure
@@ -513,14 +565,17 @@ class Condition:
 class Step:
     """One sentence part between ``then``s.
 
-    ``form`` is ``plain``, ``postfix_if``, ``prefix_if`` or ``may``; the two
-    ``if`` forms mean the same and differ only in how they are written.
+    ``form`` is ``plain``, ``postfix_if``, ``prefix_if``, ``unless``, ``may``
+    or ``choose_one``; the two ``if`` forms mean the same and differ only in
+    how they are written.  ``choose_one`` offers ``actions`` and each of
+    ``choices`` as the options.
     """
 
     form: str
     actions: tuple[Action, ...]
     condition: Condition | None = None
     otherwise: tuple[Action, ...] | None = None
+    choices: tuple[tuple[Action, ...], ...] = attrs.field(default=(), kw_only=True)
     line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
     column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 

@@ -1,19 +1,23 @@
 """Meaning checks that the grammar cannot make.
 
 The grammar accepts any Capitalised name and any lower-case loot word; this
-module checks them against the loaded rules and catches sentences that parse
-but could never run: a character phrase with no zone, a random pick outside
-the bag, ``it`` before anything was picked.
+module checks them against the loaded rules and refuses every sentence the
+engine could not carry out exactly as written: a random pick outside the bag,
+``it`` before anything was picked, the island at night, a borrowed ability of
+another timing.  What passes here runs as it reads (the promise of
+docs/card-language.md); tests/language/test_checker.py pins each refusal.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 import attrs
 
 from ..errors import CardError
 from . import ast
+from .suggest import did_you_mean
 
 Report = Callable[[str, int, int, str], CardError]
 
@@ -26,47 +30,102 @@ class Vocabulary:
     kinds: frozenset[str]
 
 
+# Where things stand at each timing: by day and at dusk the characters are on the
+# island and today's loot is out; by night and at anchor every character is in a
+# ship, today's loot is gone (back to the bag at dusk) and at anchor there is no tomorrow.
+_ISLAND_TIMINGS = ("sun", "dusk")
+_TODAY_TIMINGS = ("sun", "dusk")
+_TOMORROW_TIMINGS = ("sun", "dusk", "moon")
+_EMPTY_ISLAND = "at night and at anchor every character is in a ship: the island is empty"
+
+
+@attrs.frozen
+class _Context:
+    """Where an ability runs: its timing, and whether it is printed on a loot tile."""
+
+    timing: str
+    loot: bool
+
+
 def check(abilities: tuple[ast.Ability, ...], vocab: Vocabulary, report: Report, *, loot: bool) -> None:
-    """Raise the first problem found, located at its line and column."""
+    """Raise the first problem found, located at its line and column.
+
+    Beyond names and kinds, a sentence is refused wherever the engine could not
+    do exactly what it says: a phrase about the island at night, a borrowed
+    ability of another timing, a daytime ability on a loot tile, and so on.
+    """
     for ability in abilities:
-        _check_ability(ability, vocab, report, loot)
+        _check_ability(ability, vocab, report, _Context(ability.timing, loot))
 
 
-def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, loot: bool) -> None:
+def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
     if len(set(a.modifiers)) != len(a.modifiers):
         raise report("a modifier is repeated", a.line, a.column, "each of last and once at most once")
-    if a.once and not loot:
+    if a.once and not ctx.loot:
         raise report('"once" is for loot abilities', a.line, a.column, "a trigger without once")
+    if ctx.loot and a.timing == "sun":
+        raise report("a loot tile has no daytime ability: it acts when taken (dusk), each night it is held "
+                     "(moon) or at the voyage's end (anchor)", a.line, a.column, "dusk, moon or anchor")
     bound = False  # whether ``it`` can be bound at this point
     for step in a.steps:
         for act in _actions(step):
-            if isinstance(act, ast.TakeNoLoot) and (a.timing != "dusk" or len(a.steps) != 1):
-                raise report('"take no loot" must stand alone in a dusk ability', act.line, act.column,
-                             "dusk: take no loot.")
+            if isinstance(act, ast.TakeNoLoot) and (a.timing != "dusk" or len(a.steps) != 1 or ctx.loot
+                                                    or len(step.actions) != 1 or step.form != "plain"):
+                raise report('"take no loot" is a standing rule: it must stand alone in a character\'s dusk ability',
+                             act.line, act.column, "dusk: take no loot.")
         if step.condition is not None:
             for c in step.condition.parts:
-                ref = getattr(c, "ref", None)
-                refers_to_it = isinstance(c, ast.ItWasYours) or ref == "it"
-                if isinstance(c, ast.LastVoyage) and ref != "this":
-                    raise report('say "this is the last voyage"', step.line, step.column, '"this is the last voyage"')
-                if ref == "taker" and not loot:
-                    raise report('"the character that took this" only makes sense on loot', step.line, step.column,
-                                 '"this" for the character itself')
-                if refers_to_it and not bound:
-                    raise report('"it" is used before anything was picked', step.line, step.column,
-                                 "an earlier action that discards, puts or names a character")
-                if isinstance(c, ast.Exists) and c.at_nightfall and a.timing != "moon":
-                    raise report('"at nightfall" only makes sense at night', step.line, step.column,
-                                 "a moon ability")
-                _check_cond(c, vocab, report, step)
+                _check_condition_part(c, vocab, report, step, ctx, bound)
         for act in _actions(step):
             if _uses_it(act) and not bound:
                 raise report('"it" is used before anything was picked', act.line, act.column,
                              "an earlier action that discards, puts or names a character")
-            _check_action(act, vocab, report, a.timing)
-            _check_self_reference(act, report, loot)
+            _check_action(act, vocab, report, ctx)
+            _check_self_reference(act, report, ctx.loot)
             if _binds_it(act):
                 bound = True
+
+
+def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context,
+                          bound: bool) -> None:
+    ref = getattr(c, "ref", None)
+    refers_to_it = isinstance(c, ast.ItWasYours) or ref == "it"
+    where = (step.line, step.column)
+    if isinstance(c, ast.LastVoyage) and ref != "this":
+        raise report('say "this is the last voyage"', *where, '"this is the last voyage"')
+    if ref == "taker":
+        _check_taker(report, ctx, *where)
+    if ref == "this" and ctx.loot and not isinstance(c, ast.LastVoyage):
+        raise report('on loot, "this" is the token, not a character', *where, '"the character that took this"')
+    if refers_to_it and not bound:
+        raise report('"it" is used before anything was picked', *where,
+                     "an earlier action that discards, puts or names a character")
+    if isinstance(c, ast.Exists) and c.at_nightfall and ctx.timing != "moon":
+        raise report('"at nightfall" only makes sense at night', *where, "a moon ability")
+    if isinstance(c, ast.JustTook) and ctx.timing != "dusk":
+        raise report('"you just took" speaks of the loot taken at dusk', *where, "a dusk ability")
+    if isinstance(c, ast.IsOnIsland) and ctx.timing not in _ISLAND_TIMINGS:
+        raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
+    if isinstance(c, ast.HoldCount | ast.Hold | ast.JustTook):
+        _check_kinds(c.kinds, vocab, report, *where)
+    if isinstance(c, ast.IsPositioned | ast.Exists | ast.CountExists):
+        _check_np(c.np, vocab, report, ctx)
+        _check_number(c.np, isinstance(c, ast.CountExists), report)
+
+
+def _check_taker(report: Report, ctx: _Context, line: int, column: int) -> None:
+    if not ctx.loot:
+        raise report('"the character that took this" only makes sense on loot', line, column,
+                     '"this" for the character itself')
+    if ctx.timing != "dusk":
+        raise report('"the character that took this" is known only at dusk, when the token is taken',
+                     line, column, "a dusk ability")
+
+
+def _check_number(np: ast.CharNP, plural: bool, report: Report) -> None:
+    """"there are 2 or more characters", but "a character": the noun agrees with its count."""
+    if np.plural and not plural:
+        raise report('say "character" for one character', np.line, np.column, '"character"')
 
 
 def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
@@ -76,7 +135,7 @@ def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
     if isinstance(subject, ast.OwnerOf):
         targets.append(subject.target)
     for t in targets:
-        if loot and isinstance(t, ast.This):
+        if loot and isinstance(t, ast.This | ast.Beside):
             raise report('on loot, "this" is the token, not a character', act.line, act.column,
                          '"the character that took this"')
         if not loot and isinstance(t, ast.Taker):
@@ -84,8 +143,7 @@ def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
                          '"this" for the character itself')
     for what, holder in ((ast.KeepLoot, "kept for the next voyage"), (ast.Give, "given away")):
         loot_sel = getattr(act, "loot", None)
-        if isinstance(act, what) and isinstance(loot_sel, ast.ChooseLoot | ast.EveryLoot | ast.RandomLoot) \
-                and loot_sel.np.place != "held":
+        if isinstance(act, what) and loot_sel is not None and loot_sel.np.place != "held":
             raise report(f"only loot you hold can be {holder}", act.line, act.column, '"you hold"')
 
 
@@ -93,6 +151,8 @@ def _actions(step: ast.Step) -> Iterator[ast.Action]:
     yield from step.actions
     if step.otherwise:
         yield from step.otherwise
+    for choice in step.choices:
+        yield from choice
 
 
 def _uses_it(act: ast.Action) -> bool:
@@ -108,37 +168,60 @@ def _binds_it(act: ast.Action) -> bool:
     return isinstance(act, (ast.Discard, ast.Put, ast.Play))
 
 
-def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, timing: str) -> None:
+def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+    where = (act.line, act.column)
     for np in _char_nps(act):
-        _check_np(np, vocab, report)
+        _check_np(np, vocab, report, ctx)
+        _check_number(np, False, report)
     for sel in _loot_sels(act):
-        _check_loot(sel, vocab, report, act)
-    if isinstance(act, ast.Take) and isinstance(act.loot, ast.ChooseLoot | ast.RandomLoot | ast.EveryLoot) \
-            and act.loot.np.place == "held":
-        raise report("you cannot take loot you already hold", act.line, act.column,
-                     "today's loot, the bag or an adjacent player")
+        _check_loot(sel, vocab, report, ctx)
+    if isinstance(getattr(act, "target", None), ast.Taker) or isinstance(getattr(act, "subject", None), ast.OwnerOf) \
+            and isinstance(act.subject.target, ast.Taker):  # type: ignore[union-attr]
+        _check_taker(report, ctx, *where)
+    if isinstance(getattr(act, "target", None), ast.Beside) and ctx.timing not in _ISLAND_TIMINGS:
+        raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
+    if isinstance(act, ast.Take) and act.loot.np.place == "held":
+        raise report("you cannot take loot you already hold", *where, "today's loot, the bag or an adjacent player")
+    if isinstance(act, ast.Play) and ctx.timing != "sun":
+        raise report("a character can only be played onto the island by day: later it would never reach a ship",
+                     *where, "a sun ability")
+    if isinstance(act, ast.UseAbility) and act.timing != ctx.timing:
+        raise report(f"a {ctx.timing} ability can only use {ctx.timing} abilities: another timing's text "
+                     f"would run where its words mean something else", *where, f"use the {ctx.timing} ability of …")
+    if isinstance(act, ast.UseAbility) and ctx.loot and ctx.timing != "dusk":
+        raise report("a loot tile can borrow an ability only at dusk, through the character that took it", *where,
+                     "a dusk ability")
+    if isinstance(act, ast.Give) and not _one_player(act.to):
+        raise report("loot can be given to one player only", *where, '"the player on your left", "its owner", …')
     if isinstance(act, ast.Swap):
-        places = {s.np.place for s in (act.first, act.second) if not isinstance(s, ast.AllBut)}
-        if not places <= {"today", "tomorrow"}:
-            raise report("swap works between today's and tomorrow's loot", act.line, act.column,
-                         "a loot in today's loot with a loot in tomorrow's loot")
+        for side in (act.first, act.second):
+            if not isinstance(side, ast.ChooseLoot | ast.RandomLoot):
+                raise report("a swap trades one token for one token", *where, '"a loot …" or "a random loot …"')
+        if act.first.np.place == act.second.np.place:
+            raise report("a swap needs two different places", *where,
+                         "for example: swap a loot you hold with a loot from an adjacent player")
+    if isinstance(act, ast.MoveReputation) and act.end not in ("leftmost", "rightmost"):
+        raise report("reputation moves to the leftmost or rightmost space", *where, "leftmost or rightmost")
     if isinstance(act, ast.CountExtra) and act.kind not in vocab.kinds:
-        raise report(f"unknown loot kind {act.kind!r}", act.line, act.column, _kinds(vocab))
-    if isinstance(act, ast.Sell) and len(act.counts) != len(act.prices):
-        raise report("sell needs as many prices as counts", act.line, act.column,
-                     "for example: sell 2 or 3 loot of one kind for 3 or 5 doubloons")
+        raise _unknown_kind(act.kind, vocab, report, *where)
     amount = getattr(act, "amount", None)
     if isinstance(amount, ast.InSets) and amount.kind not in vocab.kinds:
-        raise report(f"unknown loot kind {amount.kind!r}", act.line, act.column, _kinds(vocab))
-    if isinstance(amount, ast.Half | ast.UpTo | ast.ByTable | ast.InSets) and isinstance(act, ast.Change) \
-            and act.verb == "lose" and not isinstance(amount, ast.Half):
-        raise report("only a fixed amount or half your doubloons can be lost", act.line, act.column,
+        raise _unknown_kind(amount.kind, vocab, report, *where)
+    if isinstance(amount, ast.UpTo | ast.ByTable | ast.InSets) and isinstance(act, ast.Change) and act.verb == "lose":
+        raise report("only a fixed amount or half your doubloons can be lost", *where,
                      "lose N doubloons or lose half your doubloons")
-    counter = getattr(amount, "per", None) or getattr(amount, "counter", None)
+    counter = getattr(amount, "per", None) or getattr(amount, "counter", None) or getattr(act, "per", None)
     if isinstance(counter, ast.CountLoot):
-        _check_kinds(counter.kinds, vocab, report, act.line, act.column)
+        _check_kinds(counter.kinds, vocab, report, *where)
     if isinstance(counter, ast.CountCharacters):
-        _check_np(counter.np, vocab, report)
+        _check_np(counter.np, vocab, report, ctx)
+        _check_number(counter.np, False, report)
+
+
+def _one_player(p: ast.PlayerRef) -> bool:
+    if isinstance(p, ast.EveryPlayer):
+        return False
+    return not (isinstance(p, ast.OwnerOf) and isinstance(p.target, ast.EveryChar))
 
 
 def _char_nps(act: ast.Action) -> Iterator[ast.CharNP]:
@@ -146,6 +229,9 @@ def _char_nps(act: ast.Action) -> Iterator[ast.CharNP]:
     subject = getattr(act, "subject", None)
     if isinstance(subject, ast.OwnerOf):
         targets.append(subject.target)
+    to = getattr(act, "to", None)
+    if isinstance(to, ast.OwnerOf):
+        targets.append(to.target)
     for t in targets:
         np = getattr(t, "np", None)
         if isinstance(np, ast.CharNP):
@@ -160,46 +246,68 @@ def _loot_sels(act: ast.Action) -> Iterator[ast.LootSel]:
         yield act.second
 
 
-def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report) -> None:
+def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
     zones = [f for f in np.filters if isinstance(f, ast.Zone)]
-    if len(zones) != 1:
-        raise report(f"say where the {np.noun} is, once", np.line, np.column,
+    if len(zones) > 1:
+        raise report(f"say where the {np.noun} is once", np.line, np.column,
                      "one place such as 'in your ship' or 'on the island'")
-    zone = zones[0]
-    if zone.place == "island" and zone.prep == "in":
+    zone = zones[0] if zones else None
+    if zone is not None and zone.place == "island" and zone.prep == "in":
         raise report("a character is on the island, not in it", np.line, np.column, '"on the island"')
-    if zone.place != "island" and zone.prep == "on":
+    if zone is not None and zone.place != "island" and zone.prep == "on":
         raise report(f"a character is in a {zone.pile or 'ship'}, not on it", np.line, np.column,
                      '"in" or "from"')
+    if zone is not None and zone.place == "island" and ctx.timing not in _ISLAND_TIMINGS:
+        raise report(_EMPTY_ISLAND, np.line, np.column, "a sun or dusk ability, or a ship")
     if np.noun != "character" and np.noun not in vocab.names:
-        raise report(f"unknown card name {np.noun!r}", np.line, np.column, "the name of a loaded character")
+        hint = did_you_mean(np.noun, {*vocab.names, "character"})
+        raise _at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
+                       "the name of a loaded character", np.noun)
 
 
-def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, act: ast.Action) -> None:
-    if isinstance(sel, ast.AllBut):
-        return
+def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
     np = sel.np
     _check_kinds(np.kinds, vocab, report, np.line, np.column)
     if isinstance(sel, ast.RandomLoot) and np.place != "bag":
         raise report("a random loot can only come from the bag", np.line, np.column, '"from the bag"')
+    if isinstance(sel, ast.ChooseLootN) and len(sel.counts) != 1:
+        raise report("to let the player pick how many, say which kind: \"1 or 2 loot of one kind …\"",
+                     np.line, np.column, "one number, or \"of one kind\"")
     if np.place in ("today", "tomorrow") and np.prep == "on":
         raise report(f"loot is in {np.place}'s loot, not on it", np.line, np.column, '"in" or "from"')
     if np.place in ("bag", "adjacent_player") and np.prep != "from":
         raise report("loot comes from there", np.line, np.column, '"from"')
+    if np.place == "today" and ctx.timing not in _TODAY_TIMINGS:
+        raise report("today's loot is gone by night: what is left returns to the bag at dusk", np.line, np.column,
+                     "a sun or dusk ability")
+    if np.place == "tomorrow" and ctx.timing not in _TOMORROW_TIMINGS:
+        raise report("at anchor the voyage is over: there is no tomorrow's loot", np.line, np.column,
+                     "a sun, dusk or moon ability")
 
 
 def _check_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: Report, line: int, column: int) -> None:
     for k in kinds:
         if k not in vocab.kinds:
-            raise report(f"unknown loot kind {k!r}", line, column, _kinds(vocab))
+            raise _unknown_kind(k, vocab, report, line, column)
 
 
 def _kinds(vocab: Vocabulary) -> str:
     return "one of " + ", ".join(sorted(vocab.kinds))
 
 
-def _check_cond(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step) -> None:
-    if isinstance(c, (ast.IsPositioned, ast.Exists)):
-        _check_np(c.np, vocab, report)
-    if isinstance(c, (ast.Hold, ast.JustTook)):
-        _check_kinds(c.kinds, vocab, report, step.line, step.column)
+def _unknown_kind(kind: str, vocab: Vocabulary, report: Report, line: int, column: int) -> CardError:
+    """``unknown loot kind`` with a did-you-mean, the caret on the kind word itself."""
+    return _at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
+                    _kinds(vocab), kind)
+
+
+def _at_word(report: Report, message: str, line: int, column: int, expected: str, word: str) -> CardError:
+    """The error with its caret on ``word``: its first whole occurrence on the line, at or after ``column``.
+
+    The tree keeps one position per phrase, not per word, so the file line
+    quoted by the error is searched instead; if the word is not there, the
+    phrase's position stands.
+    """
+    err = report(message, line, column, expected)
+    found = re.compile(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])").search(err.source_line, max(column - 1, 0))
+    return err if found is None else report(message, line, found.start() + 1, expected)

@@ -8,38 +8,29 @@ plain-word expectations.
 from __future__ import annotations
 
 import functools
-from typing import Any
+import re
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import _paths
 from ..errors import CardError
 from . import ast
+from .lexer import UnknownCharacter, WordLexer
+from .suggest import did_you_mean
 
-# What each terminal means to a person writing a card.
-_TERMINAL_WORDS = {
+# What each open class of words means to a person writing a card.
+_CLASS_WORDS = {
     "NUMBER": "a number in digits",
-    "NAME": "a card name in Capitalised Words",
-    "NOUN": '"character" or a card name',
+    "NOUN": '"character", "characters" or a card name',
     "KIND": "a loot kind such as map",
-    "TIMING": "sun, dusk, moon or anchor",
-    "MODIFIER": "last or once",
-    "END": "leftmost or rightmost",
-    "POSITION": "leftmost, rightmost, lowest-ranked or highest-ranked",
-    "PILE": "ship, hand or graveyard",
-    "UNIT": "doubloons or reputation",
-    "PAST": "returned, discarded, moved or taken",
-    "OTHER": '"other"',
-    "OR_MORE": '"or more"',
-    "PREP": "in, from or on",
-    "CHAR_REF": "this or it",
-    "TAKER": '"the character that took this"',
-    "SIDE": "left or right",
-    "CMP": "fewer or more",
+    "OR_IF": '"or" and another condition',
     "_NL": "a new line",
     "$END": "the end of the text",
 }
+_PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"', "LPAR": '"("', "RPAR": '")"'}
 
 
 @functools.cache
@@ -47,10 +38,16 @@ def _lark() -> Lark:
     return Lark(
         _paths.grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
+        lexer=WordLexer,
         strict=True,
         propagate_positions=True,
         maybe_placeholders=True,
     )
+
+
+def grammar() -> Lark:
+    """The built parser (for tools that read the grammar, such as ``cards words``)."""
+    return _lark()
 
 
 def grammar_rule_count() -> int:
@@ -58,48 +55,83 @@ def grammar_rule_count() -> int:
     return len(_lark().rules)
 
 
-def _describe(name: str) -> str:
-    if name in _TERMINAL_WORDS:
-        return _TERMINAL_WORDS[name]
-    term = _lark().get_terminal(name) if name in {t.name for t in _lark().terminals} else None
-    if term is not None and term.pattern.type == "str":
-        return f'"{term.pattern.value}"'
-    return name.lower()
+@functools.cache
+def _spellings() -> dict[str, tuple[str, ...]]:
+    """The words each terminal stands for, read from the grammar."""
+    out: dict[str, tuple[str, ...]] = {}
+    for t in _lark().terminals:
+        if t.pattern.type == "str":
+            out[t.name] = (t.pattern.value,)
+        else:
+            body = t.pattern.value
+            words = re.fullmatch(r"\(\?:([a-z'\- |]+)\)", body)
+            if words:
+                out[t.name] = tuple(words.group(1).split("|"))
+    return out
 
 
-def _expected(names: set[str] | frozenset[str]) -> str:
-    words = sorted({_describe(n) for n in names})
-    if len(words) > 12:
-        words = words[:12] + ["..."]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+def _expected_words(names: Iterable[str]) -> list[str]:
+    """The words the parser could take, spelled out: keywords first, then the open classes."""
+    words: set[str] = set()
+    classes: list[str] = []
+    for name in names:
+        if name in _CLASS_WORDS:
+            classes.append(_CLASS_WORDS[name])
+        elif name in _PUNCT_WORDS:
+            classes.append(_PUNCT_WORDS[name])
+        else:
+            words.update(_spellings().get(name, (name.lower(),)))
+    return sorted(f'"{w}"' for w in words) + sorted(set(classes))
 
 
-def _error(exc: UnexpectedInput, text: str, path: str, line0: int, col0: int, indent: int,
+def _expected(names: Iterable[str]) -> str:
+    items = _expected_words(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _suggestion(word: str, names: Iterable[str]) -> str:
+    choices = [w for n in names if n not in _CLASS_WORDS and n not in _PUNCT_WORDS
+               for w in _spellings().get(n, ())]
+    if "NOUN" in names:
+        choices += ["character", "characters"]
+    return did_you_mean(word, choices)
+
+
+def _error(exc: Exception, text: str, path: str, line0: int, col0: int, indent: int,
            file_lines: list[str] | None) -> CardError:
     lines = text.split("\n")
-    line = getattr(exc, "line", 0) or len(lines)
-    column = getattr(exc, "column", 0) or (len(lines[line - 1]) + 1 if lines else 1)
-    source = lines[line - 1] if 0 < line <= len(lines) else ""
-    if isinstance(exc, UnexpectedToken):
+    suggestion = ""
+    if isinstance(exc, UnknownCharacter):
+        line, column = exc.line, exc.column
+        message = f"unexpected character {exc.char!r}: card text uses words, numbers and , . : ; ( )"
+        expected = "a word"
+    elif isinstance(exc, UnexpectedToken):
         tok = exc.token
-        found = "the end of the text" if tok.type == "$END" else f"{str(tok)!r}"
-        message = f"unexpected {found}"
+        line = tok.line if tok.line is not None else len(lines)
+        column = tok.column if tok.column is not None else len(lines[-1]) + 1
+        if tok.type == "$END":
+            message = "the text ends too early"
+        elif tok.type == "_NL":
+            message = "the line ends too early"
+        else:
+            message = f"unexpected {'word' if str(tok)[:1].isalnum() else 'mark'} {str(tok)!r}"
+            suggestion = _suggestion(str(tok), exc.accepts or exc.expected)
         expected = _expected(exc.accepts or exc.expected)
-    elif isinstance(exc, UnexpectedCharacters):
-        message = f"unexpected character {text[exc.pos_in_stream or 0]!r}"
-        expected = _expected(exc.allowed or set())
     elif isinstance(exc, UnexpectedEOF):
+        line = len(lines)
+        column = len(lines[-1]) + 1 if lines else 1
         message = "the text ends too early"
         expected = _expected(set(exc.expected))
-    else:  # pragma: no cover - lark has no other kinds
-        message, expected = str(exc), ""
+    else:  # pragma: no cover - lark raises no other kinds here
+        line, column, message, expected = 1, 1, str(exc), ""
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
     file_line = line + line0
     if file_lines is not None and 0 < file_line <= len(file_lines):
         source = file_lines[file_line - 1]
     return CardError(
-        message,
+        message + suggestion,
         path=path,
         line=file_line,
         column=column + (col0 if line == 1 else indent),
@@ -119,7 +151,7 @@ def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0, in
     """
     try:
         tree = _lark().parse(text)
-    except UnexpectedInput as exc:
+    except (UnexpectedInput, UnknownCharacter) as exc:
         raise _error(exc, text, path, line, column, indent, file_lines) from None
     abilities: tuple[ast.Ability, ...] = _ToAst(line, column, indent).transform(tree)
     return abilities
@@ -127,6 +159,11 @@ def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0, in
 
 def _tok(t: Any) -> str:
     return str(t)
+
+
+class _Pos(TypedDict):
+    line: int
+    column: int
 
 
 class _ToAst(Transformer[Token, Any]):
@@ -138,7 +175,7 @@ class _ToAst(Transformer[Token, Any]):
         self._col0 = col0
         self._indent = indent
 
-    def _at(self, meta: Any) -> dict[str, int]:
+    def _at(self, meta: Any) -> _Pos:
         if getattr(meta, "empty", True):
             return {"line": 0, "column": 0}
         col = meta.column + (self._col0 if meta.line == 1 else self._indent)
@@ -174,9 +211,19 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Step("prefix_if", actions, cond, other, **self._at(meta))
 
     @v_args(meta=True)
+    def unless(self, meta: Any, items: list[Any]) -> ast.Step:
+        actions, cond = items
+        return ast.Step("unless", actions, cond, None, **self._at(meta))
+
+    @v_args(meta=True)
     def may(self, meta: Any, items: list[Any]) -> ast.Step:
         actions, other = items
         return ast.Step("may", actions, None, other, **self._at(meta))
+
+    @v_args(meta=True)
+    def choose_action(self, meta: Any, items: list[Any]) -> ast.Step:
+        first, *rest = items
+        return ast.Step("choose_one", first, None, None, choices=tuple(rest), **self._at(meta))
 
     def actions(self, items: list[Any]) -> tuple[Any, ...]:
         return tuple(items)
@@ -214,6 +261,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def player_on_side(self, items: list[Any]) -> ast.PlayerOnSide:
         return ast.PlayerOnSide(str(items[0]))
+
+    def every_player(self, items: list[Any]) -> ast.EveryPlayer:
+        return ast.EveryPlayer(items[0] is not None)
 
     @v_args(meta=True)
     def give(self, meta: Any, items: list[Any]) -> ast.Give:
@@ -271,12 +321,8 @@ class _ToAst(Transformer[Token, Any]):
     def count_extra(self, meta: Any, items: list[Any]) -> ast.CountExtra:
         return ast.CountExtra(int(items[0]), str(items[1]), **self._at(meta))
 
-    @v_args(meta=True)
-    def sell(self, meta: Any, items: list[Any]) -> ast.Sell:
-        return ast.Sell(items[0], items[1], **self._at(meta))
-
-    def numbers(self, items: list[Any]) -> tuple[int, ...]:
-        return tuple(int(i) for i in items)
+    def counts(self, items: list[Any]) -> tuple[int, ...]:
+        return tuple(int(i) for i in items if i is not None)
 
     # amounts
     def fixed(self, items: list[Any]) -> ast.Fixed:
@@ -300,8 +346,8 @@ class _ToAst(Transformer[Token, Any]):
         return tuple(items)
 
     def row(self, items: list[Any]) -> ast.Row:
-        count, or_more, value = items
-        return ast.Row(int(count), or_more is not None, int(value))
+        count, cmp, value = items
+        return ast.Row(int(count), "" if cmp is None else str(cmp), int(value))
 
     def count_characters(self, items: list[Any]) -> ast.CountCharacters:
         return ast.CountCharacters(items[0])
@@ -331,16 +377,25 @@ class _ToAst(Transformer[Token, Any]):
     def taker(self, items: list[Any]) -> ast.Taker:
         return ast.Taker()
 
-    def char_ref(self, items: list[Any]) -> str:
-        word = str(items[0])
-        return "taker" if word.startswith("the ") else word
+    def beside(self, items: list[Any]) -> ast.Beside:
+        return ast.Beside(str(items[0]))
+
+    def ref_this(self, items: list[Any]) -> str:
+        return "this"
+
+    def ref_it(self, items: list[Any]) -> str:
+        return "it"
+
+    def ref_taker(self, items: list[Any]) -> str:
+        return "taker"
 
     def choose_one(self, items: list[Any]) -> ast.ChooseChar:
         return ast.ChooseChar(items[0])
 
     def choose_other(self, items: list[Any]) -> ast.ChooseChar:
         np = items[0]
-        return ast.ChooseChar(ast.CharNP(True, np.noun, np.filters, line=np.line, column=np.column), True)
+        return ast.ChooseChar(ast.CharNP(True, np.noun, np.filters, plural=np.plural, line=np.line,
+                                         column=np.column), True)
 
     def every(self, items: list[Any]) -> ast.EveryChar:
         return ast.EveryChar(items[0])
@@ -351,7 +406,10 @@ class _ToAst(Transformer[Token, Any]):
     @v_args(meta=True)
     def char_np(self, meta: Any, items: list[Any]) -> ast.CharNP:
         other, noun, *filters = items
-        return ast.CharNP(other is not None, str(noun), tuple(filters), **self._at(meta))
+        word = str(noun)
+        plural = word == "characters"
+        return ast.CharNP(other is not None, "character" if plural else word, tuple(filters), plural=plural,
+                          **self._at(meta))
 
     def ranked_above(self, items: list[Any]) -> ast.RankedAbove:
         return ast.RankedAbove(int(items[0]))
@@ -367,6 +425,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def owned_by_you(self, items: list[Any]) -> ast.OwnedBy:
         return ast.OwnedBy("you")
+
+    def owned_by_neighbour(self, items: list[Any]) -> ast.OwnedBy:
+        return ast.OwnedBy("player", ast.PlayerOnSide(str(items[0])))
 
     def zone(self, items: list[Any]) -> ast.Zone:
         prep, (place, pile, wording) = items
@@ -393,6 +454,15 @@ class _ToAst(Transformer[Token, Any]):
     def adjacent_ship(self, items: list[Any]) -> tuple[str, str, str]:
         return ("adjacent_ship", "", "")
 
+    def each_ship(self, items: list[Any]) -> tuple[str, str, str]:
+        return ("each_ship", "", "")
+
+    def each_opponent_ship(self, items: list[Any]) -> tuple[str, str, str]:
+        return ("each_opponent_ship", "", "")
+
+    def each_adjacent_ship(self, items: list[Any]) -> tuple[str, str, str]:
+        return ("each_adjacent_ship", "", "")
+
     # loot
     def choose_loot(self, items: list[Any]) -> ast.ChooseLoot:
         return ast.ChooseLoot(items[0])
@@ -403,8 +473,16 @@ class _ToAst(Transformer[Token, Any]):
     def every_loot(self, items: list[Any]) -> ast.EveryLoot:
         return ast.EveryLoot(items[0])
 
-    def all_but(self, items: list[Any]) -> ast.AllBut:
-        return ast.AllBut(int(items[0]))
+    def every_loot_but(self, items: list[Any]) -> ast.EveryLootBut:
+        return ast.EveryLootBut(items[0], int(items[1]))
+
+    def choose_loot_n(self, items: list[Any]) -> ast.ChooseLootN:
+        return ast.ChooseLootN(items[0], items[1])
+
+    @v_args(meta=True)
+    def choose_loot_set(self, meta: Any, items: list[Any]) -> ast.ChooseLootSet:
+        counts, (place, prep) = items
+        return ast.ChooseLootSet(counts, ast.LootNP((), place, prep, **self._at(meta)))
 
     @v_args(meta=True)
     def loot_np(self, meta: Any, items: list[Any]) -> ast.LootNP:
@@ -434,7 +512,10 @@ class _ToAst(Transformer[Token, Any]):
 
     # conditions
     def condition(self, items: list[Any]) -> ast.Condition:
-        return ast.Condition(tuple(items))
+        return ast.Condition(tuple(i for i in items if isinstance(i, tuple)))
+
+    def conjunction(self, items: list[Any]) -> tuple[ast.Cond, ...]:
+        return tuple(items)
 
     def is_positioned(self, items: list[Any]) -> ast.IsPositioned:
         return ast.IsPositioned(str(items[0]), str(items[1]), items[2])
@@ -452,13 +533,17 @@ class _ToAst(Transformer[Token, Any]):
         return ast.LastVoyage(str(items[0]))
 
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
-        return ast.HaveDoubloons(int(items[0]))
+        return ast.HaveDoubloons(int(items[0]), str(items[1]) == "fewer")
 
-    def have_at_most(self, items: list[Any]) -> ast.HaveDoubloons:
-        return ast.HaveDoubloons(int(items[0]), True)
+    def hold_count(self, items: list[Any]) -> ast.HoldCount:
+        return ast.HoldCount(int(items[0]), str(items[1]), items[2])
+
+    def count_exists(self, items: list[Any]) -> ast.CountExists:
+        return ast.CountExists(int(items[0]), str(items[1]), items[2])
 
     def no_other_has(self, items: list[Any]) -> ast.NoOtherHas:
-        return ast.NoOtherHas(str(items[0]), str(items[1]))
+        _other, cmp, pile = items
+        return ast.NoOtherHas(str(cmp), str(pile))
 
     def hold(self, items: list[Any]) -> ast.Hold:
         return ast.Hold(items[0])
@@ -480,6 +565,3 @@ class _ToAst(Transformer[Token, Any]):
 
     def you_did(self, items: list[Any]) -> ast.YouDid:
         return ast.YouDid()
-
-    def gained_at_least(self, items: list[Any]) -> ast.GainedAtLeast:
-        return ast.GainedAtLeast(int(items[0]))

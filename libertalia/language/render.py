@@ -32,13 +32,23 @@ def _step(s: ast.Step) -> str:
     if s.form == "prefix_if":
         assert s.condition is not None
         return f"if {_condition(s.condition)}, {acts}{other}"
+    if s.form == "unless":
+        assert s.condition is not None
+        return f"{acts} unless {_condition(s.condition)}"
     if s.form == "may":
         return f"you may {acts}{other}"
+    if s.form == "choose_one":
+        return "choose one: " + "; or ".join(_actions(c) for c in (s.actions, *s.choices))
     return acts
 
 
 def _actions(actions: Iterable[ast.Action]) -> str:
     return " and ".join(_action(a) for a in actions)
+
+
+def render_actions(actions: Iterable[ast.Action]) -> str:
+    """Actions joined by "and", as an option's label reads."""
+    return _actions(actions)
 
 
 @singledispatch
@@ -129,12 +139,9 @@ def _(a: ast.CountExtra) -> str:
     return f"count {a.n} extra {a.kind}"
 
 
-@_action.register
-def _(a: ast.Sell) -> str:
-    return f"sell {_numbers(a.counts)} loot of one kind for {_numbers(a.prices)} doubloons"
-
-
 def _numbers(ns: tuple[int, ...]) -> str:
+    if len(ns) == 1:
+        return str(ns[0])
     return ", ".join(str(n) for n in ns[:-1]) + f" or {ns[-1]}"
 
 
@@ -143,6 +150,8 @@ def _player(p: ast.PlayerRef) -> str:
         return f"the owner of {char_sel(p.target)}"
     if isinstance(p, ast.PlayerOnSide):
         return f"the player on your {p.side}"
+    if isinstance(p, ast.EveryPlayer):
+        return "every other player" if p.other else "every player"
     return "its owner"
 
 
@@ -162,7 +171,7 @@ def _amount(a: ast.Amount) -> str:
 
 
 def _rows(rows: tuple[ast.Row, ...]) -> str:
-    return ", ".join(f"{r.count}{' or more' if r.or_more else ''} for {r.value}" for r in rows)
+    return ", ".join(f"{r.count}{' or ' + r.cmp if r.cmp else ''} for {r.value}" for r in rows)
 
 
 def _counter(c: ast.Counter | None) -> str:
@@ -188,6 +197,8 @@ def char_sel(s: ast.CharSel) -> str:
         return "it"
     if isinstance(s, ast.Taker):
         return TAKER
+    if isinstance(s, ast.Beside):
+        return f"the character {s.side} of this"
     if isinstance(s, ast.ChooseChar):
         if s.another:
             return "another " + _np_body(s.np)
@@ -202,7 +213,8 @@ def char_np(np: ast.CharNP) -> str:
 
 
 def _np_body(np: ast.CharNP) -> str:
-    return " ".join([np.noun, *(_filter(f) for f in np.filters)])
+    noun = "characters" if np.plural and np.noun == "character" else np.noun
+    return " ".join([noun, *(_filter(f) for f in np.filters)])
 
 
 def _filter(f: ast.CharFilter) -> str:
@@ -214,6 +226,9 @@ def _filter(f: ast.CharFilter) -> str:
         return f"ranked below {f.rank}"
     if isinstance(f, ast.WithAbility):
         return f"with a {f.timing} ability"
+    if f.who == "player":
+        assert f.player is not None
+        return f"owned by {_player(f.player)}"
     return "owned by another player" if f.who == "other" else "owned by you"
 
 
@@ -226,7 +241,12 @@ def _place(z: ast.Zone) -> str:
         return f"{z.wording or 'any'} ship"
     if z.place == "other_ship":
         return f"{z.wording or 'another player' + chr(39) + 's'} ship"
-    return "an adjacent player's ship"
+    return {
+        "adjacent_ship": "an adjacent player's ship",
+        "each_ship": "each player's ship",
+        "each_opponent_ship": "each opponent's ship",
+        "each_adjacent_ship": "each adjacent player's ship",
+    }[z.place]
 
 
 def _kinds(kinds: tuple[str, ...]) -> str:
@@ -234,15 +254,17 @@ def _kinds(kinds: tuple[str, ...]) -> str:
 
 
 def _loot_np(np: ast.LootNP) -> str:
-    kinds = _kinds(np.kinds)
-    place = {
+    return f"{_kinds(np.kinds)} {_loot_place(np)}"
+
+
+def _loot_place(np: ast.LootNP) -> str:
+    return {
         "today": f"{np.prep or 'from'} today's loot",
         "tomorrow": f"{np.prep or 'from'} tomorrow's loot",
         "bag": f"{np.prep or 'from'} the bag",
         "adjacent_player": f"{np.prep or 'from'} an adjacent player",
         "held": "you hold",
     }[np.place]
-    return f"{kinds} {place}"
 
 
 def _loot_sel(s: ast.LootSel) -> str:
@@ -252,12 +274,16 @@ def _loot_sel(s: ast.LootSel) -> str:
         return "a random " + _loot_np(s.np)
     if isinstance(s, ast.EveryLoot):
         return "every " + _loot_np(s.np)
-    return f"all your loot but {s.keep} of your choice"
+    if isinstance(s, ast.EveryLootBut):
+        return f"every {_loot_np(s.np)} but {s.keep} of your choice"
+    if isinstance(s, ast.ChooseLootN):
+        return f"{_numbers(s.counts)} {_loot_np(s.np)}"
+    return f"{_numbers(s.counts)} loot of one kind {_loot_place(s.np)}"
 
 
 # ------------------------------------------------------------------ conditions
 def _condition(c: ast.Condition) -> str:
-    return " and ".join(_cond(p) for p in c.parts)
+    return " or ".join(" and ".join(_cond(p) for p in group) for group in c.groups)
 
 
 TAKER = "the character that took this"
@@ -290,7 +316,9 @@ def _cond(c: ast.Cond) -> str:
         return f"there is {'no' if c.negated else 'a'} {char_np(c.np)}"
     if isinstance(c, ast.ItWasYours):
         return "it was yours"
-    if isinstance(c, ast.YouDid):
-        return "you did"
-    assert isinstance(c, ast.GainedAtLeast)
-    return f"you gained {c.n} or more doubloons this way"
+    if isinstance(c, ast.HoldCount):
+        return f"you hold {c.n} or {c.cmp} {_kinds(c.kinds)}"
+    if isinstance(c, ast.CountExists):
+        return f"there are {c.n} or {c.cmp} {char_np(c.np)}"
+    assert isinstance(c, ast.YouDid)
+    return "you did"

@@ -16,6 +16,7 @@ from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
 from ..language.compile import compile_ability
 from ..language.parser import parse
+from ..language.suggest import did_you_mean
 from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from .yamlfile import Document, Field, read
 
@@ -28,8 +29,9 @@ _BOARD_KEYS = {
     "characters": True, "loot": True, "default_loot": True, "neutrals": False,
     "tie_breakers": False, "voyage_end": False,
 }
-_CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False}
-_LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False}
+_CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False, "examples": False}
+_LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False,
+              "examples": False}
 
 
 def load_rules(
@@ -48,14 +50,14 @@ def load_rules(
     edition's: a mod needs nothing else.
     """
     board_path = _board_path(edition)
-    board = _load_board(board_path)
+    board, board_fields = _load_board(board_path)
     cards_root = _paths.cards_dir()
-    char_files = _yaml_files(cards_root / board.characters_dir)
-    loot_files = _yaml_files(cards_root / board.loot_dir)
+    bundled_files = _distinct([*_yaml_files(cards_root / board.characters_dir),
+                               *_yaml_files(cards_root / board.loot_dir)])
     extra_cards = list(extra_cards)
-    extra_files = [f for p in extra_cards for f in _yaml_files(Path(p))]
+    extra_files = _distinct([f for p in extra_cards for f in _yaml_files(Path(p))])
 
-    char_docs, loot_docs = _classify([read(path) for path in [*char_files, *loot_files, *extra_files]])
+    char_docs, loot_docs = _classify([read(path) for path in bundled_files], [read(path) for path in extra_files])
 
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
@@ -64,6 +66,7 @@ def load_rules(
 
     sides = _choose_sides(board, loot, seed, set(loot_docs))
     characters = sorted((_character(f, doc, vocab) for f, doc in char_docs.values()), key=lambda c: c.rank)
+    _check_board_with_cards(board, board_fields, characters)
     characters.extend(_neutral_card(n) for n in neutrals)
     loot_specs = []
     for kind, count in board.bag:
@@ -96,19 +99,51 @@ def load_rules(
     )
 
 
-def _classify(docs: list[Document]) -> tuple[dict[str, tuple[Field, Document]],
-                                             dict[tuple[str, str], tuple[Field, Document]]]:
-    """Character files by name and loot files by (kind, side); later files replace earlier ones."""
-    char_docs: dict[str, tuple[Field, Document]] = {}
-    loot_docs: dict[tuple[str, str], tuple[Field, Document]] = {}
-    for doc in docs:
-        if "kind" in {k for k, _ in doc.root.items()}:
-            fields = doc.root.mapping(_LOOT_KEYS, "a loot file")
-            loot_docs[(fields["kind"].as_str("kind"), fields["side"].as_str("side"))] = (doc.root, doc)
-        else:
-            fields = doc.root.mapping(_CARD_KEYS, "a character file")
-            char_docs[fields["name"].as_str("name")] = (doc.root, doc)
+CardKey = str | tuple[str, str]
+"""What a card file defines: a character name, or a loot tile's (kind, side)."""
+
+
+def _classify(bundled: list[Document], mods: list[Document] | None = None,
+              ) -> tuple[dict[str, tuple[Field, Document]], dict[tuple[str, str], tuple[Field, Document]]]:
+    """Character files by name and loot files by (kind, side).
+
+    A mod file replaces the bundled card or tile it names (a deliberate mod
+    feature); two files of the same set that define one card are an error
+    naming both.
+    """
+    merged: dict[CardKey, tuple[Field, Document]] = {}
+    for group in (bundled, mods or []):
+        seen: dict[CardKey, tuple[Field, Document]] = {}
+        for doc in group:
+            _add_card(doc, seen)
+        merged.update(seen)
+    char_docs = {k: v for k, v in merged.items() if isinstance(k, str)}
+    loot_docs = {k: v for k, v in merged.items() if isinstance(k, tuple)}
     return char_docs, loot_docs
+
+
+def _add_card(doc: Document, seen: dict[CardKey, tuple[Field, Document]]) -> None:
+    """Record what ``doc`` defines; a DataError at its name (or kind) if an earlier file defined it."""
+    key: CardKey
+    if "kind" in {k for k, _ in doc.root.items()}:
+        fields = doc.root.mapping(_LOOT_KEYS, "a loot file")
+        key, blame = (fields["kind"].as_str("kind"), fields["side"].as_str("side")), fields["kind"]
+        what, expected = f"the {key[1]} side of the {key[0]} tile", "one file per loot kind and side"
+    else:
+        fields = doc.root.mapping(_CARD_KEYS, "a character file")
+        key, blame = fields["name"].as_str("name"), fields["name"]
+        what, expected = f"the character {key!r}", "a name no other file uses"
+    if key in seen:
+        raise blame.error(f"{what} is defined twice: here and in {seen[key][1].path}", expected)
+    seen[key] = (doc.root, doc)
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """The paths without repeats (a folder and a file in it, given together, name the file once)."""
+    out: dict[Path, Path] = {}
+    for p in paths:
+        out.setdefault(p.resolve(), p)
+    return list(out.values())
 
 
 def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") -> list[DataError]:
@@ -118,14 +153,16 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     read, parsed and checked on its own, so a modder sees all mistakes at once.
     Names may refer to the edition's characters and to characters in ``paths``.
     """
-    board = _load_board(_board_path(edition))
+    board, _ = _load_board(_board_path(edition))
     errors: list[DataError] = []
     docs: list[Document] = []
-    for path in (f for p in paths for f in _yaml_files(Path(p))):
+    seen: dict[CardKey, tuple[Field, Document]] = {}
+    for path in _distinct([f for p in paths for f in _yaml_files(Path(p))]):
         try:
             doc = read(path)
             _classify([doc])
             docs.append(doc)
+            _add_card(doc, seen)
         except DataError as exc:
             errors.append(exc)
     bundled, _ = _classify([read(p) for p in _yaml_files(_paths.cards_dir() / board.characters_dir)])
@@ -154,8 +191,8 @@ def _board_path(edition: str | Path) -> Path:
     if path.is_file():
         return path
     names = sorted(p.stem for p in _paths.boards_dir().glob("*.yaml"))
-    raise RulesError(f"no edition or board file called {str(edition)!r}; the bundled editions are "
-                     + ", ".join(names))
+    raise RulesError(f"no edition or board file called {str(edition)!r}{did_you_mean(str(edition), names)}; "
+                     "the bundled editions are " + ", ".join(names))
 
 
 def _yaml_files(path: Path) -> list[Path]:
@@ -187,36 +224,40 @@ def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[
             chosen[k] = options[rng.draw(seed, i, len(options))]
     elif isinstance(loot, str):
         if not any(side == loot for _, side in available):
-            raise RulesError(f"there is no {loot!r} loot side; the sides on file are {', '.join(all_sides)}"
-                             " (or uncharted)")
+            raise RulesError(f"there is no {loot!r} loot side{did_you_mean(loot, [*all_sides, 'uncharted'])}; "
+                             f"the sides on file are {', '.join(all_sides)} (or uncharted)")
         chosen = {k: loot if (k, loot) in available else default for k in kinds}
     elif isinstance(loot, Mapping):
         unknown = sorted(set(loot) - set(kinds))
         if unknown:
-            raise RulesError(f"unknown loot kind {unknown[0]!r}; the kinds are {', '.join(kinds)}")
+            raise RulesError(f"unknown loot kind {unknown[0]!r}{did_you_mean(unknown[0], kinds)}; "
+                             f"the kinds are {', '.join(kinds)}")
         chosen = {k: str(loot.get(k, default)) for k in kinds}
     else:
         raise RulesError(f"loot must be a side name or a mapping of kind to side, not {loot!r}")
     for k, side in chosen.items():
         if (k, side) not in available:
             sides = sorted(sd for kk, sd in available if kk == k)
-            raise RulesError(f"there is no {side!r} side for {k}; its sides are {', '.join(sides)}")
+            raise RulesError(f"there is no {side!r} side for {k}{did_you_mean(side, sides)}; "
+                             f"its sides are {', '.join(sides)}")
     return chosen
 
 
-def _load_board(path: Path) -> BoardSpec:
+def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
+    """A board file, checked for facts no game could run with, and its fields for the checks that need cards."""
     doc = read(path)
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
-    players = f["players"].mapping({"min": True, "max": True}, "players")
-    income, overflow, start_spaces = _reputation(f)
+    players = _players(f)
+    income, overflow, start_spaces = _reputation(f, players)
     bag = tuple((k, v.as_int(f"the count of {k}", 0)) for k, v in f["bag"].items())
     voyages = tuple(v.as_int("a voyage length", 1) for v in f["voyages"].as_list())
+    if not voyages:
+        raise f["voyages"].error("voyages must list at least one voyage", "days per voyage, such as [4, 5, 6]")
     deal = tuple(v.as_int("a deal size", 0) for v in f["deal"].as_list())
     if len(deal) != len(voyages):
         raise f["deal"].error(f"deal needs one entry per voyage ({len(voyages)})", f"{len(voyages)} numbers")
-    per_day: dict[int, int] | None = None
-    if "loot_per_day" in f:
-        per_day = {int(k): v.as_int("loot per day", 0) for k, v in f["loot_per_day"].items()}
+    per_day = _loot_per_day(f, players)
+    _check_bag(f, bag, voyages, per_day, players)
     start = f["start_doubloons"].value
     if start != "income" and not (isinstance(start, int) and start >= 0):
         raise f["start_doubloons"].error("start_doubloons must be 'income' or a number", "income or a number")
@@ -226,7 +267,8 @@ def _load_board(path: Path) -> BoardSpec:
     for n in f["neutrals"].as_list() if "neutrals" in f else []:
         nf = n.mapping({"name": True, "rank": True, "players": True}, "a neutral card")
         neutrals.append(NeutralSpec(nf["name"].as_str("name"), nf["rank"].as_number("rank"),
-                                    tuple(p.as_int("a player count", 1) for p in nf["players"].as_list())))
+                                    tuple(_player_count(p, players, "a neutral card's player count")
+                                          for p in nf["players"].as_list())))
     choices = {"island_ties": ("reputation", "tie_breakers"), "winner_ties": ("reputation", "shared"),
                "leftover_loot": ("bag", "aside")}
     for key, allowed in choices.items():
@@ -235,10 +277,10 @@ def _load_board(path: Path) -> BoardSpec:
     tie_break = f["island_ties"].as_str("island_ties")
     if tie_break == "reputation" and not income or f["winner_ties"].value == "reputation" and not income:
         raise f["island_ties"].error("reputation ties need a reputation track", "tie_breakers or shared")
-    return BoardSpec(
+    board = BoardSpec(
         edition=f["edition"].as_str("edition"),
         title=f["title"].as_str("title"),
-        players=(players["min"].as_int("min", 1), players["max"].as_int("max", 1)),
+        players=players,
         voyage_days=voyages,
         deal=deal,
         track_income=income,
@@ -254,42 +296,125 @@ def _load_board(path: Path) -> BoardSpec:
         default_loot=f["default_loot"].as_str("default_loot"),
         characters_dir=f["characters"].as_str("characters"),
         loot_dir=f["loot"].as_str("loot"),
-        tie_breakers=_tie_breakers(f) if tie_break == "tie_breakers" else {},
+        tie_breakers=_tie_breakers(f, players[1]) if tie_break == "tie_breakers" else {},
         ship_after_voyage=_choice(f, "voyage_end", "ship", ("graveyard", "removed"), "graveyard"),
         graveyard_after_voyage=_choice(f, "voyage_end", "graveyard", ("keep", "removed"), "keep"),
         path=str(path),
     )
+    return board, f
 
 
-def _reputation(f: dict[str, Field]) -> tuple[tuple[int, ...], int, dict[int, tuple[int, ...]]]:
-    """The track's income, overflow and start spaces; an edition without a track has none."""
+def _players(f: dict[str, Field]) -> tuple[int, int]:
+    """The least and most players the board seats: at least one, the least no more than the most."""
+    players = f["players"].mapping({"min": True, "max": True}, "players")
+    lo, hi = players["min"].as_int("players.min", 1), players["max"].as_int("players.max", 1)
+    if hi < lo:
+        raise players["max"].error(f"players.max ({hi}) is less than players.min ({lo})",
+                                   f"a number of at least {lo}")
+    return lo, hi
+
+
+def _player_count(field: Field, players: tuple[int, int], what: str) -> int:
+    """A player count the board seats, or a DataError at it."""
+    lo, hi = players
+    n = field.as_int(what, 1)
+    if not lo <= n <= hi:
+        raise field.error(f"{what} is {n}, but the board seats {lo} to {hi} players",
+                          f"a player count from {lo} to {hi}")
+    return n
+
+
+def _loot_per_day(f: dict[str, Field], players: tuple[int, int]) -> dict[int, int] | None:
+    """Tokens laid out per day, by player count (None: one per player); each count one the board seats."""
+    if "loot_per_day" not in f:
+        return None
+    table = f["loot_per_day"]
+    values = [v for _, v in table.items()]  # a mapping, or an error at it
+    per_day: dict[int, int] = {}
+    for (key_node, _), value in zip(table.node.value, values, strict=True):
+        count = _player_count(Field(key_node, table.doc), players, "a player count in loot_per_day")
+        per_day[count] = value.as_int("loot per day", 0)
+    return per_day
+
+
+def _check_bag(f: dict[str, Field], bag: tuple[tuple[str, int], ...], voyages: tuple[int, ...],
+               per_day: dict[int, int] | None, players: tuple[int, int]) -> None:
+    """The bag holds every token the longest voyage lays out, at whichever player count lays out most."""
+    total = sum(count for _, count in bag)
+    need, n = max((max(voyages) * (per_day.get(n, n) if per_day else n), n)
+                  for n in range(players[0], players[1] + 1))
+    if need > total:
+        raise f["bag"].error(f"the bag holds {total} tokens, but a {max(voyages)}-day voyage with {n} players "
+                             f"lays out {need}", f"at least {need} tokens in the bag")
+
+
+def _check_board_with_cards(board: BoardSpec, f: dict[str, Field], characters: list[CharacterSpec]) -> None:
+    """What a board says about the cards: enough characters to deal, neutral cards with a rank and name of their own."""
+    dealt = sum(board.deal)
+    if dealt > len(characters):
+        raise f["deal"].error(f"the deal hands out {dealt} characters over the game, but only {len(characters)} "
+                              "are loaded", f"deal sizes adding up to at most {len(characters)}")
+    ranks = {c.rank: c.name for c in characters}
+    names = {c.name for c in characters}
+    for neutral, field in zip(board.neutrals, f["neutrals"].as_list() if "neutrals" in f else [], strict=True):
+        nf = field.mapping({"name": True, "rank": True, "players": True}, "a neutral card")
+        if neutral.name in names:
+            raise nf["name"].error(f"the neutral card {neutral.name!r} has the name of a character",
+                                   "a name no character has")
+        if neutral.rank in ranks:
+            raise nf["rank"].error(f"the neutral card {neutral.name} has rank {neutral.rank:g}, "
+                                   f"like {ranks[neutral.rank]}", "a rank no character has")
+
+
+def _reputation(f: dict[str, Field], players: tuple[int, int],
+                ) -> tuple[tuple[int, ...], int, dict[int, tuple[int, ...]]]:
+    """The track's income, overflow and start spaces; an edition without a track has none.
+
+    The track has a space for every seat colour at the most players, and the
+    start spaces of a player count are that many different spaces.
+    """
     if "reputation" not in f:
         return (), 0, {}
     rep = f["reputation"].mapping({"income": True, "overflow": True, "start": False}, "reputation")
     income = tuple(v.as_int("income", 0) for v in rep["income"].as_list())
+    if len(income) < players[1]:
+        raise rep["income"].error(f"the reputation track has {len(income)} spaces, but the board seats up to "
+                                  f"{players[1]} players", f"at least {players[1]} income numbers, one per space")
     start_spaces: dict[int, tuple[int, ...]] = {}
     for count, spaces in (rep["start"].items() if "start" in rep else []):
         listed = tuple(v.as_int("a track space", 0) for v in spaces.as_list())
         if not count.isdigit() or len(listed) != int(count) or any(x >= len(income) for x in listed):
             raise spaces.error(f"start spaces for {count} players must be {count} spaces of the track",
                                f"{count} numbers from 0 to {len(income) - 1}")
+        if not players[0] <= int(count) <= players[1]:
+            raise spaces.error(f"start spaces are given for {count} players, but the board seats "
+                               f"{players[0]} to {players[1]}", f"a player count from {players[0]} to {players[1]}")
+        twice = sorted({x for x in listed if listed.count(x) > 1})
+        if twice:
+            raise spaces.error(f"start spaces for {count} players must differ, but {twice[0]} is listed twice",
+                               f"{count} different spaces")
         start_spaces[int(count)] = listed
     return income, rep["overflow"].as_int("overflow", 0), start_spaces
 
 
-def _tie_breakers(f: dict[str, Field]) -> dict[float, tuple[int, ...]]:
-    """Per rank, the tie-breaker number of each seat's colour (lower goes left)."""
+def _tie_breakers(f: dict[str, Field], most_players: int) -> dict[float, tuple[int, ...]]:
+    """Per rank, the tie-breaker number of each seat's colour (lower goes left); a number for every seat."""
     if "tie_breakers" not in f:
         raise f["island_ties"].error("island_ties: tie_breakers needs a tie_breakers table",
                                      "a tie_breakers mapping with patterns and ranks")
     table = f["tie_breakers"].mapping({"patterns": True, "ranks": True, "note": False}, "tie_breakers")
     patterns = {name: tuple(v.as_int("a tie-breaker", 0) for v in row.as_list())
                 for name, row in table["patterns"].items()}
+    for name, row in table["patterns"].items():
+        if len(patterns[name]) < most_players:
+            raise row.error(f"tie-breaker pattern {name!r} has {len(patterns[name])} numbers, but the board "
+                            f"seats up to {most_players} players", f"at least {most_players} numbers, one per seat")
     out: dict[float, tuple[int, ...]] = {}
     for rank, pattern in table["ranks"].items():
         name = pattern.as_str("a pattern name")
         if name not in patterns:
-            raise pattern.error(f"unknown pattern {name!r}", "one of " + ", ".join(patterns))
+            raise pattern.error(f"unknown pattern {name!r}{did_you_mean(name, patterns)}",
+                                "one of " + ", ".join(patterns))
         out[float(rank)] = patterns[name]
     return out
 

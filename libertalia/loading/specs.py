@@ -50,6 +50,10 @@ class CharacterSpec:
     def has(self, timing: str) -> bool:
         return any(c.timing == timing for c in self.compiled)
 
+    def acts(self, timing: str) -> bool:
+        """Whether it has an ability of ``timing`` that does something (not a standing rule)."""
+        return any(c.timing == timing and not c.passive for c in self.compiled)
+
 
 @attrs.frozen
 class LootSpec:
@@ -136,21 +140,30 @@ class Rules:
         def put(name: str, value: object) -> None:
             object.__setattr__(self, name, value)
 
-        put("_by_name", {c.name: c for c in self.characters})
+        # A character that changed hands keeps its first owner's mark ("Cook#1", see
+        # Work.take_over); every lookup by name knows the marked names too.
+        by_name = {c.name: c for c in self.characters}
+        marked = {f"{c.name}#{seat}": c for c in self.characters if not c.neutral
+                  for seat in range(self.board.players[1])}
+        put("_by_name", {**by_name, **marked})
         put("_by_kind", {spec.kind: spec for spec in self.loot})
         put("kinds", tuple(k for k, _ in self.board.bag))
-        put("ranks", {c.name: c.rank for c in self.characters})
-        sources: dict[str, tuple[Compiled, ...]] = {f"c:{c.name}": c.compiled for c in self.characters}
+        put("ranks", {name: c.rank for name, c in self._by_name.items()})
+        sources: dict[str, tuple[Compiled, ...]] = {f"c:{name}": c.compiled for name, c in self._by_name.items()}
         sources.update({f"l:{spec.kind}": spec.compiled for spec in self.loot})
         put("sources", sources)
-        put("play_options", {c.name: Option(c.name, f"{c.name} ({c.rank:g})") for c in self.characters})
+        options = {c.name: Option(c.name, f"{c.name} ({c.rank:g})") for c in self.characters}
+        options.update({name: Option(name, f"{c.name} ({c.rank:g}, seat {name.partition('#')[2]}'s card)")
+                        for name, c in marked.items()})
+        put("play_options", options)
         put("loot_options", {k: Option(k, k) for k in self.kinds})
 
     def card(self, name: str) -> CharacterSpec:
         return self._by_name[name]
 
     def has_card(self, name: str) -> bool:
-        return name in self._by_name
+        """Whether ``name`` is a character of these rules (a card name, not a marked one)."""
+        return name in self._by_name and self._by_name[name].name == name
 
     def loot_spec(self, kind: str) -> LootSpec:
         return self._by_kind[kind]

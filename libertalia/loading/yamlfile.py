@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from ..errors import DataError
+from ..language.suggest import did_you_mean
 
 
 class Field:
@@ -102,7 +103,7 @@ class Field:
             key = str(k.value)
             if key not in allowed:
                 raise self.doc.error(
-                    f"unknown key {key!r} in {what}",
+                    f"unknown key {key!r} in {what}{did_you_mean(key, allowed)}",
                     int(k.start_mark.line) + 1,
                     int(k.start_mark.column) + 1,
                     "one of " + ", ".join(sorted(allowed)),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ...engine.work import Frame, Work
 from ...state import Option
 from .. import ast
-from ..render import render_ability
+from ..render import render_ability, render_actions
 from .actions import action_fn
 from .amounts import best_sets
 from .common import ActionFn, CondFn, Unbound, push_frame, push_loot_abilities, source_name
@@ -76,6 +76,21 @@ def compile_ability(ability: ast.Ability) -> Compiled:
         if step.form == "plain":
             emit_actions(step.actions)
             continue
+        if step.form == "choose_one":
+            # A question, then a jump to the chosen option's actions; each option ends with a jump past the rest.
+            branch_at = len(code)
+            code.append(_placeholder)
+            starts, exits = [], []
+            for option in (step.actions, *step.choices):
+                starts.append(len(code))
+                emit_actions(option)
+                exits.append(len(code))
+                code.append(_placeholder)
+            for at in exits:
+                code[at] = _jump(len(code))
+            labels = [render_actions(option) for option in (step.actions, *step.choices)]
+            code[branch_at] = _choose_one(starts, labels, render_ability(ability))
+            continue
         branch_at = len(code)
         code.append(_placeholder)
         emit_actions(step.actions)
@@ -92,7 +107,10 @@ def compile_ability(ability: ast.Ability) -> Compiled:
             code[branch_at] = _may(_may_possible(step.actions[0]), else_at, render_ability(ability))
         else:
             assert step.condition is not None
-            code[branch_at] = _branch(condition_fn(step.condition), else_at, end_at)
+            cond = condition_fn(step.condition)
+            if step.form == "unless":
+                cond = _negated(cond)
+            code[branch_at] = _branch(cond, else_at, end_at)
 
     early = all(isinstance(a, ast.CountExtra) for s in ability.steps for a in s.actions)
     constant_gain = all(
@@ -124,6 +142,23 @@ def _branch(cond: CondFn, else_at: int, end_at: int) -> Instruction:
             return end_at
         return f.pc + 1 if v else else_at
     return branch
+
+
+def _negated(cond: CondFn) -> CondFn:
+    def unless(w: Work, f: Frame) -> bool | None:
+        v = cond(w, f)
+        return None if v is None else not v
+    return unless
+
+
+def _choose_one(starts: list[int], labels: list[str], text: str) -> Instruction:
+    """Ask which option to carry out; keys are "1", "2", … in the order the card lists them."""
+    options = [Option(str(i + 1), label) for i, label in enumerate(labels)]
+
+    def choose_one(w: Work, f: Frame) -> int:
+        key = w.ask(f, f.seat, "choose_option", options, f"{text} Which one?", source_name(f))
+        return starts[int(key) - 1]
+    return choose_one
 
 
 def _may(possible: Callable[[Work, Frame], bool], else_at: int, text: str) -> Instruction:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import singledispatch
 
 from ...engine.work import Frame, Work, with_article
-from ...state import CardRef, Option
+from ...state import CardRef
 from .. import ast
-from .amounts import amount_fn, counter_fn, player_fn, unit_of
-from .common import ActionFn, push_frame, push_loot_abilities, source_name
+from .amounts import Subjects, amount_fn, counter_fn, player_fn, players_fn, unit_of
+from .common import ActionFn, IntFn, push_frame, push_loot_abilities, source_name
 from .selectors import loot_candidates, place_loot, remove_loot, select_chars, select_loot
 
 # ------------------------------------------------------------------ actions
@@ -20,47 +20,61 @@ def action_fn(a: object) -> ActionFn:  # pragma: no cover - every action node is
     raise TypeError(f"no compiled form for {a!r}")
 
 
+def _subject_amount(a: ast.Change | ast.PaysYou) -> tuple[Subjects, list[int], IntFn]:
+    """Who the action is about, and its amount for the subject at hand (``half your doubloons``
+    and ``doubloons up to N`` are the subject's own)."""
+    subjects = players_fn(a.subject)
+    current = [0]
+    return subjects, current, amount_fn(a.amount, lambda w, f: current[0])
+
+
 @action_fn.register
 def _(a: ast.Change) -> ActionFn:
-    who = player_fn(a.subject)
-    amount = amount_fn(a.amount, who)
+    subjects, current, amount = _subject_amount(a)
     unit = unit_of(a.amount)
     sign = 1 if a.verb == "gain" else -1
 
     def change(w: Work, f: Frame) -> None:
-        seat = who(w, f)
-        n = amount(w, f)
-        if unit == "reputation":
-            w.change_reputation(seat, sign * n)
-        elif sign > 0:
-            w.gain(seat, n)
-            f.gained = n
-        else:
-            w.lose(seat, n)
-        if n:
-            what = "doubloon" if unit == "doubloons" and n == 1 else unit
-            w.log(unit, f"seat {seat} {'gains' if sign > 0 else 'loses'} {n} {what} ({source_name(f)})", seat,
-                  source_name(f), sign * n if unit == "doubloons" else 0)
-        f.did = n > 0
+        did = False
+        for seat, named_by in subjects(w, f):
+            if named_by is not None:
+                f.it = named_by
+            current[0] = seat
+            n = amount(w, f)
+            if unit == "reputation":
+                w.change_reputation(seat, sign * n)
+            elif sign > 0:
+                w.gain(seat, n)
+            else:
+                w.lose(seat, n)
+            if n:
+                what = "doubloon" if unit == "doubloons" and n == 1 else unit
+                w.log(unit, f"seat {seat} {'gains' if sign > 0 else 'loses'} {n} {what} ({source_name(f)})", seat,
+                      source_name(f), sign * n if unit == "doubloons" else 0)
+            did = did or n > 0
+        f.did = did
     return change
 
 
 @action_fn.register
 def _(a: ast.PaysYou) -> ActionFn:
-    payer_of = player_fn(a.subject)
-    price = amount_fn(a.amount, payer_of)
+    subjects, current, price = _subject_amount(a)
 
     def pays(w: Work, f: Frame) -> None:
-        payer = payer_of(w, f)
-        if payer == f.seat:
-            f.did = False
-            return
-        n = min(price(w, f), w.seats[payer].coins)
-        w.lose(payer, n)
-        w.gain(f.seat, n)
-        f.did = n > 0
-        w.log("pay", f"seat {payer} pays seat {f.seat} {n} doubloons ({source_name(f)})", f.seat,
-              source_name(f), n)
+        did = False
+        for payer, named_by in subjects(w, f):
+            if named_by is not None:
+                f.it = named_by
+            if payer == f.seat:
+                continue
+            current[0] = payer
+            n = min(price(w, f), w.seats[payer].coins)
+            w.lose(payer, n)
+            w.gain(f.seat, n)
+            did = did or n > 0
+            w.log("pay", f"seat {payer} pays seat {f.seat} {n} doubloons ({source_name(f)})", f.seat,
+                  source_name(f), n)
+        f.did = did
     return pays
 
 
@@ -94,10 +108,11 @@ def _(a: ast.Discard) -> ActionFn:
 @action_fn.register
 def _(a: ast.Put) -> ActionFn:
     pile = a.pile
-    pick = select_chars(a.target, f"put into your {pile}")
+    pick = select_chars(a.target, f"put into your {pile}", lambda w, f, r: r[0] is not None)
 
     def put(w: Work, f: Frame) -> None:
-        _affected(f, [r for r in pick(w, f) if r[0] == f.seat and w.put(r, pile)])
+        # Another player's character changes hands: it is yours now (see Work.take_over).
+        _affected(f, [r for r in (w.take_over(r, f.seat) for r in pick(w, f)) if r is not None and w.put(r, pile)])
     return put
 
 
@@ -178,7 +193,7 @@ def _(a: ast.KeepLoot) -> ActionFn:
 
 @action_fn.register
 def _(a: ast.Give) -> ActionFn:
-    pick_loot, receiver = select_loot(a.loot, "give away"), player_fn(a.to)
+    pick_loot, receiver = select_loot(a.loot, "give away"), player_fn(a.to)  # the checker allows one receiver
 
     def give(w: Work, f: Frame) -> None:
         to = receiver(w, f)
@@ -211,7 +226,7 @@ def _(a: ast.Draw) -> ActionFn:
 def _(a: ast.Swap) -> ActionFn:
     first, second = select_loot(a.first, "swap"), select_loot(a.second, "swap with")
     # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
-    sides = [loot_candidates(s.np) for s in (a.first, a.second) if not isinstance(s, ast.AllBut)]
+    sides = [loot_candidates(s.np) for s in (a.first, a.second)]
 
     def swap(w: Work, f: Frame) -> None:
         if not all(side(w, f) for side in sides):
@@ -222,13 +237,13 @@ def _(a: ast.Swap) -> ActionFn:
         if not a_refs or not b_refs:
             f.did = False
             return
-        (pa, _, ka), (pb, _, kb) = a_refs[0], b_refs[0]
-        remove_loot(w, a_refs[0])
-        remove_loot(w, b_refs[0])
-        place_loot(w, pa, kb)
-        place_loot(w, pb, ka)
+        ra, rb = a_refs[0], b_refs[0]
+        remove_loot(w, ra)
+        remove_loot(w, rb)
+        place_loot(w, ra, rb[2])
+        place_loot(w, rb, ra[2])
         f.did = True
-        w.log("loot", f"seat {f.seat} swaps {with_article(ka)} for {with_article(kb)}", f.seat)
+        w.log("loot", f"seat {f.seat} swaps {with_article(ra[2])} for {with_article(rb[2])}", f.seat)
     return swap
 
 
@@ -237,12 +252,11 @@ def _(a: ast.UseAbility) -> ActionFn:
     timing = a.timing
 
     def borrowable(w: Work, f: Frame, r: CardRef) -> bool:
-        if not w.rules.card(r[1]).has(timing):
-            return False
-        # A card whose ability is already running cannot be borrowed again:
-        # that would let two Apprentices copy each other for ever.
-        busy = {(fr.seat, fr.source[2:]) for fr in w.frames if fr.source[0] == "c"}
-        return (r[0], r[1]) not in busy and r != f.this
+        if not w.rules.card(r[1]).acts(timing):
+            return False  # a standing rule ("take no loot") is nothing to use
+        # No ability runs inside itself: a card whose text is already running,
+        # natively or borrowed, anywhere down the chain, cannot be borrowed.
+        return r != f.this and all(fr.origin != r for fr in w.frames)
     pick = select_chars(a.target, f"borrow its {timing} ability", borrowable)
 
     def use(w: Work, f: Frame) -> None:
@@ -250,10 +264,10 @@ def _(a: ast.UseAbility) -> ActionFn:
         f.did = bool(refs)
         for r in refs:
             spec = w.rules.card(r[1])
-            w.log("borrow", f"seat {f.seat} uses the {timing} ability of {r[1]}", f.seat)
+            w.log("borrow", f"seat {f.seat} uses the {timing} ability of {spec.name}", f.seat)
             for i in reversed(range(len(spec.compiled))):
-                if spec.compiled[i].timing == timing:
-                    push_frame(w, f"c:{r[1]}", i, f.seat, f.this)
+                if spec.compiled[i].timing == timing and not spec.compiled[i].passive:
+                    push_frame(w, f"c:{r[1]}", i, f.seat, f.this, origin=r)
     return use
 
 
@@ -265,32 +279,6 @@ def _(a: ast.CountExtra) -> ActionFn:
         w.extra[(f.seat, kind)] = w.extra.get((f.seat, kind), 0) + n
         f.did = True
     return count_extra
-
-
-@action_fn.register
-def _(a: ast.Sell) -> ActionFn:
-    table = dict(zip(a.counts, a.prices, strict=True))
-
-    def sell(w: Work, f: Frame) -> None:
-        held = w.seats[f.seat].loot
-        options = [
-            Option(f"{k}*{n}", f"return {n} {k} for {price}")
-            for k in w.rules.kinds if k in held
-            for n, price in table.items() if held.count(k) >= n
-        ]
-        f.did = False
-        if not options:
-            return
-        key = w.ask(f, f.seat, "choose_loot", options, "choose what to sell", source_name(f))
-        kind, _, count = key.partition("*")
-        for _ in range(int(count)):
-            held.remove(kind)
-            w.to_bag(kind)
-        w.gain(f.seat, table[int(count)])
-        f.count, f.did, f.gained = int(count), True, table[int(count)]
-        w.log("sell", f"seat {f.seat} sells {count} {kind} for {table[int(count)]}", f.seat,
-              source_name(f), table[int(count)])
-    return sell
 
 
 @action_fn.register

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...engine.work import Frame, Work
+from ...state import CardRef
 from .. import ast
 from .common import IntFn, Unbound
 from .selectors import candidates, select_chars
@@ -32,9 +33,10 @@ def counter_fn(c: ast.Counter) -> IntFn:
 
 
 def table(rows: tuple[ast.Row, ...], n: int) -> int:
+    """The value of the last row that ``n`` matches (exactly, or "or more"/"or fewer")."""
     value = 0
     for r in rows:
-        if n == r.count or (r.or_more and n >= r.count):
+        if n == r.count or (r.cmp == "more" and n >= r.count) or (r.cmp == "fewer" and n <= r.count):
             value = r.value
     return value
 
@@ -79,26 +81,44 @@ def unit_of(a: ast.Amount) -> str:
 
 
 # ------------------------------------------------------------------ players
-def player_fn(p: ast.PlayerRef | None) -> Callable[[Work, Frame], int]:
+Subjects = Callable[[Work, Frame], list[tuple[int, CardRef | None]]]
+"""The players an action is about, each with the character that named it (bound to ``it``)."""
+
+
+def players_fn(p: ast.PlayerRef | None) -> Subjects:
+    """Every player the phrase names, in order; "the owner of every …" names one per character."""
     if p is None:
-        return lambda w, f: f.seat
+        return lambda w, f: [(f.seat, None)]
     if isinstance(p, ast.PlayerOnSide):
         step = 1 if p.side == "left" else -1
-        return lambda w, f: (f.seat + step) % w.n
+        return lambda w, f: [((f.seat + step) % w.n, None)]
+    if isinstance(p, ast.EveryPlayer):
+        other = p.other
+        return lambda w, f: [(s, None) for s in range(w.n) if not (other and s == f.seat)]
     if isinstance(p, ast.ItsOwner):
-        def its_owner(w: Work, f: Frame) -> int:
-            if f.it is None or f.it[0] is None:
+        def its_owner(w: Work, f: Frame) -> list[tuple[int, CardRef | None]]:
+            if f.it is None:
                 raise Unbound
-            return f.it[0]
+            return [] if f.it[0] is None else [(f.it[0], f.it)]  # a neutral card owns nothing (R13)
         return its_owner
     target = select_chars(p.target, "name")
 
-    def owner_of(w: Work, f: Frame) -> int:
+    def owners_of(w: Work, f: Frame) -> list[tuple[int, CardRef | None]]:
         refs = target(w, f)
         if not refs:
             raise Unbound
-        f.it = refs[0]
-        if refs[0][0] is None:
-            raise Unbound  # a neutral card owns nothing (R13)
-        return refs[0][0]
-    return owner_of
+        f.it = refs[-1]
+        return [(r[0], r) for r in refs if r[0] is not None]  # a neutral card owns nothing (R13)
+    return owners_of
+
+
+def player_fn(p: ast.PlayerRef | None) -> Callable[[Work, Frame], int]:
+    """The one player a phrase names (the checker allows only such phrases where one is needed)."""
+    players = players_fn(p)
+
+    def one(w: Work, f: Frame) -> int:
+        found = players(w, f)
+        if not found:
+            raise Unbound
+        return found[0][0]
+    return one

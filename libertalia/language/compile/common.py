@@ -22,8 +22,11 @@ def source_name(f: Frame) -> str:
     return f.source[2:]
 
 
-def push_frame(w: Work, source: str, index: int, seat: int, this: CardRef | None) -> None:
-    w.frames.append(Frame.start(source, index, seat, this, w.rules.sources[source][index].code))
+def push_frame(w: Work, source: str, index: int, seat: int, this: CardRef | None,
+               origin: CardRef | None = None) -> None:
+    """Start an ability; ``origin`` is the card whose text runs, when another card borrows it."""
+    w.frames.append(Frame.start(source, index, seat, this, w.rules.sources[source][index].code,
+                                this if origin is None else origin))
 
 
 def push_loot_abilities(w: Work, seat: int, kind: str, timing: str, taker: CardRef | None) -> None:

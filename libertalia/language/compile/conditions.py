@@ -61,10 +61,22 @@ def cond_fn(c: ast.Cond) -> CondFn:
                 return None
             return f.it[0] == f.seat
         return it_was_yours
-    if isinstance(c, ast.YouDid):
-        return lambda w, f: f.did
-    n_gained = c.n
-    return lambda w, f: f.gained >= n_gained
+    if isinstance(c, ast.HoldCount):
+        kinds, n, more = set(c.kinds), c.n, c.cmp == "more"
+
+        def hold_count(w: Work, f: Frame) -> bool:
+            held = sum(1 for k in w.seats[f.seat].loot if not kinds or k in kinds)
+            return held >= n if more else held <= n
+        return hold_count
+    if isinstance(c, ast.CountExists):
+        cands, n, more = candidates(c.np), c.n, c.cmp == "more"
+
+        def count_exists(w: Work, f: Frame) -> bool:
+            found = len(cands(w, f))
+            return found >= n if more else found <= n
+        return count_exists
+    assert isinstance(c, ast.YouDid)
+    return lambda w, f: f.did
 
 
 def bound_card(word: str, f: Frame) -> CardRef | None:
@@ -74,9 +86,14 @@ def bound_card(word: str, f: Frame) -> CardRef | None:
 
 
 def condition_fn(c: ast.Condition) -> CondFn:
-    parts = [cond_fn(p) for p in c.parts]
+    """Groups joined by "or", each a run of conditions joined by "and".
 
-    def run(w: Work, f: Frame) -> bool | None:
+    ``None`` (a condition about an unbound ``it``) makes its group fail to
+    decide; the whole is ``None`` only if no group holds and one was undecided.
+    """
+    groups = [[cond_fn(p) for p in group] for group in c.groups]
+
+    def all_of(w: Work, f: Frame, parts: list[CondFn]) -> bool | None:
         for p in parts:
             v = p(w, f)
             if v is None:
@@ -84,4 +101,13 @@ def condition_fn(c: ast.Condition) -> CondFn:
             if not v:
                 return False
         return True
+
+    def run(w: Work, f: Frame) -> bool | None:
+        undecided = False
+        for parts in groups:
+            v = all_of(w, f, parts)
+            if v:
+                return True
+            undecided = undecided or v is None
+        return None if undecided else False
     return run

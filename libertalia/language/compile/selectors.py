@@ -9,12 +9,17 @@ from ...state import CardRef, Option
 from .. import ast
 from .common import CharFn, LootRef, Unbound, source_name
 
-
 # ------------------------------------------------------------------ characters
+# Places that name one ship per seat ("in each opponent's ship"): a pick is made in every one.
+PER_SHIP = {"each_ship": "any_ship", "each_opponent_ship": "other_ship", "each_adjacent_ship": "adjacent_ship"}
+
+
 def candidates(np: ast.CharNP) -> CharFn:
-    """Every character the noun phrase describes, in a stable order."""
+    """Every character the noun phrase describes, in a stable order.
+
+    A phrase without a place means a character in play: on the island or in a ship.
+    """
     zone = np.zone
-    assert zone is not None, "the checker guarantees a zone"
     tests: list[Callable[[Work, Frame, CardRef], bool]] = []
     if np.other:
         tests.append(lambda w, f, r: r != f.this)
@@ -34,14 +39,21 @@ def candidates(np: ast.CharNP) -> CharFn:
         elif isinstance(flt, ast.OwnedBy):
             if flt.who == "other":
                 tests.append(lambda w, f, r: r[0] is not None and r[0] != f.seat)
-            else:
+            elif flt.who == "you":
                 tests.append(lambda w, f, r: r[0] == f.seat)
+            else:
+                assert isinstance(flt.player, ast.PlayerOnSide), "the grammar names a neighbour"
+                step = 1 if flt.player.side == "left" else -1
+                tests.append(lambda w, f, r, step=step: r[0] == (f.seat + step) % w.n)  # type: ignore[misc]
 
-    place, pile = zone.place, zone.pile
+    place = "in_play" if zone is None else PER_SHIP.get(zone.place, zone.place)
+    pile = "" if zone is None else zone.pile
 
     def source(w: Work, f: Frame, nightfall: bool = False) -> list[CardRef]:
         if place == "island":
             return list(w.island)
+        if place == "in_play":
+            return [*w.island, *((s, n) for s in range(w.n) for n in w.seats[s].ship)]
         if place == "your":
             if nightfall and pile == "ship" and w.census is not None:
                 return [(f.seat, n) for n in w.census[f.seat]]
@@ -92,7 +104,20 @@ def select_chars(sel: ast.CharSel, verb: str, extra: Callable[[Work, Frame, Card
                 raise Unbound
             return [f.it] if extra is None or extra(w, f, f.it) else []
         return it
+    if isinstance(sel, ast.Beside):
+        side = sel.side
+
+        def beside(w: Work, f: Frame) -> list[CardRef]:
+            if f.this not in w.island:
+                return []
+            i = w.island.index(f.this) + (-1 if side == "left" else 1)
+            ref = w.island[i] if 0 <= i < len(w.island) else None
+            return [ref] if ref is not None and (extra is None or extra(w, f, ref)) else []
+        return beside
     cands = candidates(sel.np)
+    zone = sel.np.zone
+    if zone is not None and zone.place in PER_SHIP and not isinstance(sel, ast.EveryChar):
+        return _per_ship(sel, cands, verb, extra)
     if isinstance(sel, ast.EveryChar):
         def every(w: Work, f: Frame) -> list[CardRef]:
             return [r for r in cands(w, f) if extra is None or extra(w, f, r)]
@@ -107,12 +132,39 @@ def select_chars(sel: ast.CharSel, verb: str, extra: Callable[[Work, Frame, Card
 
     def choose(w: Work, f: Frame) -> list[CardRef]:
         refs = [r for r in cands(w, f) if r[0] is not None and (extra is None or extra(w, f, r))]
-        if not refs:
-            return []
-        options = [Option(w.key_for(r, f.seat), label(w, r, f.seat)) for r in refs]
-        key = w.ask(f, f.seat, "choose_character", options, f"choose a character to {verb}", source_name(f))
-        return [refs[[o.key for o in options].index(key)]]
+        picked = choose_char(w, f, refs, verb)
+        return [] if picked is None else [picked]
     return choose
+
+
+def choose_char(w: Work, f: Frame, refs: list[CardRef], verb: str) -> CardRef | None:
+    """Ask the ability's owner to pick one of ``refs`` (none asked when there is nothing to pick)."""
+    if not refs:
+        return None
+    options = [Option(w.key_for(r, f.seat), label(w, r, f.seat)) for r in refs]
+    key = w.ask(f, f.seat, "choose_character", options, f"choose a character to {verb}", source_name(f))
+    return refs[[o.key for o in options].index(key)]
+
+
+def _per_ship(sel: ast.CharSel, cands: CharFn, verb: str,
+              extra: Callable[[Work, Frame, CardRef], bool] | None) -> Callable[[Work, Frame], list[CardRef]]:
+    """One pick in each ship the place names, ship by ship in seat order."""
+    position = sel.position if isinstance(sel, ast.Positional) else None
+
+    def each(w: Work, f: Frame) -> list[CardRef]:
+        refs = cands(w, f)
+        out: list[CardRef] = []
+        for seat in dict.fromkeys(r[0] for r in refs):
+            ship = [r for r in refs if r[0] == seat]
+            if position is not None:
+                ref = pick_positional(position, ship, w)
+                picked = ref if ref is not None and (extra is None or extra(w, f, ref)) else None
+            else:
+                picked = choose_char(w, f, [r for r in ship if extra is None or extra(w, f, r)], verb)
+            if picked is not None:
+                out.append(picked)
+        return out
+    return each
 
 
 def label(w: Work, ref: CardRef, seat: int) -> str:
@@ -161,19 +213,50 @@ def loot_label(key: str) -> str:
 
 
 def select_loot(sel: ast.LootSel, verb: str) -> Callable[[Work, Frame], list[LootRef]]:
-    if isinstance(sel, ast.AllBut):
+    """Resolve a loot selector; every question is asked before anything moves."""
+    cands = loot_candidates(sel.np)
+    if isinstance(sel, ast.EveryLootBut):
         keep = sel.keep
 
-        def all_but(w: Work, f: Frame) -> list[LootRef]:
-            held = [("held", f.seat, k) for k in w.seats[f.seat].loot]
+        def every_but(w: Work, f: Frame) -> list[LootRef]:
+            refs = cands(w, f)
             for _ in range(keep):
-                kept = choose_loot(w, f, held, "choose a loot token to keep")
+                kept = choose_loot(w, f, refs, "choose a loot token to keep")
                 if kept is None:
                     break
-                held.remove(kept)
-            return held
-        return all_but
-    cands = loot_candidates(sel.np)
+                refs.remove(kept)
+            return refs
+        return every_but
+    if isinstance(sel, ast.ChooseLootN):
+        n = sel.counts[0]
+
+        def several(w: Work, f: Frame) -> list[LootRef]:
+            refs, out = cands(w, f), []
+            for _ in range(n):
+                ref = choose_loot(w, f, refs, f"choose a loot token to {verb}")
+                if ref is None:
+                    break
+                refs.remove(ref)
+                out.append(ref)
+            return out
+        return several
+    if isinstance(sel, ast.ChooseLootSet):
+        counts = sel.counts
+
+        def of_one_kind(w: Work, f: Frame) -> list[LootRef]:
+            refs = cands(w, f)
+            groups: dict[str, list[LootRef]] = {}
+            for r in refs:
+                groups.setdefault(loot_key(r, f.seat), []).append(r)
+            options = [Option(f"{key}*{n}", f"{n} {loot_label(key)}")
+                       for key, group in groups.items() for n in counts if len(group) >= n]
+            if not options:
+                return []
+            key = w.ask(f, f.seat, "choose_loot", options, f"choose which loot to {verb}, and how many",
+                        source_name(f))
+            kind, _, count = key.rpartition("*")
+            return groups[kind][:int(count)]
+        return of_one_kind
     if isinstance(sel, ast.EveryLoot):
         return cands
     if isinstance(sel, ast.RandomLoot):
@@ -202,10 +285,16 @@ def remove_loot(w: Work, ref: LootRef) -> None:
         w.seats[seat].loot.remove(kind)
 
 
-def place_loot(w: Work, place: str, kind: str) -> None:
+def place_loot(w: Work, ref: LootRef, kind: str) -> None:
+    """Put a token where ``ref`` took one from (a swap's other half)."""
+    place, seat, _ = ref
     if place == "today":
         w.today().append(kind)
-    else:
+    elif place == "tomorrow":
         tomorrow = w.tomorrow()
         assert tomorrow is not None
         tomorrow.append(kind)
+    elif place == "bag":
+        w.to_bag(kind)
+    else:
+        w.seats[seat].loot.append(kind)

@@ -1,0 +1,130 @@
+"""Card text to tokens, one whole word at a time.
+
+Lark's own lexers match the longest terminal the parser can take next, so in a
+place that accepts "you" but not "your" they read "your" as "you" followed by
+"r", and report a nonsense error.  This lexer reads whole words first (a card
+name, a lower-case word, a number or a punctuation mark) and only then asks
+which terminal the word is, preferring one the parser can take next.  A word
+the parser cannot take is still passed on, typed as well as it can be, so
+that the parser reports the whole word with what it expected instead.
+
+Two words need the parser's help:
+
+* a lower-case word that is no keyword is a loot kind (``KIND``), and so is
+  a keyword where the parser takes a kind but not that keyword;
+* "or" is ``OR_IF`` between two conditions, which the parser tells apart
+  from the "or" of a list ("a saber or hook") by the word that follows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from lark import Token
+from lark.lexer import Lexer, LexerState
+
+# A card name runs over several Capitalised Words ("Wind Nymph", "Governor's Daughter").
+_SCAN = re.compile(
+    r"(?P<nl>(?:\r?\n[\t ]*)+)"
+    r"|(?P<ws>[ \t]+)"
+    r"|(?P<comment>\#[^\n]*)"
+    r"|(?P<name>[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)*)"
+    r"|(?P<word>[a-z][a-z'-]*[a-z]|[a-z])"
+    r"|(?P<number>[0-9]+(?![A-Za-z'-]))"
+    r"|(?P<junk>[0-9A-Za-z'-]+)"
+    r"|(?P<punct>[:,.;()])"
+)
+_PUNCT = {":": "COLON", ",": "COMMA", ".": "DOT", ";": "SEMICOLON", "(": "LPAR", ")": "RPAR"}
+_GENERIC = ("NAME", "NOUN", "KIND", "NUMBER")  # open classes: tried after every keyword
+
+
+class UnknownCharacter(Exception):
+    """A character that starts no word of the language."""
+
+    def __init__(self, pos: int, line: int, column: int, char: str) -> None:
+        super().__init__(char)
+        self.pos, self.line, self.column, self.char = pos, line, column, char
+
+
+class WordLexer(Lexer):
+    """A contextual lexer that respects word boundaries (see the module docstring)."""
+
+    __future_interface__ = 2  # lark passes the parser state, and the text as a slice
+
+    def __init__(self, conf: Any) -> None:
+        self._patterns: dict[str, re.Pattern[str]] = {}
+        self._keywords: dict[str, list[str]] = {}
+        for t in conf.terminals:
+            if t.name in ("_NL", "COMMENT", "WS_INLINE"):
+                continue
+            if t.pattern.type == "str":
+                self._keywords.setdefault(t.pattern.value, []).append(t.name)
+            else:
+                self._patterns[t.name] = re.compile(t.pattern.to_regexp())
+        self._cache: dict[str, list[str]] = {}
+
+    def candidates(self, word: str) -> list[str]:
+        """Every terminal that spells ``word``: keywords first, then the open classes."""
+        found = self._cache.get(word)
+        if found is None:
+            found = list(self._keywords.get(word, ()))
+            found += [n for n, p in self._patterns.items() if n not in _GENERIC and p.fullmatch(word)]
+            found += [n for n in _GENERIC if n in self._patterns and self._patterns[n].fullmatch(word)]
+            self._cache[word] = found
+        return found
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        text = getattr(lexer_state.text, "text", lexer_state.text)
+        assert isinstance(text, str)
+        words = list(_words(text))
+        states = parser_state.parse_conf.parse_table.states
+        for i, (kind, value, pos, line, column) in enumerate(words):
+            accepts = states[parser_state.position]
+            if kind == "nl":
+                type_ = "_NL"
+            elif kind == "punct":
+                type_ = _PUNCT[value]
+            elif kind == "junk":
+                type_ = "WORD"  # no terminal: the parser reports it with what it expected
+            else:
+                type_ = self._type(value, accepts, words[i + 1][1] if i + 1 < len(words) else "")
+            end_line = line + value.count("\n")
+            end_column = column + len(value) if "\n" not in value else len(value) - value.rfind("\n")
+            token = Token(type_, value, pos, line, column, end_line, end_column, pos + len(value))
+            lexer_state.last_token = token
+            yield token
+
+    def _type(self, word: str, accepts: Any, next_word: str) -> str:
+        names = self.candidates(word)
+        if word == "or" and "OR_IF" in accepts and ("OR" not in accepts or next_word in COND_STARTS):
+            return "OR_IF"
+        for name in names:
+            if name in accepts:
+                return name
+        if "KIND" in accepts and word[:1].islower() and "'" not in word:
+            return "KIND"
+        return names[0] if names else ("KIND" if word[:1].islower() else "NAME")
+
+
+# The first words of the ``cond`` alternatives in the grammar; a test keeps
+# this list equal to the grammar's (tests/language/test_lexer.py).
+COND_STARTS = {"this", "it", "the", "you", "no", "there"}
+
+
+def _words(text: str) -> Iterator[tuple[str, str, int, int, int]]:
+    """(kind, text, offset, line, column) for each word, newline and mark; spaces and comments dropped."""
+    pos, line, line_start = 0, 1, 0
+    while pos < len(text):
+        m = _SCAN.match(text, pos)
+        if m is None:
+            raise UnknownCharacter(pos, line, pos - line_start + 1, text[pos])
+        kind = m.lastgroup or ""
+        value = m.group()
+        if kind not in ("ws", "comment"):
+            yield kind, value, pos, line, pos - line_start + 1
+        if "\n" in value:
+            line += value.count("\n")
+            line_start = pos + value.rfind("\n") + 1
+        pos = m.end()

@@ -1,0 +1,335 @@
+"""Cards that test themselves: the ``examples:`` list of a character or loot file.
+
+Each example is a declared position (``new_game``'s ``setup=``), the characters each seat
+plays, further answers, and what every seat (and the game) should look like afterwards.
+``load_rules`` accepts and ignores the key; ``libertalia cards test`` and the test suite run
+the examples through ``run_examples``.  The format is documented in docs/modding.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .. import _paths
+from ..errors import (
+    DataError,
+    ExampleFailure,
+    IllegalChoice,
+    LibertaliaError,
+    SetupError,
+    UnverifiedLootWarning,
+)
+from ..game import Game, new_game
+from .rules import load_rules
+from .specs import Rules
+from .yamlfile import Field, read
+
+_EXAMPLE_KEYS = {
+    "it": True, "setup": True, "players": False, "play": False, "answers": False, "seed": False,
+    "expect": True, "phase": False, "day": False, "voyage": False, "island": False, "legal": False,
+    "over": False,
+}
+_SEAT_NUMBERS = ("doubloons", "score", "reputation")
+_SEAT_LISTS = ("hand", "ship", "graveyard", "loot", "kept", "kept_loot", "removed")
+_PHASES = ("select", "day", "dusk", "night", "anchor", "over")
+
+Expected = int | bool | str | tuple[str, ...]
+
+
+@attrs.frozen
+class Example:
+    """One parsed ``examples:`` entry; ``line``/``column`` are those of its ``- it:``."""
+
+    path: str
+    line: int
+    column: int
+    it: str
+    setup: Mapping[str, Any]
+    players: int
+    play: tuple[str, ...]
+    answers: tuple[str, ...]
+    seed: int
+    seats: tuple[Mapping[str, Expected], ...]
+    game: Mapping[str, Expected]
+
+    def failure(self, problems: Iterable[str]) -> ExampleFailure:
+        return ExampleFailure(self.it, list(problems), path=self.path, line=self.line, column=self.column)
+
+
+@attrs.frozen
+class ExampleResult:
+    """The outcome of one example: ``failure`` is None when it passed."""
+
+    example: Example
+    failure: ExampleFailure | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None
+
+
+def example_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The YAML files in the given files or folders, in order."""
+    out = []
+    for p in map(Path, paths):
+        if not (p.is_file() or p.is_dir()):
+            raise DataError("no such file or folder", path=str(p), expected="a YAML file or a folder of them")
+        out.extend([p] if p.is_file() else sorted(f for f in p.rglob("*.yaml") if f.is_file()))
+    return out
+
+
+def run_examples(path: str | Path, edition: str | None = None) -> list[ExampleResult]:
+    """Run every example of one card or loot file.
+
+    A bundled file (one under a ``cards/<edition folder>``) runs under its own edition;
+    any other file is a mod, loaded beside ``edition`` (default galecrest).  A loot file's
+    side is made the active one.  Malformed examples raise ``DataError``; failures are
+    returned in the results.
+    """
+    path = Path(path)
+    examples, loot = read_examples(path)
+    if not examples:
+        return []
+    own_edition, extra = _placement(path, edition)
+    rules = _rules(own_edition, loot, extra, hash(path.read_bytes()) if extra else 0)
+    return [run_example(example, rules) for example in examples]
+
+
+def read_examples(path: str | Path) -> tuple[list[Example], tuple[tuple[str, str], ...]]:
+    """The examples of a file and, for a loot file, its ``((kind, side),)``."""
+    doc = read(Path(path))
+    root = dict(doc.root.items())
+    loot: tuple[tuple[str, str], ...] = ()
+    if "kind" in root and "side" in root:
+        loot = ((root["kind"].as_str("kind"), root["side"].as_str("side")),)
+    if "examples" not in root:
+        return [], loot
+    entries = root["examples"].as_list()
+    if not entries:
+        raise root["examples"].error("examples must list at least one example", "a list of '- it: ...' entries")
+    return [_example(entry) for entry in entries], loot
+
+
+def run_example(example: Example, rules: Rules) -> ExampleResult:
+    """Play one example from its position and compare the outcome."""
+    try:
+        game = _play(example, rules)
+    except SetupError as exc:
+        return ExampleResult(example, example.failure([f"bad setup: {exc}"]))
+    except _Refused as exc:
+        return ExampleResult(example, example.failure([str(exc)]))
+    except LibertaliaError as exc:  # e.g. a card text that loops: the engine gives up
+        return ExampleResult(example, example.failure([f"the game stopped: {exc}"]))
+    problems = _compare(example, game)
+    if problems:
+        problems.append(f"(now {_waiting(game)})")
+        return ExampleResult(example, example.failure(problems))
+    return ExampleResult(example)
+
+
+class _Refused(Exception):
+    """An example's play or answer that the game did not offer."""
+
+
+def _play(example: Example, rules: Rules) -> Game:
+    """The game after the example's plays (first selection only) and answers."""
+    game = new_game(rules, example.players, seed=example.seed, setup=example.setup)
+    asked: set[int] = set()
+    while example.play and game.decision is not None and game.decision.kind == "play_character" \
+            and game.decision.player not in asked:
+        seat = game.decision.player
+        asked.add(seat)
+        game = _answer(game, f"play[{seat}]", example.play[seat])
+    for i, key in enumerate(example.answers):
+        game = _answer(game, f"answers[{i}]", key)
+    return game
+
+
+def _answer(game: Game, what: str, key: str) -> Game:
+    try:
+        return game.choose(key)
+    except IllegalChoice:
+        raise _Refused(f"{what} {key!r} is not offered: {_waiting(game)}") from None
+
+
+# ---------------------------------------------------------------- reading
+def _example(entry: Field) -> Example:
+    f = entry.mapping(_EXAMPLE_KEYS, "an example")
+    it = f["it"].as_str("it").strip()
+    if not it:
+        raise f["it"].error("it must say what the example shows", "a short sentence")
+    if not isinstance(f["setup"].value, dict):
+        raise f["setup"].error("setup must be a mapping (a declared position)", "key: value lines, see docs/api.md")
+    setup: dict[str, Any] = f["setup"].value
+    if "players" in f:
+        players = f["players"].as_int("players", 1)
+    elif isinstance(setup.get("players"), list) and setup["players"]:
+        players = len(setup["players"])
+    else:
+        raise f["setup"].error("setup needs a players list (one entry per seat), or the example a players count",
+                               "players: [{hand: [...]}, ...] in setup")
+    play = _keys(f["play"], "play") if "play" in f else ()
+    if play and len(play) != players:
+        raise f["play"].error(f"play needs one character per seat ({players}), got {len(play)}",
+                              f"{players} card names")
+    seats = tuple(_seat(v, i) for i, v in enumerate(f["expect"].as_list()))
+    if not 1 <= len(seats) <= players:
+        raise f["expect"].error(f"expect lists {len(seats)} seats, but the game has {players}",
+                                f"1 to {players} entries, in seat order")
+    return Example(
+        path=entry.doc.path,
+        line=entry.line,
+        column=entry.column,
+        it=it,
+        setup=setup,
+        players=players,
+        play=play,
+        answers=_keys(f["answers"], "answers") if "answers" in f else (),
+        seed=f["seed"].as_int("seed", 0) if "seed" in f else 0,
+        seats=seats,
+        game=_game_expectations(f),
+    )
+
+
+def _keys(field: Field, what: str) -> tuple[str, ...]:
+    """Answer keys; a bare yes/no (a YAML boolean) is the key "yes"/"no"."""
+    out = []
+    for item in field.as_list():
+        value = item.value
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        if not isinstance(value, str):
+            raise item.error(f"{what} must list keys (text), not {value!r}", "a key such as Cook or chest")
+        out.append(value)
+    return tuple(out)
+
+
+def _seat(field: Field, seat: int) -> dict[str, Expected]:
+    f = field.mapping({k: False for k in (*_SEAT_NUMBERS, *_SEAT_LISTS)}, f"expect[{seat}]")
+    out: dict[str, Expected] = {k: f[k].as_int(k, 0) for k in _SEAT_NUMBERS if k in f}
+    for k in _SEAT_LISTS:
+        if k in f:
+            out[k] = _keys(f[k], k)
+    return out
+
+
+def _game_expectations(f: dict[str, Field]) -> dict[str, Expected]:
+    out: dict[str, Expected] = {}
+    if "phase" in f:
+        phase = f["phase"].as_str("phase")
+        if phase not in _PHASES:
+            raise f["phase"].error(f"unknown phase {phase!r}", "one of " + ", ".join(_PHASES))
+        out["phase"] = phase
+    for k in ("day", "voyage"):
+        if k in f:
+            out[k] = f[k].as_int(k, 0)
+    for k in ("island", "legal"):
+        if k in f:
+            out[k] = _keys(f[k], k)
+    if "over" in f:
+        if not isinstance(f["over"].value, bool):
+            raise f["over"].error("over must be true or false", "true or false")
+        out["over"] = f["over"].value
+    return out
+
+
+# ---------------------------------------------------------------- comparing
+def _compare(example: Example, game: Game) -> list[str]:
+    problems = []
+    for seat, wanted in enumerate(example.seats):
+        p = game.players[seat]
+        for k, v in wanted.items():
+            actual = getattr(p, k)
+            same = Counter(v) == Counter(actual) if isinstance(v, tuple) else v == actual
+            if not same:
+                problems.append(f"seat {seat} {k}: expected {_show(v)}, got {_show(actual)}")
+    island = tuple(name if seat is None else f"{name}@{seat}" for seat, name in game.island)
+    actual_game: dict[str, Expected] = {
+        "phase": game.phase, "day": game.day, "voyage": game.voyage, "island": island,
+        "legal": game.legal_keys(), "over": game.is_over,
+    }
+    for k, v in example.game.items():
+        if k == "island":
+            same = _island_matches(v, island)
+        elif isinstance(v, tuple):
+            same = Counter(v) == Counter(game.legal_keys())
+        else:
+            same = v == actual_game[k]
+        if not same:
+            problems.append(f"{k}: expected {_show(v)}, got {_show(actual_game[k])}")
+    return problems
+
+
+def _island_matches(expected: Expected, actual: tuple[str, ...]) -> bool:
+    """Left to right; ``Name`` matches that card of any seat, ``Name@seat`` only that seat's."""
+    assert isinstance(expected, tuple)
+    return len(expected) == len(actual) and all(
+        e == a or ("@" not in e and a.split("@")[0] == e) for e, a in zip(expected, actual, strict=True))
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _waiting(game: Game) -> str:
+    d = game.decision
+    if d is None:
+        return "the game is over, nothing is asked"
+    source = f" (from {d.source})" if d.source else ""
+    return f"seat {d.player} is asked {d.kind}{source}; the legal keys are " + ", ".join(
+        repr(k) for k in game.legal_keys())
+
+
+# ---------------------------------------------------------------- which rules
+@functools.cache
+def _bundled_folders() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(edition, folder parts under cards/) for each bundled board's character and loot folders."""
+    out = []
+    for board_file in sorted(_paths.boards_dir().glob("*.yaml")):
+        board = dict(read(board_file).root.items())
+        for key in ("characters", "loot"):
+            out.append((board_file.stem, Path(board[key].as_str(key)).parts))
+    return tuple(out)
+
+
+def _placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
+    """The edition a file runs under, and the extra card files to load (none for a bundled file).
+
+    A file under ``cards/<an edition's folder>/`` belongs to that edition, also in a checkout
+    beside an installed copy; unless it is byte for byte the bundled file, it is loaded as an
+    extra card so that what runs is the file on disk.
+    """
+    resolved = path.resolve()
+    cards = _paths.cards_dir().resolve()
+    if resolved.is_relative_to(cards):
+        rel: tuple[str, ...] | None = resolved.relative_to(cards).parts
+    else:
+        idx = [i for i, part in enumerate(resolved.parts[:-1]) if part == "cards"]
+        rel = resolved.parts[idx[-1] + 1:] if idx else None
+    if rel is not None:
+        for name, folder in _bundled_folders():
+            if rel[:len(folder)] == folder:
+                bundled = cards.joinpath(*rel)
+                same = bundled.is_file() and bundled.read_bytes() == resolved.read_bytes()
+                return name, () if same else (str(path),)
+    return edition or "galecrest", (str(path),)
+
+
+@functools.cache
+def _rules(edition: str, loot: tuple[tuple[str, str], ...], extra: tuple[str, ...], stamp: int) -> Rules:
+    """Rules per (edition, loot sides, extra file and its contents), loaded once: many files stay quick."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnverifiedLootWarning)
+        return load_rules(edition, loot=dict(loot) or None, extra_cards=extra)
+
