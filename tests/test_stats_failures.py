@@ -40,7 +40,7 @@ def _rules_args(folder: Path) -> dict[str, Any]:
 
 
 def test_a_looping_card_raises_step_budget_exceeded_naming_it(tmp_path: Path) -> None:
-    """A loot text that loops without a question stops with StepBudgetExceeded naming the chest; the game is unchanged."""
+    """A loot text that loops without a question stops with StepBudgetExceeded naming the chest; game unchanged."""
     rules = lt.load_rules("galecrest", extra_cards=[_loop_mod(tmp_path)])
     game = lt.new_game(rules, 3, seed=1, setup={"players": [{"hand": ["Cook", "Scout"]}] * 3,
                                                 "loot": [["chest", "chest", "chest"]]})

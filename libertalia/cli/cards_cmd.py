@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -111,6 +112,39 @@ def run_card_examples(paths: tuple[str, ...], edition: str | None) -> None:
     click.echo(f"{passed} example{'s' if passed != 1 else ''} passed, {failed} failed{note}")
     if failed:
         raise SystemExit(1)
+
+
+@cards.command()
+@click.option("--edition", default="all", show_default=True, help="An edition's name, or all.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"forms": {FORM: [card names]}}.')
+def words(edition: str, as_json: bool) -> None:
+    """Every form of the card language, with the cards that use it.
+
+    A card name counts once whatever its edition; a loot tile is named "kind (side)".
+    Forms that one card alone uses are marked: each is probably a card's sentence
+    in disguise, where a general form could say the same.
+    """
+    from ..language.words import bundled_cards, forms, single_card_forms, usage
+    from ..loading.rules import bundled_editions
+
+    with friendly_errors():
+        editions = bundled_editions() if edition == "all" else [edition]
+        table = usage(card for ed in editions for card in bundled_cards(ed))
+    if as_json:
+        click.echo(json.dumps({"forms": table}, indent=2))
+        return
+    out = console()
+    spelled = forms()
+    single = single_card_forms(table)
+    grid = Table(title=f"Forms of the card language ({', '.join(editions)})", title_justify="left")
+    for col in ("form", "words", "cards"):
+        grid.add_column(col)
+    for form, names in table.items():
+        mark = "  [one card]" if form in single else ""
+        grid.add_row(form, spelled[form], (", ".join(names) or "(unused)") + mark)
+    out.print(grid)
+    out.print(f"{len(table)} forms; {len(single)} used by a single card; "
+              f"{sum(1 for n in table.values() if not n)} used by no bundled card")
 
 
 def tree(node: Any, indent: int = 0) -> str:

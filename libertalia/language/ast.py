@@ -192,7 +192,10 @@ class CountLoot:
 
 @attrs.frozen
 class CountKinds:
-    plural: bool = True
+    """How many different kinds of the named loot you hold."""
+
+    kinds: tuple[str, ...] = ()
+    plural: bool = attrs.field(default=True, eq=False, kw_only=True)  # written "kinds of" (or "kind of")
 
 
 @attrs.frozen
@@ -457,15 +460,12 @@ class IsPositioned:
 
 
 @attrs.frozen
-class IsOnIsland:
-    ref: str
+class IsLike:
+    """``this is on the island``, ``it was owned by you``: a character filter said of a named character."""
 
-
-@attrs.frozen
-class IsRanked:
-    ref: str
-    above: bool
-    rank: int
+    ref: str  # this | it | taker
+    filter: CharFilter
+    verb: str = attrs.field(default="is", eq=False, kw_only=True)  # "is" or "was", as written
 
 
 @attrs.frozen
@@ -490,6 +490,7 @@ class NoOtherHas:
 @attrs.frozen
 class Hold:
     kinds: tuple[str, ...]
+    negated: bool = False  # "you hold no map"
 
 
 @attrs.frozen
@@ -502,11 +503,6 @@ class Exists:
     np: CharNP
     negated: bool
     at_nightfall: bool = False
-
-
-@attrs.frozen
-class ItWasYours:
-    pass
 
 
 @attrs.frozen
@@ -534,15 +530,13 @@ class CountExists:
 
 Cond = (
     IsPositioned
-    | IsOnIsland
-    | IsRanked
+    | IsLike
     | LastVoyage
     | HaveDoubloons
     | NoOtherHas
     | Hold
     | JustTook
     | Exists
-    | ItWasYours
     | YouDid
     | HoldCount
     | CountExists

@@ -89,7 +89,7 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
 def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context,
                           bound: bool) -> None:
     ref = getattr(c, "ref", None)
-    refers_to_it = isinstance(c, ast.ItWasYours) or ref == "it"
+    refers_to_it = ref == "it"
     where = (step.line, step.column)
     if isinstance(c, ast.LastVoyage) and ref != "this":
         raise report('say "this is the last voyage"', *where, '"this is the last voyage"')
@@ -104,7 +104,8 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
         raise report('"at nightfall" only makes sense at night', *where, "a moon ability")
     if isinstance(c, ast.JustTook) and ctx.timing != "dusk":
         raise report('"you just took" speaks of the loot taken at dusk', *where, "a dusk ability")
-    if isinstance(c, ast.IsOnIsland) and ctx.timing not in _ISLAND_TIMINGS:
+    if isinstance(c, ast.IsLike) and isinstance(c.filter, ast.Zone) and c.filter.place == "island" \
+            and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
     if isinstance(c, ast.HoldCount | ast.Hold | ast.JustTook):
         _check_kinds(c.kinds, vocab, report, *where)

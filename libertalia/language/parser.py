@@ -244,26 +244,19 @@ class _ToAst(Transformer[Token, Any]):
             return ast.PaysYou(subject, amount, **self._at(meta))
         return ast.Change(verb, amount, subject, **self._at(meta))
 
-    def player_gains(self, items: list[Any]) -> tuple[str, Any]:
-        return "gain", items[0]
+    def player_verb(self, items: list[Any]) -> tuple[str, Any]:
+        word = str(items[0])
+        return {"gains": "gain", "loses": "lose", "pays": "pays"}[word], items[-1]
 
-    def player_loses(self, items: list[Any]) -> tuple[str, Any]:
-        return "lose", items[0]
-
-    def pays_you(self, items: list[Any]) -> tuple[str, Any]:
-        return "pays", items[0]
-
-    def owner_of(self, items: list[Any]) -> ast.OwnerOf:
-        return ast.OwnerOf(items[0])
-
-    def its_owner(self, items: list[Any]) -> ast.ItsOwner:
-        return ast.ItsOwner()
-
-    def player_on_side(self, items: list[Any]) -> ast.PlayerOnSide:
-        return ast.PlayerOnSide(str(items[0]))
-
-    def every_player(self, items: list[Any]) -> ast.EveryPlayer:
-        return ast.EveryPlayer(items[0] is not None)
+    def player(self, items: list[Any]) -> ast.PlayerRef:
+        words = [str(i) for i in items if isinstance(i, Token)]
+        if words[:2] == ["its", "owner"]:
+            return ast.ItsOwner()
+        if words[:3] == ["the", "owner", "of"]:
+            return ast.OwnerOf(items[3])
+        if words[0] == "every":
+            return ast.EveryPlayer(items[1] is not None)
+        return ast.PlayerOnSide(words[-1])
 
     @v_args(meta=True)
     def give(self, meta: Any, items: list[Any]) -> ast.Give:
@@ -271,7 +264,8 @@ class _ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def draw(self, meta: Any, items: list[Any]) -> ast.Draw:
-        return ast.Draw(int(items[0]), items[1], **self._at(meta))
+        n, _random, per = items
+        return ast.Draw(int(n), per, **self._at(meta))
 
     @v_args(meta=True)
     def move_reputation(self, meta: Any, items: list[Any]) -> ast.MoveReputation:
@@ -290,24 +284,26 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Play(items[0], **self._at(meta))
 
     @v_args(meta=True)
-    def take_no_loot(self, meta: Any, items: list[Any]) -> ast.TakeNoLoot:
-        return ast.TakeNoLoot(**self._at(meta))
+    def take(self, meta: Any, items: list[Any]) -> ast.Take | ast.TakeNoLoot:
+        what = items[0]
+        if what is None:
+            return ast.TakeNoLoot(**self._at(meta))
+        return ast.Take(what, **self._at(meta))
 
-    @v_args(meta=True)
-    def take(self, meta: Any, items: list[Any]) -> ast.Take:
-        return ast.Take(items[0], **self._at(meta))
+    def take_what(self, items: list[Any]) -> Any:
+        return items[0] if items else None  # "no loot" keeps no item
 
     @v_args(meta=True)
     def return_loot(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
         return ast.ReturnLoot(items[0], **self._at(meta))
 
     @v_args(meta=True)
-    def keep(self, meta: Any, items: list[Any]) -> ast.Keep:
-        return ast.Keep(items[0], **self._at(meta))
-
-    @v_args(meta=True)
-    def keep_loot(self, meta: Any, items: list[Any]) -> ast.KeepLoot:
-        return ast.KeepLoot(items[0], **self._at(meta))
+    def keep(self, meta: Any, items: list[Any]) -> ast.Keep | ast.KeepLoot:
+        what = items[0]
+        if isinstance(what, ast.ChooseLoot | ast.RandomLoot | ast.EveryLoot | ast.EveryLootBut | ast.ChooseLootN
+                      | ast.ChooseLootSet):
+            return ast.KeepLoot(what, **self._at(meta))
+        return ast.Keep(what, **self._at(meta))
 
     @v_args(meta=True)
     def swap(self, meta: Any, items: list[Any]) -> ast.Swap:
@@ -352,17 +348,14 @@ class _ToAst(Transformer[Token, Any]):
     def count_characters(self, items: list[Any]) -> ast.CountCharacters:
         return ast.CountCharacters(items[0])
 
-    def count_loot(self, items: list[Any]) -> ast.CountLoot:
-        return ast.CountLoot(items[0])
+    def count_loot(self, items: list[Any]) -> ast.CountLoot | ast.CountKinds:
+        kind_of, kinds = items
+        if kind_of is not None:
+            return ast.CountKinds(kinds, plural=str(kind_of) == "kinds")
+        return ast.CountLoot(kinds)
 
-    def count_kinds(self, items: list[Any]) -> ast.CountKinds:
-        return ast.CountKinds()
-
-    def count_moved(self, items: list[Any]) -> ast.CountMoved:
-        return ast.CountMoved()
-
-    def count_spaces(self, items: list[Any]) -> ast.CountSpaces:
-        return ast.CountSpaces(str(items[0]))
+    def count_spaces(self, items: list[Any]) -> ast.CountSpaces | ast.CountMoved:
+        return ast.CountSpaces(str(items[0])) if items else ast.CountMoved()
 
     def count_affected(self, items: list[Any]) -> ast.CountAffected:
         return ast.CountAffected(str(items[0]))
@@ -380,22 +373,19 @@ class _ToAst(Transformer[Token, Any]):
     def beside(self, items: list[Any]) -> ast.Beside:
         return ast.Beside(str(items[0]))
 
-    def ref_this(self, items: list[Any]) -> str:
-        return "this"
+    def char_ref(self, items: list[Any]) -> str:
+        words = [str(i) for i in items]
+        return "taker" if len(words) > 1 else words[0]
 
-    def ref_it(self, items: list[Any]) -> str:
-        return "it"
-
-    def ref_taker(self, items: list[Any]) -> str:
-        return "taker"
+    def article(self, items: list[Any]) -> str:
+        return str(items[0])
 
     def choose_one(self, items: list[Any]) -> ast.ChooseChar:
-        return ast.ChooseChar(items[0])
-
-    def choose_other(self, items: list[Any]) -> ast.ChooseChar:
-        np = items[0]
-        return ast.ChooseChar(ast.CharNP(True, np.noun, np.filters, plural=np.plural, line=np.line,
-                                         column=np.column), True)
+        article, np = items
+        if str(article) == "another":
+            return ast.ChooseChar(ast.CharNP(True, np.noun, np.filters, plural=np.plural, line=np.line,
+                                             column=np.column), True)
+        return ast.ChooseChar(np)
 
     def every(self, items: list[Any]) -> ast.EveryChar:
         return ast.EveryChar(items[0])
@@ -411,78 +401,47 @@ class _ToAst(Transformer[Token, Any]):
         return ast.CharNP(other is not None, "character" if plural else word, tuple(filters), plural=plural,
                           **self._at(meta))
 
-    def ranked_above(self, items: list[Any]) -> ast.RankedAbove:
-        return ast.RankedAbove(int(items[0]))
-
-    def ranked_below(self, items: list[Any]) -> ast.RankedBelow:
-        return ast.RankedBelow(int(items[0]))
+    def ranked(self, items: list[Any]) -> ast.RankedAbove | ast.RankedBelow:
+        _ranked, direction, n = (str(i) for i in items)
+        return ast.RankedAbove(int(n)) if direction == "above" else ast.RankedBelow(int(n))
 
     def with_ability(self, items: list[Any]) -> ast.WithAbility:
         return ast.WithAbility(str(items[0]))
 
-    def owned_by_other(self, items: list[Any]) -> ast.OwnedBy:
-        return ast.OwnedBy("other")
-
-    def owned_by_you(self, items: list[Any]) -> ast.OwnedBy:
-        return ast.OwnedBy("you")
-
-    def owned_by_neighbour(self, items: list[Any]) -> ast.OwnedBy:
-        return ast.OwnedBy("player", ast.PlayerOnSide(str(items[0])))
+    def owned_by(self, items: list[Any]) -> ast.OwnedBy:
+        words = [str(i) for i in items]
+        if words[2] == "you":
+            return ast.OwnedBy("you")
+        if words[2] == "another":
+            return ast.OwnedBy("other")
+        return ast.OwnedBy("player", ast.PlayerOnSide(words[-1]))
 
     def zone(self, items: list[Any]) -> ast.Zone:
         prep, (place, pile, wording) = items
         return ast.Zone(str(prep), place, pile, wording)
 
-    def island(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("island", "", "")
-
-    def your_pile(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("your", str(items[0]), "")
-
-    def any_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("any_ship", "", "any")
-
-    def every_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("any_ship", "", "every")
-
-    def other_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("other_ship", "", "another player's")
-
-    def opponent_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("other_ship", "", "an opponent's")
-
-    def adjacent_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("adjacent_ship", "", "")
-
-    def each_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("each_ship", "", "")
-
-    def each_opponent_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("each_opponent_ship", "", "")
-
-    def each_adjacent_ship(self, items: list[Any]) -> tuple[str, str, str]:
-        return ("each_adjacent_ship", "", "")
+    def place(self, items: list[Any]) -> tuple[str, str, str]:
+        words = [str(i) for i in items]
+        if words == ["the", "island"]:
+            return ("island", "", "")
+        if words[0] == "your":
+            return ("your", words[1], "")
+        return _SHIP_PLACES[" ".join(words)]
 
     # loot
-    def choose_loot(self, items: list[Any]) -> ast.ChooseLoot:
-        return ast.ChooseLoot(items[0])
+    def choose_loot(self, items: list[Any]) -> ast.ChooseLoot | ast.RandomLoot:
+        random, np = items
+        return ast.ChooseLoot(np) if random is None else ast.RandomLoot(np)
 
-    def random_loot(self, items: list[Any]) -> ast.RandomLoot:
-        return ast.RandomLoot(items[0])
-
-    def every_loot(self, items: list[Any]) -> ast.EveryLoot:
-        return ast.EveryLoot(items[0])
-
-    def every_loot_but(self, items: list[Any]) -> ast.EveryLootBut:
-        return ast.EveryLootBut(items[0], int(items[1]))
-
-    def choose_loot_n(self, items: list[Any]) -> ast.ChooseLootN:
-        return ast.ChooseLootN(items[0], items[1])
+    def every_loot(self, items: list[Any]) -> ast.EveryLoot | ast.EveryLootBut:
+        np, keep = items
+        return ast.EveryLoot(np) if keep is None else ast.EveryLootBut(np, int(keep))
 
     @v_args(meta=True)
-    def choose_loot_set(self, meta: Any, items: list[Any]) -> ast.ChooseLootSet:
-        counts, (place, prep) = items
-        return ast.ChooseLootSet(counts, ast.LootNP((), place, prep, **self._at(meta)))
+    def counted_loot(self, meta: Any, items: list[Any]) -> ast.ChooseLootN | ast.ChooseLootSet:
+        counts, kinds, one_kind, (place, prep) = items
+        np = ast.LootNP(kinds, place, prep, **self._at(meta))
+        return ast.ChooseLootN(counts, np) if one_kind is None else ast.ChooseLootSet(counts, np)
 
     @v_args(meta=True)
     def loot_np(self, meta: Any, items: list[Any]) -> ast.LootNP:
@@ -495,20 +454,11 @@ class _ToAst(Transformer[Token, Any]):
     def some_kinds(self, items: list[Any]) -> tuple[str, ...]:
         return tuple(str(i) for i in items)
 
-    def today(self, items: list[Any]) -> tuple[str, str]:
-        return "today", str(items[0])
-
-    def tomorrow(self, items: list[Any]) -> tuple[str, str]:
-        return "tomorrow", str(items[0])
-
-    def bag(self, items: list[Any]) -> tuple[str, str]:
-        return "bag", str(items[0])
-
-    def adjacent_player(self, items: list[Any]) -> tuple[str, str]:
-        return "adjacent_player", str(items[0])
-
-    def held(self, items: list[Any]) -> tuple[str, str]:
-        return "held", ""
+    def loot_place(self, items: list[Any]) -> tuple[str, str]:
+        words = [str(i) for i in items]
+        if words == ["you", "hold"]:
+            return "held", ""
+        return _LOOT_PLACES[" ".join(words[1:])], words[0]
 
     # conditions
     def condition(self, items: list[Any]) -> ast.Condition:
@@ -518,50 +468,57 @@ class _ToAst(Transformer[Token, Any]):
         return tuple(items)
 
     def is_positioned(self, items: list[Any]) -> ast.IsPositioned:
-        return ast.IsPositioned(str(items[0]), str(items[1]), items[2])
+        ref, _is, position, np = items
+        return ast.IsPositioned(ref, str(position), np)
 
-    def is_on_island(self, items: list[Any]) -> ast.IsOnIsland:
-        return ast.IsOnIsland(str(items[0]))
-
-    def is_ranked_above(self, items: list[Any]) -> ast.IsRanked:
-        return ast.IsRanked(str(items[0]), True, int(items[1]))
-
-    def is_ranked_below(self, items: list[Any]) -> ast.IsRanked:
-        return ast.IsRanked(str(items[0]), False, int(items[1]))
+    def is_like(self, items: list[Any]) -> ast.IsLike:
+        ref, verb, flt = items
+        return ast.IsLike(ref, flt, verb=str(verb))
 
     def last_voyage(self, items: list[Any]) -> ast.LastVoyage:
-        return ast.LastVoyage(str(items[0]))
+        return ast.LastVoyage(items[0])
 
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
         return ast.HaveDoubloons(int(items[0]), str(items[1]) == "fewer")
-
-    def hold_count(self, items: list[Any]) -> ast.HoldCount:
-        return ast.HoldCount(int(items[0]), str(items[1]), items[2])
-
-    def count_exists(self, items: list[Any]) -> ast.CountExists:
-        return ast.CountExists(int(items[0]), str(items[1]), items[2])
 
     def no_other_has(self, items: list[Any]) -> ast.NoOtherHas:
         _other, cmp, pile = items
         return ast.NoOtherHas(str(cmp), str(pile))
 
-    def hold(self, items: list[Any]) -> ast.Hold:
-        return ast.Hold(items[0])
+    def quantity(self, items: list[Any]) -> tuple[str, ...]:
+        return tuple(str(i) for i in items)
+
+    def hold(self, items: list[Any]) -> ast.Hold | ast.HoldCount:
+        quantity, kinds = items
+        if quantity[0] in ("a", "no"):
+            return ast.Hold(kinds, quantity[0] == "no")
+        return ast.HoldCount(int(quantity[0]), quantity[2], kinds)
 
     def just_took(self, items: list[Any]) -> ast.JustTook:
         return ast.JustTook(items[0])
 
-    def exists(self, items: list[Any]) -> ast.Exists:
-        return ast.Exists(items[0], False)
-
-    def none_exists(self, items: list[Any]) -> ast.Exists:
-        return ast.Exists(items[0], True)
+    def there_is(self, items: list[Any]) -> ast.Exists | ast.CountExists:
+        quantity, np = items
+        if quantity[0] in ("a", "no"):
+            return ast.Exists(np, quantity[0] == "no")
+        return ast.CountExists(int(quantity[0]), quantity[2], np)
 
     def none_at_nightfall(self, items: list[Any]) -> ast.Exists:
         return ast.Exists(items[0], True, True)
 
-    def it_was_yours(self, items: list[Any]) -> ast.ItWasYours:
-        return ast.ItWasYours()
-
     def you_did(self, items: list[Any]) -> ast.YouDid:
         return ast.YouDid()
+
+
+_SHIP_PLACES = {
+    "any ship": ("any_ship", "", "any"),
+    "every ship": ("any_ship", "", "every"),
+    "another player's ship": ("other_ship", "", "another player's"),
+    "an opponent's ship": ("other_ship", "", "an opponent's"),
+    "an adjacent player's ship": ("adjacent_ship", "", ""),
+    "each player's ship": ("each_ship", "", ""),
+    "each opponent's ship": ("each_opponent_ship", "", ""),
+    "each adjacent player's ship": ("each_adjacent_ship", "", ""),
+}
+_LOOT_PLACES = {"today's loot": "today", "tomorrow's loot": "tomorrow", "the bag": "bag",
+                "an adjacent player": "adjacent_player"}

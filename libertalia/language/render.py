@@ -180,7 +180,7 @@ def _counter(c: ast.Counter | None) -> str:
     if isinstance(c, ast.CountLoot):
         return f"{_kinds(c.kinds)} you hold"
     if isinstance(c, ast.CountKinds):
-        return "kinds of loot you hold"
+        return f"{'kinds' if c.plural else 'kind'} of {_kinds(c.kinds)} you hold"
     if isinstance(c, ast.CountMoved):
         return "space moved"
     if isinstance(c, ast.CountSpaces):
@@ -296,10 +296,8 @@ def _ref(ref: str) -> str:
 def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.IsPositioned):
         return f"{_ref(c.ref)} is the {c.position} {char_np(c.np)}"
-    if isinstance(c, ast.IsOnIsland):
-        return f"{_ref(c.ref)} is on the island"
-    if isinstance(c, ast.IsRanked):
-        return f"{_ref(c.ref)} is ranked {'above' if c.above else 'below'} {c.rank}"
+    if isinstance(c, ast.IsLike):
+        return f"{_ref(c.ref)} {c.verb} {_filter(c.filter)}"
     if isinstance(c, ast.LastVoyage):
         return f"{_ref(c.ref)} is the last voyage"
     if isinstance(c, ast.HaveDoubloons):
@@ -307,15 +305,13 @@ def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.NoOtherHas):
         return f"no other player has {c.cmp} characters in their {c.pile}"
     if isinstance(c, ast.Hold):
-        return f"you hold a {_kinds(c.kinds)}"
+        return f"you hold {'no' if c.negated else 'a'} {_kinds(c.kinds)}"
     if isinstance(c, ast.JustTook):
         return f"you just took a {_kinds(c.kinds)}"
     if isinstance(c, ast.Exists):
         if c.at_nightfall:
             return f"there was no {char_np(c.np)} at nightfall"
         return f"there is {'no' if c.negated else 'a'} {char_np(c.np)}"
-    if isinstance(c, ast.ItWasYours):
-        return "it was yours"
     if isinstance(c, ast.HoldCount):
         return f"you hold {c.n} or {c.cmp} {_kinds(c.kinds)}"
     if isinstance(c, ast.CountExists):

@@ -183,6 +183,18 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     return errors
 
 
+def bundled_card_docs(edition: str | Path) -> list[Document]:
+    """Every bundled character and loot file of an edition (all loot sides), read but not checked."""
+    board = _load_board(_board_path(edition))[0]
+    root = _paths.cards_dir()
+    return [read(p) for folder in (board.characters_dir, board.loot_dir) for p in _yaml_files(root / folder)]
+
+
+def bundled_editions() -> list[str]:
+    """The names of the bundled editions."""
+    return sorted(p.stem for p in _paths.boards_dir().glob("*.yaml"))
+
+
 def _board_path(edition: str | Path) -> Path:
     bundled = _paths.boards_dir() / f"{edition}.yaml"
     if isinstance(edition, str) and bundled.is_file():
@@ -349,7 +361,11 @@ def _check_bag(f: dict[str, Field], bag: tuple[tuple[str, int], ...], voyages: t
 
 
 def _check_board_with_cards(board: BoardSpec, f: dict[str, Field], characters: list[CharacterSpec]) -> None:
-    """What a board says about the cards: enough characters to deal, neutral cards with a rank and name of their own."""
+    """What a board says about the cards.
+
+    Enough characters to deal, neutral cards with a rank and name of their
+    own, and on a board with printed tie-breakers a pattern for every rank.
+    """
     dealt = sum(board.deal)
     if dealt > len(characters):
         raise f["deal"].error(f"the deal hands out {dealt} characters over the game, but only {len(characters)} "
@@ -364,6 +380,12 @@ def _check_board_with_cards(board: BoardSpec, f: dict[str, Field], characters: l
         if neutral.rank in ranks:
             raise nf["rank"].error(f"the neutral card {neutral.name} has rank {neutral.rank:g}, "
                                    f"like {ranks[neutral.rank]}", "a rank no character has")
+    missing = [c for c in characters if board.tie_break == "tie_breakers" and c.rank not in board.tie_breakers]
+    if missing:
+        c = missing[0]
+        table = f["tie_breakers"].mapping({"patterns": True, "ranks": True, "note": False}, "tie_breakers")
+        raise table["ranks"].error(f"{c.name} ({c.path}) has rank {c.rank:g}, which has no tie-breaker pattern",
+                                   f"a '{c.rank:g}: <pattern>' entry under tie_breakers.ranks")
 
 
 def _reputation(f: dict[str, Field], players: tuple[int, int],

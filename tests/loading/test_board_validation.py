@@ -177,3 +177,16 @@ def test_tie_breaker_rows_shorter_than_the_most_players(tmp_path: Path) -> None:
     path = variant(tmp_path, ("P1: [2, 1, 4, 3, 5, 6]", "P1: [2, 1, 4, 3]"), base=CLASSIC)
     err = load_error(path, "tie-breaker pattern 'P1' has 4 numbers, but the board seats up to 6 players")
     assert (err.line, err.column) == position(path, "[2, 1, 4, 3]")
+
+
+def test_every_character_rank_needs_a_tie_breaker_pattern(tmp_path: Path) -> None:
+    """A rank-41 mod card on the 2012 board (tie-breakers up to 30) fails at load, not with a KeyError mid-game."""
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    queen = "name: Pirate Queen\nrank: 41\ntext: |\n  sun: gain 1 doubloon.\n"
+    (mod / "queen.yaml").write_text(queen, encoding="utf-8")
+    with pytest.raises(lt.DataError, match="Pirate Queen .* has rank 41, which has no tie-breaker pattern") as info:
+        lt.load_rules("classic", extra_cards=[mod])
+    assert info.value.path == str(_paths.boards_dir() / "classic.yaml")
+    assert info.value.source_line.strip() == "1: P1"
+    assert "'41: <pattern>'" in info.value.expected

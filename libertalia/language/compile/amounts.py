@@ -22,7 +22,8 @@ def counter_fn(c: ast.Counter) -> IntFn:
             return lambda w, f: len(w.seats[f.seat].loot)
         return lambda w, f: sum(1 for k in w.seats[f.seat].loot if k in kinds)
     if isinstance(c, ast.CountKinds):
-        return lambda w, f: len(set(w.seats[f.seat].loot))
+        of_kinds = set(c.kinds)
+        return lambda w, f: len({k for k in w.seats[f.seat].loot if not of_kinds or k in of_kinds})
     if isinstance(c, ast.CountMoved):
         return lambda w, f: f.moved
     if isinstance(c, ast.CountSpaces):

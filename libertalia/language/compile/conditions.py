@@ -6,7 +6,7 @@ from ...engine.work import Frame, Work
 from ...state import CardRef
 from .. import ast
 from .common import CondFn
-from .selectors import candidates, pick_positional
+from .selectors import candidates, filter_test, pick_positional
 
 
 # ------------------------------------------------------------------ conditions
@@ -18,18 +18,13 @@ def cond_fn(c: ast.Cond) -> CondFn:
             me = bound_card(ref, f)
             return pick_positional(position, cands(w, f), w) == me
         return is_positioned
-    if isinstance(c, ast.IsOnIsland):
-        ref = c.ref
-        return lambda w, f: bound_card(ref, f) in w.island
-    if isinstance(c, ast.IsRanked):
-        ref, above, rank = c.ref, c.above, c.rank
+    if isinstance(c, ast.IsLike):
+        ref, test = c.ref, filter_test(c.filter)
 
-        def is_ranked(w: Work, f: Frame) -> bool | None:
+        def is_like(w: Work, f: Frame) -> bool | None:
             me = bound_card(ref, f)
-            if me is None:
-                return None
-            return w.rules.rank(me[1]) > rank if above else w.rules.rank(me[1]) < rank
-        return is_ranked
+            return None if me is None else test(w, f, me)
+        return is_like
     if isinstance(c, ast.LastVoyage):
         return lambda w, f: w.voyage >= len(w.rules.board.voyage_days)
     if isinstance(c, ast.HaveDoubloons):
@@ -46,8 +41,8 @@ def cond_fn(c: ast.Cond) -> CondFn:
             return all(o >= mine for o in others) if fewer else all(o <= mine for o in others)
         return no_other_has
     if isinstance(c, ast.Hold):
-        kinds = set(c.kinds)
-        return lambda w, f: any(not kinds or k in kinds for k in w.seats[f.seat].loot)
+        kinds, negated = set(c.kinds), c.negated
+        return lambda w, f: any(not kinds or k in kinds for k in w.seats[f.seat].loot) != negated
     if isinstance(c, ast.JustTook):
         kinds = set(c.kinds)
         return lambda w, f: f.this is not None and w.just_took.get(f.this, "") in kinds
@@ -55,12 +50,6 @@ def cond_fn(c: ast.Cond) -> CondFn:
         cands, negated = candidates(c.np), c.negated
         pick = cands.nightfall if c.at_nightfall else cands  # type: ignore[attr-defined]
         return lambda w, f: (len(pick(w, f)) == 0) == negated
-    if isinstance(c, ast.ItWasYours):
-        def it_was_yours(w: Work, f: Frame) -> bool | None:
-            if f.it is None:
-                return None
-            return f.it[0] == f.seat
-        return it_was_yours
     if isinstance(c, ast.HoldCount):
         kinds, n, more = set(c.kinds), c.n, c.cmp == "more"
 

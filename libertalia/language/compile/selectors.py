@@ -25,26 +25,8 @@ def candidates(np: ast.CharNP) -> CharFn:
         tests.append(lambda w, f, r: r != f.this)
     if np.noun != "character":
         noun = np.noun
-        tests.append(lambda w, f, r: r[1] == noun)
-    for flt in np.filters:
-        if isinstance(flt, ast.RankedAbove):
-            above = flt.rank
-            tests.append(lambda w, f, r, above=above: w.rules.rank(r[1]) > above)  # type: ignore[misc]
-        elif isinstance(flt, ast.RankedBelow):
-            below = flt.rank
-            tests.append(lambda w, f, r, below=below: w.rules.rank(r[1]) < below)  # type: ignore[misc]
-        elif isinstance(flt, ast.WithAbility):
-            timing = flt.timing
-            tests.append(lambda w, f, r, timing=timing: w.rules.card(r[1]).has(timing))  # type: ignore[misc]
-        elif isinstance(flt, ast.OwnedBy):
-            if flt.who == "other":
-                tests.append(lambda w, f, r: r[0] is not None and r[0] != f.seat)
-            elif flt.who == "you":
-                tests.append(lambda w, f, r: r[0] == f.seat)
-            else:
-                assert isinstance(flt.player, ast.PlayerOnSide), "the grammar names a neighbour"
-                step = 1 if flt.player.side == "left" else -1
-                tests.append(lambda w, f, r, step=step: r[0] == (f.seat + step) % w.n)  # type: ignore[misc]
+        tests.append(lambda w, f, r: w.rules.card(r[1]).name == noun)
+    tests.extend(filter_test(flt) for flt in np.filters if not isinstance(flt, ast.Zone))
 
     place = "in_play" if zone is None else PER_SHIP.get(zone.place, zone.place)
     pile = "" if zone is None else zone.pile
@@ -76,6 +58,44 @@ def candidates(np: ast.CharNP) -> CharFn:
 
     run.nightfall = at_nightfall  # type: ignore[attr-defined]
     return run
+
+
+CardTest = Callable[[Work, Frame, CardRef], bool]
+
+
+def filter_test(flt: ast.CharFilter) -> CardTest:
+    """Whether one character fits a filter ("ranked above 20", "on the island", "owned by you")."""
+    if isinstance(flt, ast.RankedAbove):
+        above = flt.rank
+        return lambda w, f, r: w.rules.rank(r[1]) > above
+    if isinstance(flt, ast.RankedBelow):
+        below = flt.rank
+        return lambda w, f, r: w.rules.rank(r[1]) < below
+    if isinstance(flt, ast.WithAbility):
+        timing = flt.timing
+        return lambda w, f, r: w.rules.card(r[1]).has(timing)
+    if isinstance(flt, ast.OwnedBy):
+        if flt.who == "other":
+            return lambda w, f, r: r[0] is not None and r[0] != f.seat
+        if flt.who == "you":
+            return lambda w, f, r: r[0] == f.seat
+        assert isinstance(flt.player, ast.PlayerOnSide), "the grammar names a neighbour"
+        step = 1 if flt.player.side == "left" else -1
+        return lambda w, f, r: r[0] == (f.seat + step) % w.n
+    return _zone_test(flt)
+
+
+def _zone_test(zone: ast.Zone) -> CardTest:
+    place, pile = PER_SHIP.get(zone.place, zone.place), zone.pile
+    if place == "island":
+        return lambda w, f, r: r in w.island
+    if place == "your":
+        return lambda w, f, r: r[0] == f.seat and w.zone_of(r) == pile
+    if place == "any_ship":
+        return lambda w, f, r: w.zone_of(r) == "ship"
+    if place == "other_ship":
+        return lambda w, f, r: r[0] != f.seat and w.zone_of(r) == "ship"
+    return lambda w, f, r: r[0] in w.adjacent(f.seat) and w.zone_of(r) == "ship"
 
 
 def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | None:

@@ -1,0 +1,81 @@
+"""Which forms of the card language each card uses (``libertalia cards words``).
+
+A *form* is one aliased alternative of the grammar (``gain``, ``there_is``,
+``keep`` …) or a rule that is a slot of words (``place``: "on the island",
+"in any ship" …): the units a modder combines.  The rules that only give a
+sentence its shape (``ability``, ``actions``, ``char_np`` …) are no forms.  A
+form only one card uses is a smell (design.md §5): it is probably that card's
+sentence in disguise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lark import Tree
+
+from .parser import grammar
+
+# Rules that give a sentence its shape; every other rule or alias is a form.
+STRUCTURE = frozenset({"start", "ability", "trigger", "effect", "actions", "table", "row", "counts", "char_np",
+                       "loot_np", "zone", "condition", "conjunction", "take_what", "char_filter"})
+
+
+def forms() -> dict[str, str]:
+    """Every form, with the words of its alternatives as the grammar spells them."""
+    out: dict[str, str] = {}
+    for rule in grammar().rules:
+        alias = rule.alias or rule.origin.name
+        if alias in STRUCTURE or alias.startswith("_") or alias.startswith("__"):
+            continue
+        words = []
+        for sym in rule.expansion:
+            name = sym.name
+            term = next((t for t in grammar().terminals if t.name == name), None)
+            if term is not None and term.pattern.type == "str":
+                words.append(f'"{term.pattern.value}"')
+            else:
+                words.append(name if sym.is_term else name.lstrip("_?"))
+        spelled = " ".join(words)
+        out[alias] = f"{out[alias]} | {spelled}" if alias in out else spelled
+    return dict(sorted(out.items()))
+
+
+def used_forms(text: str) -> set[str]:
+    """The forms one card text uses."""
+    tree = grammar().parse(text)
+    known = forms()
+    return {t.data for t in tree.iter_subtrees() if isinstance(t, Tree) and str(t.data) in known}
+
+
+def usage(cards: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """For every form, the names of the cards that use it (a name counts once, whatever its edition)."""
+    users: dict[str, set[str]] = {form: set() for form in forms()}
+    for name, text in cards:
+        if not text:
+            continue
+        for form in used_forms(text):
+            users[form].add(name)
+    return {form: sorted(names) for form, names in users.items()}
+
+
+def single_card_forms(table: dict[str, list[str]]) -> dict[str, str]:
+    """The forms exactly one card name uses, with that name."""
+    return {form: names[0] for form, names in table.items() if len(names) == 1}
+
+
+def bundled_cards(edition: str) -> list[tuple[str, str]]:
+    """(name, text) of every bundled character and loot tile of an edition, every side included.
+
+    A loot tile is named ``kind (side)``: each side is its own printed tile.
+    """
+    from ..loading.rules import bundled_card_docs
+
+    out = []
+    for doc in bundled_card_docs(edition):
+        fields = doc.root.value
+        if "kind" in fields:
+            out.append((f"{fields['kind']} ({fields['side']})", str(fields["text"])))
+        else:
+            out.append((str(fields["name"]), str(fields["text"])))
+    return out

@@ -1,0 +1,431 @@
+"""The grammar fuzzes itself: every text it can spell is rejected cleanly or plays to a sound end.
+
+Two sources of card texts:
+
+* A: ``hypothesis.extra.lark.from_lark`` over ``grammar/libertalia.lark`` itself, with real card
+  names, loot kinds and small numbers for the open word classes;
+* B: the bundled cards cut into triggers and clauses and put back together at random.
+
+Each text is loaded as a mod character (or, now and then, as a loot tile replacing a calm one).
+It must either be rejected with ``CardError``/``DataError`` or load; a card that loads is forced
+into play from random declared positions at 2 to 6 players, and those games must run to the end
+on random legal answers with no exception, within the step budget, keeping ``check_invariants``
+after every step.
+
+CI runs a few examples per source (derandomized, so a red run is reproducible); set
+``LIBERTALIA_FUZZ_EXAMPLES=N`` for a long run of N examples per source.  The long run does not
+stop at the first failure: it lists every failure (with everything needed to replay it) when
+it ends, and prints how many texts it generated, loaded and rejected.  With
+``LIBERTALIA_FUZZ_LOG=FILE`` every outcome is also appended to FILE as a JSON line.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import re
+import tempfile
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+import libertalia as lt
+from libertalia import _paths
+from libertalia.testing import check_invariants, positions
+
+LONG = int(os.environ.get("LIBERTALIA_FUZZ_EXAMPLES", "0") or 0)
+LOG = os.environ.get("LIBERTALIA_FUZZ_LOG")
+CI_EXAMPLES = 15  # per source: both sources together stay well under a minute
+GAMES = 2  # random games per text that loads
+EDITION = "galecrest"
+MOD_NAME = "Fuzzed Corsair"
+MOD_RANK = 41.5  # no bundled character has it
+MAX_DECISIONS = 20_000  # ``Game.choose`` stops any game long before this
+
+
+def _examples() -> int:
+    return LONG or min(settings.default.max_examples, CI_EXAMPLES)
+
+
+FUZZ = settings(
+    max_examples=_examples(),
+    deadline=None,
+    derandomize=not LONG,
+    database=None,
+    # No shrinking: a failure already prints its whole reproduction, and shrinking whole games
+    # takes minutes.
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+                           HealthCheck.large_base_example],
+)
+
+
+# ---------------------------------------------------------------- the edition's words
+@functools.cache
+def _base() -> lt.Rules:
+    return lt.load_rules(EDITION)
+
+
+def _names() -> list[str]:
+    return [c.name for c in _base().characters] + [MOD_NAME]
+
+
+def _kinds() -> list[str]:
+    return list(_base().kinds)
+
+
+# ---------------------------------------------------------------- source A: the grammar
+_PUNCT = ",.:;)"
+
+
+def _word(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Words get a space in front (the grammar ignores spaces), punctuation does not."""
+    return strategy.map(lambda s: s if not s or s[0] in _PUNCT else " " + s)
+
+
+def _terminal_strategies(lark: Lark, grammar_text: str) -> dict[str, st.SearchStrategy[str]]:
+    """A strategy for every terminal the grammar has, read from the grammar itself.
+
+    The open classes (card names, loot kinds, numbers) get real values; a terminal that is a set of
+    words gets those words; one that is not known here gets the language's words its own regex
+    accepts, or failing that text drawn from the regex itself.
+    """
+    names, kinds = _names(), _kinds()
+    numbers = [str(n) for n in (*range(7), 8, 10, 12, 20, 41)]
+    literals = sorted({w for w in re.findall(r'"([^"\n]+)"', grammar_text)})
+    vocabulary = [*literals, *names, *kinds, *numbers]
+    known: dict[str, list[str]] = {
+        "NAME": [*names, "Kraken"],  # one name that is no character: rejected
+        "KIND": [*kinds, "goods"],  # one kind that is not Galecrest's: rejected
+        "NUMBER": numbers,
+    }
+    out: dict[str, st.SearchStrategy[str]] = {}
+    for t in lark.terminals:
+        if t.name in known:
+            out[t.name] = _word(st.sampled_from(known[t.name]))
+        elif t.name == "_NL":
+            out[t.name] = st.sampled_from(["\n", "\n\n"])
+        elif t.name in lark.ignore_tokens:
+            out[t.name] = st.just(" ")  # whitespace; a comment would swallow the rest of its line
+        elif t.pattern.type == "str":
+            out[t.name] = _word(st.just(t.pattern.value))
+        else:
+            regex = re.compile(t.pattern.to_regexp())
+            words = [w for w in vocabulary if regex.fullmatch(w)]
+            if t.name == "NOUN" or set(names) & set(words):
+                words = [w for w in words if w not in literals or w.startswith("character")] or words
+            out[t.name] = _word(st.sampled_from(words) if words else st.from_regex(regex, fullmatch=True))
+    # Terminals the parser's own lexer makes (``%declare``): the word their name spells (OR_IF is "or").
+    declared = {sym.name for r in lark.rules for sym in r.expansion if sym.is_term} - set(out)
+    for name in declared:
+        out[name] = _word(st.just(name.strip("_").split("_")[0].lower()))
+    return out
+
+
+@functools.cache
+def _grammar_texts() -> st.SearchStrategy[str]:
+    text = _paths.grammar_path().read_text(encoding="utf-8")
+    lark = Lark(text, parser="lalr")
+    return from_lark(lark, start="start", explicit=_terminal_strategies(lark, text))
+
+
+# ---------------------------------------------------------------- source B: bundled fragments
+_SEPARATORS = [", then ", "; otherwise ", " if ", ", "]
+_SPLIT = re.compile(r"(, then |; otherwise | if |, )")
+_PARENS = re.compile(r"\([^()]*\)")
+
+
+def _split(text: str, separators: re.Pattern[str]) -> list[str]:
+    """``separators.split`` outside parentheses: the rows of a table stay in one piece."""
+    groups: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:
+        groups.append(m.group())
+        return f"\0{len(groups) - 1}\0"
+
+    pieces = separators.split(_PARENS.sub(hide, text))
+    return [re.sub(r"\0(\d+)\0", lambda m: groups[int(m.group(1))], piece) for piece in pieces]
+
+
+@attrs.frozen
+class Fragments:
+    """The bundled cards cut up: triggers, clauses (cut at every separator), actions and conditions."""
+
+    triggers: tuple[str, ...]
+    clauses: tuple[str, ...]
+    actions: tuple[str, ...]
+    conditions: tuple[str, ...]
+
+
+@functools.cache
+def _fragments() -> Fragments:
+    triggers: set[str] = set()
+    clauses: set[str] = set()
+    actions: set[str] = set()
+    conditions: set[str] = set()
+    for path in sorted(_paths.cards_dir().rglob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or not isinstance(doc.get("text"), str):
+            continue
+        for line in doc["text"].splitlines():
+            trigger, colon, effect = line.strip().partition(": ")
+            if not colon:
+                continue
+            triggers.add(trigger)
+            effect = effect.rstrip(".")
+            clauses.update(c for c in _split(effect, _SPLIT) if c and c not in _SEPARATORS)
+            for step in _split(effect, re.compile(", then ")):
+                if step.startswith("if "):
+                    condition, *rest = _split(step[3:], re.compile(", "))
+                    conditions.add(condition)
+                    step = ", ".join(rest)
+                step = step.removeprefix("you may ")
+                for part in _split(step, re.compile("; otherwise ")):
+                    done, _, condition = part.partition(" if ")
+                    actions.add(done)
+                    if condition:
+                        conditions.add(condition)
+    return Fragments(*(tuple(sorted(x - {""})) for x in (triggers, clauses, actions, conditions)))
+
+
+@st.composite
+def _step(draw: st.DrawFn) -> str:
+    """A step in one of the language's shapes, from bundled actions and conditions."""
+    f = _fragments()
+    a, c = draw(st.sampled_from(f.actions)), draw(st.sampled_from(f.conditions))
+    otherwise = f"; otherwise {draw(st.sampled_from(f.actions))}" if draw(st.booleans()) else ""
+    shape = draw(st.sampled_from(["{a}", "{a} if {c}{o}", "if {c}, {a}{o}", "you may {a}{o}"]))
+    return shape.format(a=a, c=c, o=otherwise)
+
+
+@st.composite
+def _recombined(draw: st.DrawFn) -> str:
+    """Bundled triggers with steps rebuilt from bundled actions and conditions; or, a quarter of the
+    time, with clauses strung together at any separator, as they come."""
+    f = _fragments()
+    lines = []
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.integers(0, 3)):
+            effect = ", then ".join(draw(st.lists(_step(), min_size=1, max_size=3)))
+        else:
+            parts = [draw(st.sampled_from(f.clauses))]
+            for _ in range(draw(st.integers(0, 3))):
+                parts += [draw(st.sampled_from(_SEPARATORS)), draw(st.sampled_from(f.clauses))]
+            effect = "".join(parts)
+        lines.append(f"{draw(st.sampled_from(f.triggers))}: {effect}.")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- one text, end to end
+_TALLY: dict[str, Counter[str]] = {}
+_SEEN: dict[str, set[str]] = {}
+
+
+def _mod_file(text: str, loot: tuple[str, int] | None) -> str:
+    """A mod file for the text: a new character, or a calm loot tile of ``loot`` (kind, count)."""
+    body = "".join(f"  {line.strip()}\n" if line.strip() else "\n" for line in text.splitlines())
+    head = f"name: {MOD_NAME}\nrank: {MOD_RANK}\n" if loot is None else \
+        f"kind: {loot[0]}\nside: calm\ncount: {loot[1]}\n"
+    return f"{head}text: |\n{body}"
+
+
+def _load(file_text: str) -> lt.Rules | lt.DataError:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "mod.yaml").write_text(file_text, encoding="utf-8")
+        try:
+            return lt.load_rules(EDITION, extra_cards=[folder])
+        except lt.DataError as exc:
+            return exc
+
+
+@st.composite
+def _forced(draw: st.DrawFn, rules: lt.Rules, players: int, loot: tuple[str, int] | None) -> dict[str, Any]:
+    """A random declared position with the mod card in play: in hands and ships, or in today's loot."""
+    setup = draw(positions(rules, players))
+    seats = setup["players"]
+    if loot is None:
+        for i, seat in enumerate(seats):
+            for zone in ("hand", "ship", "graveyard"):
+                seat[zone] = [c for c in seat[zone] if c != MOD_NAME]
+            zone = draw(st.sampled_from(["hand", "hand", "ship", None] if i else ["hand", "hand", "ship"]))
+            if zone is not None:
+                seat[zone].append(MOD_NAME)
+    else:
+        kind, count = loot
+        left = count - sum(seat["loot"].count(kind) for seat in seats)
+        if left and draw(st.booleans()):
+            seats[0]["loot"].append(kind)
+            left -= 1
+        setup["loot"] = [[kind] * min(left, rules.board.loot_per_day_for(players))]
+    return setup
+
+
+def _play(rules: lt.Rules, players: int, seed: int, setup: dict[str, Any], answers: int) -> lt.Game:
+    """Play to the end on random legal answers, checking the invariants after every step."""
+    game = lt.new_game(rules, players, seed=seed, setup=setup)
+    check_invariants(game)
+    rnd = random.Random(answers)
+    for _ in range(MAX_DECISIONS):
+        if game.decision is None:
+            return game
+        nxt = game.choose(rnd.choice(game.legal_keys()))
+        check_invariants(nxt, before=game)
+        game = nxt
+    raise AssertionError(f"no end within {MAX_DECISIONS} decisions")
+
+
+def _log(entry: dict[str, Any]) -> None:
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as out:
+            out.write(json.dumps(entry) + "\n")
+
+
+def _describe(exc: BaseException) -> str:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"
+
+
+def _check(source: str, text: str, data: st.DataObject, failures: list[dict[str, Any]]) -> None:
+    tally = _TALLY.setdefault(source, Counter())
+    tally["generated"] += 1
+    _SEEN.setdefault(source, set()).add(text)
+    bag = dict(_base().board.bag)
+    loot = None
+    if data.draw(st.integers(0, 3), label="as loot (0)") == 0:
+        kind = data.draw(st.sampled_from(sorted(bag)), label="kind")
+        loot = (kind, bag[kind])
+    file_text = _mod_file(text, loot)
+    entry: dict[str, Any] = {"source": source, "file": file_text}
+    try:
+        rules = _load(file_text)
+    except Exception as exc:  # noqa: BLE001 - anything but a DataError is a finding
+        _fail(entry | {"stage": "load", "error": _describe(exc)}, exc, failures, tally)
+        return
+    if isinstance(rules, lt.DataError):
+        tally["rejected"] += 1
+        _log(entry | {"outcome": "rejected", "error": str(rules).splitlines()[0]})
+        return
+    tally["loaded"] += 1
+    for _ in range(GAMES):
+        players = data.draw(st.integers(2, 6), label="players")
+        seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+        answers = data.draw(st.integers(0, 2**32 - 1), label="answers seed")
+        setup = data.draw(_forced(rules, players, loot), label="setup")
+        game = {"players": players, "seed": seed, "setup": setup, "answers": answers}
+        try:
+            _play(rules, players, seed, setup, answers)
+        except Exception as exc:  # noqa: BLE001 - every exception is a finding
+            _fail(entry | game | {"stage": "play", "error": _describe(exc)}, exc, failures, tally)
+            return
+    _log(entry | {"outcome": "played"})
+
+
+def _fail(entry: dict[str, Any], exc: Exception, failures: list[dict[str, Any]], tally: Counter[str]) -> None:
+    tally["failed"] += 1
+    _log(entry | {"outcome": "failed"})
+    if LONG:
+        failures.append(entry)  # listed when the run ends
+        return
+    raise AssertionError(_repro(entry)) from exc
+
+
+def _repro(entry: dict[str, Any]) -> str:
+    """The failure as a script: the mod file, then the game (see ``_play``)."""
+    lines = [entry["error"], "mod.yaml:", entry["file"]]
+    if entry["stage"] == "play":
+        lines.append(f"new_game(rules, {entry['players']}, seed={entry['seed']}, setup={entry['setup']!r}), "
+                     f"answers random.Random({entry['answers']}).choice(legal_keys())")
+    return "\n".join(lines)
+
+
+def _run(source: str, texts: st.SearchStrategy[str]) -> None:
+    failures: list[dict[str, Any]] = []
+
+    @FUZZ
+    @given(text=texts, data=st.data())
+    def prop(text: str, data: st.DataObject) -> None:
+        _check(source, text, data, failures)
+
+    prop()
+    tally = _TALLY.get(source, Counter())
+    summary = {"source": source, "unique": len(_SEEN.get(source, ())), **tally}
+    _log({"summary": summary})
+    print(f"\n{source}: {summary}")  # shown with pytest -s
+    assert not failures, f"{len(failures)} failing texts:\n\n" + "\n\n".join(_repro(f) for f in failures)
+
+
+def test_texts_spelled_by_the_grammar_are_rejected_or_play_soundly() -> None:
+    """Any text from_lark spells from the grammar raises DataError on load, or plays sound games."""
+    _run("grammar", _grammar_texts())
+
+
+def test_recombined_card_fragments_are_rejected_or_play_soundly() -> None:
+    """Bundled triggers and clauses put together at random raise DataError on load, or play sound games."""
+    _run("fragments", _recombined())
+
+
+def test_every_terminal_of_the_grammar_gets_words() -> None:
+    """The harness reads the grammar's terminals as they are: each one gets a strategy, and real words."""
+    text = _paths.grammar_path().read_text(encoding="utf-8")
+    lark = Lark(text, parser="lalr")
+    strategies = _terminal_strategies(lark, text)
+    assert {t.name for t in lark.terminals} <= set(strategies)
+    assert "NAME" not in strategies or set(_names()) <= {w.strip() for w in _sample(strategies["NAME"])}
+
+
+def _sample(strategy: st.SearchStrategy[str]) -> set[str]:
+    found: set[str] = set()
+
+    @settings(max_examples=300, database=None, derandomize=True)
+    @given(strategy)
+    def collect(word: str) -> None:
+        found.add(word)
+
+    collect()
+    return found
+
+
+def test_bundled_lines_split_into_fragments_and_back() -> None:
+    """Cutting a bundled line at its separators (not inside a table) and joining the pieces gives it back."""
+    f = _fragments()
+    assert "sun" in f.triggers and len(f.clauses) > 50 and len(f.actions) > 50 and len(f.conditions) > 10
+    assert "you have 8 or fewer doubloons" in f.conditions and "gain 5 doubloons" in f.actions
+    assert not any(x.startswith(("if ", "you may ")) or " if " in x for x in f.actions)
+    for path in sorted((_paths.cards_dir() / EDITION).rglob("*.yaml")):
+        for line in yaml.safe_load(path.read_text(encoding="utf-8"))["text"].splitlines():
+            trigger, _, effect = line.partition(": ")
+            pieces = _split(effect.rstrip("."), _SPLIT)
+            assert f"{trigger}: {''.join(pieces)}." == line
+            assert all(p in f.clauses or p in _SEPARATORS for p in pieces if p)
+
+
+def test_a_bundled_text_as_a_mod_card_loads_and_plays() -> None:
+    """The harness itself: a bundled card's text under the mod's name loads and its games end soundly."""
+    text = _base().card("Cook").text
+    rules = _load(_mod_file(text, None))
+    assert isinstance(rules, lt.Rules) and rules.card(MOD_NAME).text == text
+    check: Callable[[int], Any] = lambda n: _play(rules, n, 5, _first_setup(rules, n), 7)  # noqa: E731
+    assert check(2).is_over and check(6).is_over
+
+
+def _first_setup(rules: lt.Rules, players: int) -> dict[str, Any]:
+    found: list[dict[str, Any]] = []
+
+    @settings(max_examples=1, database=None, derandomize=True)
+    @given(_forced(rules, players, None))
+    def first(setup: dict[str, Any]) -> None:
+        found.append(setup)
+
+    first()
+    return found[0]

@@ -1,0 +1,59 @@
+"""The word lexer: whole words, and never two readings of one word in one parser state."""
+
+from __future__ import annotations
+
+import re
+
+from libertalia.language import lexer
+from libertalia.language.parser import grammar
+
+
+def _spellings() -> dict[str, set[str]]:
+    """Every fixed word of the grammar, with the terminals that spell it."""
+    out: dict[str, set[str]] = {}
+    for t in grammar().terminals:
+        if t.pattern.type == "str":
+            out.setdefault(t.pattern.value, set()).add(t.name)
+        elif t.name not in ("NAME", "KIND", "NUMBER", "COMMENT", "_NL", "WS_INLINE"):
+            for word in re.findall(r"[a-z][a-z'-]*", t.pattern.value):
+                if re.fullmatch(t.pattern.to_regexp(), word):
+                    out.setdefault(word, set()).add(t.name)
+    return out
+
+
+def test_no_state_reads_a_word_two_ways() -> None:
+    """In every parser state a keyword names at most one acceptable terminal (the lexer's collision check)."""
+    states = grammar().parser.parser.parser.parse_table.states
+    clashes = []
+    for state, actions in states.items():
+        for word, names in _spellings().items():
+            accepted = names & set(actions)
+            if len(accepted) > 1:
+                clashes.append((state, word, sorted(accepted)))
+    assert not clashes, clashes[:5]
+
+
+def test_condition_starts_match_the_grammar() -> None:
+    """The words that make 'or' join two conditions are exactly the first words of a condition."""
+    first = set()
+    rules = grammar().rules
+    by_origin: dict[str, list[list[str]]] = {}
+    for r in rules:
+        by_origin.setdefault(r.origin.name, []).append([s.name for s in r.expansion])
+    spell = {t.name: t.pattern.value for t in grammar().terminals if t.pattern.type == "str"}
+
+    def firsts(symbol: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        if symbol in spell:
+            return {spell[symbol]}
+        if symbol not in by_origin or symbol in seen:
+            return set()
+        return {w for exp in by_origin[symbol] if exp for w in firsts(exp[0], seen | {symbol})}
+
+    first = firsts("cond")
+    assert first == lexer.COND_STARTS
+
+
+def test_words_are_read_whole() -> None:
+    """'your' is one word, and a number glued to a word is no number."""
+    words = [w[1] for w in lexer._words("gain 3 doubloons if your map\n  x 3doubloons.")]
+    assert words == ["gain", "3", "doubloons", "if", "your", "map", "\n  ", "x", "3doubloons", "."]
