@@ -102,6 +102,35 @@ class SetupError(LibertaliaError, ValueError):
     """A declared starting position (``setup=``) is inconsistent."""
 
 
+class SaveError(LibertaliaError, ValueError):
+    """A saved game (``Game.from_json``) that is damaged, inconsistent or made for other rules.
+
+    ``field`` is the path of the offending value in the save's JSON (``"state.seats[2].hand[0]"``;
+    empty when the text as a whole is wrong) and ``problem`` says what is wrong with it.  The
+    message reads ``cannot load the game: state.seats[2].hand[0]: unknown card 'Cok'``.
+    """
+
+    def __init__(self, problem: str, field: str = "") -> None:
+        self.problem = problem
+        self.field = field
+        super().__init__(f"cannot load the game: {field + ': ' if field else ''}{problem}")
+
+
+class RecordError(LibertaliaError, ValueError):
+    """A game record that is damaged, or that no longer replays under the rules as they load now.
+
+    ``field`` is the path of the offending value in the record's JSON (``"answers[3]"``; empty
+    when the record as a whole is wrong) and ``problem`` says what is wrong.  Messages read
+    ``cannot read the game record: answers[3]: must be a string, not 5`` or
+    ``cannot replay the game record: ...``.
+    """
+
+    def __init__(self, problem: str, field: str = "", *, action: str = "read") -> None:
+        self.problem = problem
+        self.field = field
+        super().__init__(f"cannot {action} the game record: {field + ': ' if field else ''}{problem}")
+
+
 class RulesError(LibertaliaError, ValueError):
     """``load_rules`` was asked for something that does not exist."""
 

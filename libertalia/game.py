@@ -8,19 +8,17 @@ from typing import Any
 
 import attrs
 
+from . import saves
 from .engine import flow, rng
 from .engine.setup import initial_state
 from .engine.work import Work
-from .errors import IllegalChoice, LibertaliaError, StepBudgetExceeded
+from .errors import IllegalChoice, StepBudgetExceeded
 from .loading.specs import Rules
 from .state import (
     CardRef,
     Decision,
     Event,
-    FrameState,
     GameState,
-    Option,
-    PendingState,
     PlayerState,
 )
 
@@ -28,7 +26,7 @@ _PHASES = {
     "voyage": "select", "select": "select", "reveal": "select", "sun": "day",
     "dusk": "dusk", "night": "night", "anchor": "anchor", "over": "over",
 }
-SAVE_FORMAT = 1
+SAVE_FORMAT = saves.SAVE_FORMAT
 
 
 def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
@@ -174,11 +172,20 @@ class Game(_PublicReading):
         return Observation(self.state, seat)
 
     # ------------------------------------------------------------ saving
+    @property
+    def seed(self) -> int:
+        """The seed the game was started with: with the rules, setup and ``history``, the whole game."""
+        return self.state.seed
+
     def to_json(self) -> str:
-        """Exact, versioned state: with ``from_json`` it round-trips mid-ability."""
+        """Exact, versioned state: with ``from_json`` it round-trips mid-ability.
+
+        The save names its rules (edition and loot sides, a fingerprint of their files and the
+        library version) and its random generator, so that it never loads under others.
+        """
         payload = {
             "format": SAVE_FORMAT,
-            "rules": self.rules.identity,
+            "rules": saves.rules_stamp(self.rules),
             "rng": {"name": rng.RNG_NAME, "version": rng.RNG_VERSION},
             "state": _encode(self.state),
         }
@@ -186,22 +193,13 @@ class Game(_PublicReading):
 
     @classmethod
     def from_json(cls, text: str, rules: Rules) -> Game:
-        try:
-            payload = json.loads(text)
-            if not isinstance(payload, dict):
-                raise LibertaliaError("a save is a JSON object")
-            if payload.get("format") != SAVE_FORMAT:
-                raise LibertaliaError(f"unsupported save format {payload.get('format')!r}")
-            if payload["rng"] != {"name": rng.RNG_NAME, "version": rng.RNG_VERSION}:
-                raise LibertaliaError(f"the save uses random generator {payload['rng']}, this library "
-                                      f"{rng.RNG_NAME} v{rng.RNG_VERSION}")
-            if payload["rules"] != rules.identity:
-                raise LibertaliaError(f"the save is for rules {payload['rules']!r}, not {rules.identity!r}")
-            return cls(rules, _decode_state(payload["state"]))
-        except LibertaliaError as exc:
-            raise ValueError(f"cannot load the game: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise ValueError(f"cannot load the game: the save is damaged ({exc!r})") from None
+        """The saved game, checked against ``rules`` first (see ``libertalia.saves``).
+
+        Raises ``SaveError`` (a ``ValueError``), and nothing else, for a save that is not
+        JSON, is damaged or inconsistent anywhere, or was made with rules that now load
+        differently; its message names the field, such as ``state.seats[2].hand[0]``.
+        """
+        return cls(rules, saves.load_state(text, rules))
 
 
 class Observation(_PublicReading):
@@ -250,50 +248,3 @@ def _encode(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value
-
-
-def _tup(v: Any) -> Any:
-    """Lists back to tuples, all the way down."""
-    return tuple(_tup(x) for x in v) if isinstance(v, list) else v
-
-
-def _ref(v: Any) -> CardRef | None:
-    return None if v is None else (v[0], v[1])
-
-
-def _decode_state(d: dict[str, Any]) -> GameState:
-    dec = d["decision"]
-    decision = None if dec is None else Decision(
-        dec["player"], dec["kind"], tuple(Option(o["key"], o["label"]) for o in dec["options"]),
-        dec["prompt"], dec["source"])
-    return GameState(
-        players=d["players"],
-        seats=tuple(PlayerState(**{k: _tup(v) for k, v in p.items()}) for p in d["seats"]),
-        track=_tup(d["track"]),
-        island=tuple((r[0], r[1]) for r in d["island"]),
-        days=_tup(d["days"]),
-        aside=_tup(d["aside"]),
-        bag=_tup(d["bag"]),
-        undealt=_tup(d["undealt"]),
-        voyage=d["voyage"],
-        day=d["day"],
-        step=d["step"],
-        cursor=d["cursor"],
-        sub=d["sub"],
-        order=tuple((r[0], r[1]) for r in d["order"]),
-        commits=_tup(d["commits"]),
-        frames=tuple(FrameState(**{**f, "this": _ref(f["this"]), "it": _ref(f["it"]), "origin": _ref(f.get("origin")),
-                                   "answers": _tup(f["answers"])}) for f in d["frames"]),
-        queue=tuple(PendingState(**{**q, "this": _ref(q["this"])}) for q in d["queue"]),
-        flow_answers=_tup(d["flow_answers"]),
-        seed=d["seed"],
-        counter=d["counter"],
-        census=_tup(d["census"]),
-        net=_tup(d["net"]),
-        extra=_tup(d["extra"]),
-        just_took=tuple(((k[0], k[1]), v) for k, v in d["just_took"]),
-        left_of_neutral=_ref(d["left_of_neutral"]),
-        decision=decision,
-        events=tuple(Event(**e) for e in d["events"]),
-        history=_tup(d.get("history", [])),
-    )

@@ -94,6 +94,7 @@ class PendingState:
     index: int
     this: CardRef | None
     late: bool = False
+    first: bool = False
 
 
 @attrs.frozen

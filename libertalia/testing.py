@@ -78,7 +78,7 @@ def cards_by_owner(game: Game) -> list[Counter[str]]:
 def _check_characters(game: Game, before: Game | None) -> None:
     s = game.state
     rules = game.rules
-    names = {c.name for c in rules.characters if not c.neutral}
+    names = {c.name for c in rules.characters if not c.neutral and "#" not in c.name}  # printed cards only
     undealt = Counter(s.undealt)
     assert all(n == 1 for n in undealt.values()) and set(undealt) <= names, f"undealt is not a set of cards: {undealt}"
     dealt = names - set(undealt)
@@ -125,7 +125,7 @@ def positions(draw: st.DrawFn, rules: Rules, players: int) -> dict[str, Any]:
     board = rules.board
     voyage = draw(st.integers(1, len(board.voyage_days)), label="voyage")
     day = draw(st.integers(1, board.voyage_days[voyage - 1]), label="day")
-    names = [c.name for c in rules.characters if not c.neutral]
+    names = [c.name for c in rules.characters if not c.neutral and "#" not in c.name]
     bag: Counter[str] = Counter(dict(board.bag))
     seats = []
     for _ in range(players):

@@ -18,12 +18,13 @@ from . import console, friendly_errors, load, rules_args
 
 
 @click.command()
-@click.option("--games", default=100, show_default=True, help="How many games.")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="How many games.")
 @click.option("--players", default=4, show_default=True, help="Seats per game.")
 @click.option("--bots", default="random", show_default=True,
               help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3...")
 @click.option("--seed", default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
-@click.option("--jobs", default=1, show_default=True, help="Worker processes (results do not depend on it).")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Worker processes (results do not depend on it).")
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
 @click.option("--cards", "extra", multiple=True, type=click.Path(exists=True), help="Extra card files or folders.")
@@ -44,7 +45,11 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition:
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     with friendly_errors():
         args = rules_args(edition, loot, seed, extra)
-        load(args)
+        board = load(args).board
+        lo, hi = board.players
+        if not lo <= players <= hi:
+            raise click.BadParameter(f"{board.title} is for {lo} to {hi} players, not {players}",
+                                     param_hint="--players")
         results: list[stats.GameSummary | stats.GameFailure] = []
         runs = stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed, jobs=jobs,
                               record_dir=record_dir)

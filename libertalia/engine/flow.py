@@ -174,6 +174,18 @@ def _sun(w: Work) -> None:
         if pushed:
             return
     w.step, w.order, w.cursor, w.sub = "dusk", list(reversed(w.island)), 0, 0
+    w.left_of_neutral = _left_of_neutral(w)
+
+
+def _left_of_neutral(w: Work) -> CardRef | None:
+    """R13: the card directly left of a loot-removing neutral card as dusk begins (not at reveal)."""
+    players = w.n
+    removing = {n.name for n in w.rules.board.neutrals if n.directly_left_removes_loot and players in n.players}
+    for i, ref in enumerate(w.island):
+        if ref[0] is None and ref[1] in removing:
+            left = w.island[i - 1] if i > 0 else None
+            return left if left is not None and left[0] is not None else None
+    return None
 
 
 # ---------------------------------------------------------------- dusk
@@ -216,10 +228,8 @@ def _dusk(w: Work) -> None:
 
 
 def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
-    """R13: before the card left of a neutral takes loot, an opponent removes a token."""
+    """R13: before the card left of a neutral at dusk takes loot, an opponent removes a token."""
     if w.left_of_neutral != ref or not w.today():
-        return
-    if not any(n.directly_left_removes_loot and w.n in n.players for n in w.rules.board.neutrals):
         return
     opponent = w.adjacent(seat)[0]
     options = [w.rules.loot_options[k] for k in dict.fromkeys(w.today())]
@@ -248,7 +258,7 @@ def _queue_source(w: Work, seat: int, source: str, compiled: tuple[Compiled, ...
                   this: CardRef | None) -> None:
     for i, c in enumerate(compiled):
         if c.timing == timing and not c.passive:
-            w.queue.append(PendingState(seat, source, i, this, c.last))
+            w.queue.append(PendingState(seat, source, i, this, c.last, c.first))
 
 
 # ---------------------------------------------------------------- night
@@ -273,26 +283,46 @@ def _night(w: Work) -> None:
 
 # ---------------------------------------------------------------- anchor
 def _anchor(w: Work) -> None:
-    """R3: every anchor change of a player is netted, then applied once."""
+    """R3: every anchor change of a player is netted, then applied once, floored at 0.
+
+    A board with ``voyage_end.anchor: characters_then_loot`` (C4) nets and applies the
+    characters' changes first, then the loot's, so a loss cannot eat into the booty.
+    """
+    split = w.rules.board.anchor_order == "characters_then_loot"
     if w.sub == 0:
         w.net = [0] * w.n
         for seat, p in enumerate(w.seats):
             for name in p.ship:
                 _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "anchor", (seat, name))
-            _queue_held_loot(w, seat, "anchor")
+            if not split:
+                _queue_held_loot(w, seat, "anchor")
         # Count adjustments (the Explorer) first: E2.
         w.queue.sort(key=lambda p: not w.rules.ability(p.source, p.index).early)
         w.sub = 1
-    if not _drain(w, ordered=False, zone="ship"):
+    if w.sub == 1:
+        if not _drain(w, ordered=False, zone="ship"):
+            return
+        if split:
+            _apply_net(w)
+            w.net = [0] * w.n
+            for seat in range(w.n):
+                _queue_held_loot(w, seat, "anchor")
+            w.sub = 2
+    if w.sub == 2 and not _drain(w, ordered=False, zone="ship"):
         return
-    assert w.net is not None
+    _apply_net(w)
     for seat, p in enumerate(w.seats):
-        p.coins = max(0, p.coins + w.net[seat])
         p.score += p.coins
         w.log("bank", f"seat {seat} banks {p.coins} doubloons (score {p.score})", seat)
         p.coins = 0
     w.net = None
     _voyage_end(w)
+
+
+def _apply_net(w: Work) -> None:
+    assert w.net is not None
+    for seat, p in enumerate(w.seats):
+        p.coins = max(0, p.coins + w.net[seat])
 
 
 def _voyage_end(w: Work) -> None:
@@ -340,7 +370,7 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
         for i, c in enumerate(w.rules.loot_spec(kind).compiled):
             if c.timing != timing or (c.once and kind in done):
                 continue
-            w.queue.append(PendingState(seat, f"l:{kind}", i, None, c.last))
+            w.queue.append(PendingState(seat, f"l:{kind}", i, None, c.last, c.first))
         done.add(kind)
 
 
@@ -359,7 +389,7 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
         w.queue = _tokens_still_held(w, w.queue)
     if not w.queue:
         return True
-    early = [p for p in w.queue if not p.late] or w.queue
+    early = [p for p in w.queue if p.first] or [p for p in w.queue if not p.late] or w.queue
     seat = early[0].seat
     group = [p for p in early if p.seat == seat]
     chosen = _ask_order(w, seat, group) if ordered and len(group) > 1 else group[0]

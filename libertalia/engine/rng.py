@@ -22,17 +22,27 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def draw(seed: int, counter: int, n: int) -> int:
-    """A uniform integer in ``range(n)`` for draw number ``counter``.
+_MAX_N = 1 << 64
+_MAX_TRIES = 1 << 10
 
-    Rejection sampling keeps it exactly uniform whatever ``n`` is.
+
+def draw(seed: int, counter: int, n: int) -> int:
+    """A uniform integer in ``range(n)`` for draw number ``counter``, for ``1 <= n <= 2**64``.
+
+    Rejection sampling keeps it exactly uniform whatever ``n`` is: a 64-bit draw at or above the
+    largest multiple of ``n`` is drawn again.  For ``n <= 2**64`` that multiple is at least
+    ``2**63``, so a draw is accepted with probability above 1/2 and the ``_MAX_TRIES`` bound is
+    never reached (odds below ``2**-1024``); a larger ``n`` would reject every draw, so it is
+    refused instead of looping forever.
     """
-    if n <= 1:
+    if not 1 <= n <= _MAX_N:
+        shown = n if n.bit_length() <= 128 else f"a {n.bit_length()}-bit number"
+        raise ValueError(f"rng.draw needs 1 <= n <= 2**64, not {shown}")
+    if n == 1:
         return 0
-    limit = (1 << 64) - ((1 << 64) % n)
-    k = 0
-    while True:
+    limit = _MAX_N - (_MAX_N % n)
+    for k in range(_MAX_TRIES):
         x = _mix(((seed & _MASK) * _GOLDEN + (counter << 8) + k + 1) & _MASK)
         if x < limit:
             return x % n
-        k += 1  # pragma: no cover - probability below 2**-32 for our sizes
+    raise RuntimeError(f"rng.draw rejected {_MAX_TRIES} draws in a row for n={n}")  # pragma: no cover

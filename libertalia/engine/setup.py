@@ -24,8 +24,15 @@ _PLAYER_KEYS = {"hand", "ship", "graveyard", "loot", "doubloons", "score"}
 
 def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None) -> GameState:
     lo, hi = rules.board.players
+    # bool is an int subclass and 3.0 compares like 3: both are refused by type, not left
+    # to fail later as a TypeError deep in the set-up.
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise SetupError(f"the player count must be a whole number from {lo} to {hi}, "
+                         f"not {players!r} ({type(players).__name__})")
     if not lo <= players <= hi:
         raise SetupError(f"{rules.board.title} is for {lo} to {hi} players, not {players}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupError(f"the seed must be a whole number, not {seed!r} ({type(seed).__name__})")
     track, counter = _shuffled_track(rules, players, seed)
     state = GameState(
         players=players,

@@ -313,9 +313,6 @@ class Work:
         self.island.insert(i, ref)
         if i < self.cursor and self.step == "sun":
             self.cursor += 1
-        nxt = self.island[i + 1] if i + 1 < len(self.island) else None
-        if nxt is not None and nxt[0] is None:
-            self.left_of_neutral = ref
 
     def remove(self, ref: CardRef) -> str | None:
         """Take a character out of wherever it is; returns the zone it left."""
@@ -325,8 +322,6 @@ class Work:
             self.island.pop(i)
             if i < self.cursor and self.step == "sun":
                 self.cursor -= 1
-            if self.left_of_neutral == ref:
-                self.left_of_neutral = None
         elif zone is not None:
             seat, name = ref
             assert seat is not None
@@ -366,8 +361,6 @@ class Work:
         if zone == "island":
             i = self.island.index(ref)
             self.island[i] = new
-            if self.left_of_neutral == ref:
-                self.left_of_neutral = new
         else:
             assert zone is not None
             self.remove(ref)

@@ -469,6 +469,15 @@ class IsLike:
 
 
 @attrs.frozen
+class IsA:
+    """``this is a Wind Nymph``: the named character is that card (whoever owns it)."""
+
+    ref: str
+    name: str
+    verb: str = attrs.field(default="is", eq=False, kw_only=True)
+
+
+@attrs.frozen
 class LastVoyage:
     ref: str = "this"
 
@@ -531,6 +540,7 @@ class CountExists:
 Cond = (
     IsPositioned
     | IsLike
+    | IsA
     | LastVoyage
     | HaveDoubloons
     | NoOtherHas
@@ -570,6 +580,8 @@ class Step:
     condition: Condition | None = None
     otherwise: tuple[Action, ...] | None = None
     choices: tuple[tuple[Action, ...], ...] = attrs.field(default=(), kw_only=True)
+    # "A if X; otherwise B if Y; otherwise C": each further test and its actions, in order.
+    elifs: tuple[tuple[Condition, tuple[Action, ...]], ...] = attrs.field(default=(), kw_only=True)
     line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
     column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
 
@@ -589,3 +601,7 @@ class Ability:
     @property
     def once(self) -> bool:
         return "once" in self.modifiers
+
+    @property
+    def first(self) -> bool:
+        return "first" in self.modifiers

@@ -63,6 +63,11 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
         raise report("a modifier is repeated", a.line, a.column, "each of last and once at most once")
     if a.once and not ctx.loot:
         raise report('"once" is for loot abilities', a.line, a.column, "a trigger without once")
+    if a.first and a.last:
+        raise report("an ability cannot be both first and last", a.line, a.column, "first or last")
+    if (a.first or a.last) and a.timing == "sun":
+        raise report("first and last order abilities that wait their turn (dusk, moon, anchor); by day each "
+                     "character acts in island order", a.line, a.column, "a dusk, moon or anchor ability")
     if ctx.loot and a.timing == "sun":
         raise report("a loot tile has no daytime ability: it acts when taken (dusk), each night it is held "
                      "(moon) or at the voyage's end (anchor)", a.line, a.column, "dusk, moon or anchor")
@@ -73,8 +78,8 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
                                                     or len(step.actions) != 1 or step.form != "plain"):
                 raise report('"take no loot" is a standing rule: it must stand alone in a character\'s dusk ability',
                              act.line, act.column, "dusk: take no loot.")
-        if step.condition is not None:
-            for c in step.condition.parts:
+        for condition in _conditions(step):
+            for c in condition.parts:
                 _check_condition_part(c, vocab, report, step, ctx, bound)
         for act in _actions(step):
             if _uses_it(act) and not bound:
@@ -107,6 +112,9 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
     if isinstance(c, ast.IsLike) and isinstance(c.filter, ast.Zone) and c.filter.place == "island" \
             and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
+    if isinstance(c, ast.IsA) and c.name not in vocab.names:
+        raise _at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}", *where,
+                       "the name of a loaded character", c.name)
     if isinstance(c, ast.HoldCount | ast.Hold | ast.JustTook):
         _check_kinds(c.kinds, vocab, report, *where)
     if isinstance(c, ast.IsPositioned | ast.Exists | ast.CountExists):
@@ -150,10 +158,19 @@ def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
 
 def _actions(step: ast.Step) -> Iterator[ast.Action]:
     yield from step.actions
+    for _, acts in step.elifs:
+        yield from acts
     if step.otherwise:
         yield from step.otherwise
     for choice in step.choices:
         yield from choice
+
+
+def _conditions(step: ast.Step) -> Iterator[ast.Condition]:
+    if step.condition is not None:
+        yield step.condition
+    for cond, _ in step.elifs:
+        yield cond
 
 
 def _uses_it(act: ast.Action) -> bool:

@@ -202,8 +202,9 @@ class _ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def postfix_if(self, meta: Any, items: list[Any]) -> ast.Step:
-        actions, cond, other = items
-        return ast.Step("postfix_if", actions, cond, other, **self._at(meta))
+        actions, cond, *chain, other = items
+        elifs = tuple((chain[i + 1], chain[i]) for i in range(0, len(chain), 2))
+        return ast.Step("postfix_if", actions, cond, other, elifs=elifs, **self._at(meta))
 
     @v_args(meta=True)
     def prefix_if(self, meta: Any, items: list[Any]) -> ast.Step:
@@ -474,6 +475,10 @@ class _ToAst(Transformer[Token, Any]):
     def is_like(self, items: list[Any]) -> ast.IsLike:
         ref, verb, flt = items
         return ast.IsLike(ref, flt, verb=str(verb))
+
+    def is_a(self, items: list[Any]) -> ast.IsA:
+        ref, verb, noun = items
+        return ast.IsA(ref, str(noun), verb=str(verb))
 
     def last_voyage(self, items: list[Any]) -> ast.LastVoyage:
         return ast.LastVoyage(items[0])

@@ -28,7 +28,8 @@ def _step(s: ast.Step) -> str:
     other = f"; otherwise {_actions(s.otherwise)}" if s.otherwise else ""
     if s.form == "postfix_if":
         assert s.condition is not None
-        return f"{acts} if {_condition(s.condition)}{other}"
+        chain = "".join(f"; otherwise {_actions(a)} if {_condition(c)}" for c, a in s.elifs)
+        return f"{acts} if {_condition(s.condition)}{chain}{other}"
     if s.form == "prefix_if":
         assert s.condition is not None
         return f"if {_condition(s.condition)}, {acts}{other}"
@@ -296,6 +297,8 @@ def _ref(ref: str) -> str:
 def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.IsPositioned):
         return f"{_ref(c.ref)} is the {c.position} {char_np(c.np)}"
+    if isinstance(c, ast.IsA):
+        return f"{_ref(c.ref)} {c.verb} a {c.name}"
     if isinstance(c, ast.IsLike):
         return f"{_ref(c.ref)} {c.verb} {_filter(c.filter)}"
     if isinstance(c, ast.LastVoyage):

@@ -6,6 +6,7 @@ the disk or the parser.
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -84,6 +85,8 @@ def load_rules(
             "these loot tiles are reconstructions, not the printed text: " + ", ".join(unverified)
             + " (see docs/loot-sides.md)"), stacklevel=2)
     identity = f"{board.edition}:" + ",".join(f"{k}={sides[k]}" for k, _ in board.bag)
+    used = [(f"character {name}", doc.path) for name, (_, doc) in char_docs.items()]
+    used += [(f"loot {kind} {sides[kind]}", loot_docs[(kind, sides[kind])][1].path) for kind, _ in board.bag]
     return Rules(
         board=board,
         characters=tuple(characters),
@@ -91,12 +94,29 @@ def load_rules(
         loot_sides=dict(sides),
         identity=identity,
         load_args={
-            "edition": str(edition),
+            # Paths are absolute, so that a record replays from any folder.
+            "edition": str(edition) if board_path == _paths.boards_dir() / f"{edition}.yaml"
+            else str(board_path.resolve()),
             "loot": loot if isinstance(loot, str) or loot is None else dict(loot),
             "seed": seed,
-            "extra_cards": [str(p) for p in extra_cards],
+            "extra_cards": [str(Path(p).resolve()) for p in extra_cards],
         },
+        fingerprint=_fingerprint([("board", str(board_path)), ("grammar", str(_paths.grammar_path())), *used]),
     )
+
+
+def _fingerprint(files: list[tuple[str, str]]) -> str:
+    """A short sha256 of the bytes of every file the rules are made of, each under what it defines.
+
+    Labels ("board", "character Cook", "loot map calm") rather than paths go into the hash, so
+    the same files give the same fingerprint wherever they are installed or copied to.
+    """
+    digest = hashlib.sha256()
+    for label, path in sorted(files):
+        data = Path(path).read_bytes()
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()[:16]
 
 
 CardKey = str | tuple[str, str]
@@ -311,6 +331,7 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
         tie_breakers=_tie_breakers(f, players[1]) if tie_break == "tie_breakers" else {},
         ship_after_voyage=_choice(f, "voyage_end", "ship", ("graveyard", "removed"), "graveyard"),
         graveyard_after_voyage=_choice(f, "voyage_end", "graveyard", ("keep", "removed"), "keep"),
+        anchor_order=_choice(f, "voyage_end", "anchor", ("netted", "characters_then_loot"), "netted"),
         path=str(path),
     )
     return board, f
@@ -444,7 +465,7 @@ def _tie_breakers(f: dict[str, Field], most_players: int) -> dict[float, tuple[i
 def _choice(f: dict[str, Field], section: str, key: str, allowed: tuple[str, ...], default: str) -> str:
     if section not in f:
         return default
-    fields = f[section].mapping({"ship": False, "graveyard": False}, section)
+    fields = f[section].mapping({"ship": False, "graveyard": False, "anchor": False}, section)
     if key not in fields:
         return default
     value = fields[key].as_str(key)

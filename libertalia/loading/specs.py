@@ -29,6 +29,7 @@ class Compiled:
     timing: str
     last: bool
     once: bool
+    first: bool  # resolves before the other queued abilities (the 2012 Cook's two tokens together)
     early: bool  # only adjusts counts (the Explorer): resolve before the rest
     constant_gain: bool  # only gains a fixed number of doubloons: order cannot matter
     passive: bool  # a standing rule (``take no loot``) with nothing to run
@@ -106,6 +107,9 @@ class BoardSpec:
     tie_breakers: dict[float, tuple[int, ...]] = attrs.field(factory=dict)  # rank -> number per seat
     ship_after_voyage: str = "graveyard"  # or "removed" (out of the game)
     graveyard_after_voyage: str = "keep"  # or "removed"
+    # "netted" (R3): every anchor change of a player summed, applied once, floored at 0.
+    # "characters_then_loot" (C4): the characters' changes first, floored at 0; then the loot's.
+    anchor_order: str = "netted"
     path: str = ""
 
     def loot_per_day_for(self, players: int) -> int:
@@ -128,6 +132,9 @@ class Rules:
     loot_sides: dict[str, str]
     identity: str
     load_args: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # how to load them again
+    # A short sha256 of every board, card, loot and grammar file the rules were loaded from
+    # (``load_rules``): saves and records carry it and refuse rules whose files have changed.
+    fingerprint: str = attrs.field(default="", eq=False, repr=False)
     _by_name: dict[str, CharacterSpec] = attrs.field(init=False, eq=False, repr=False)
     _by_kind: dict[str, LootSpec] = attrs.field(init=False, eq=False, repr=False)
     kinds: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)

@@ -162,17 +162,25 @@ def test_cook_takes_two_tokens() -> None:
     assert g.state.aside == ()
 
 
-def test_cook_discarded_by_officer_takes_no_second_token() -> None:
-    """Cook (K) + officer (C2): the Cook leaves the island, so no second token; the officer stays."""
+def test_cook_takes_both_tokens_even_when_an_officer_discards_it() -> None:
+    """C6: the Cook takes its two tokens together; an officer among them discards the Cook, both are taken."""
     g = game([me("Cook"), fo(), vw()], [["officer", "chest", "goods"]])
     g = answer(g, "Cook", "officer")
-    if g.decision is not None and g.decision.kind == "order_abilities" and g.decision.player == 0:
-        g = answer(g, "officer")
-    at(g, "choose_loot", 2)  # the Voodoo Witch picks next: the Cook took nothing more
+    at(g, "choose_loot", 0)  # the second token comes before the officer's effect, with no condition
+    assert set(g.legal_keys()) == {"chest", "goods"}
     g = answer(g, "chest")
     at(g, "play_character", 0)
-    assert [p.loot for p in g.players] == [("officer",), ("goods",), ("chest",)]
+    assert [p.loot for p in g.players] == [("officer", "chest"), (), ("goods",)]
     assert g.players[0].ship == () and g.players[0].graveyard == ("Cook",)
+
+
+def test_cook_second_token_officer_discards_it_too() -> None:
+    """C6/C2: an officer as the second token also discards the Cook; both tokens stay taken."""
+    g = game([me("Cook"), fo(), vw()], [["officer", "chest", "goods"]])
+    g = answer(g, "Cook", "chest", "officer")
+    at(g, "play_character", 0)
+    assert g.players[0].loot == ("chest", "officer")
+    assert g.players[0].graveyard == ("Cook",)
 
 
 def test_cook_with_one_token_left_takes_only_that() -> None:

@@ -46,7 +46,17 @@ def _instruction(fn: ActionFn) -> Instruction:
 
 
 def _may_possible(a: ast.Action) -> Callable[[Work, Frame], bool]:
-    """Whether a ``may`` action has anything to choose from (R1: never ask in vain)."""
+    """Whether a ``may`` action has anything to choose from (R1: never ask in vain).
+
+    Keeping anything "for the next voyage" is impossible on the last voyage.
+    """
+    if isinstance(a, ast.Keep | ast.KeepLoot):
+        inner = _may_possible_pick(a)
+        return lambda w, f: w.voyage < len(w.rules.board.voyage_days) and inner(w, f)
+    return _may_possible_pick(a)
+
+
+def _may_possible_pick(a: ast.Action) -> Callable[[Work, Frame], bool]:
     loot = getattr(a, "loot", None)
     if isinstance(loot, ast.ChooseLoot):
         loot_cands = loot_candidates(loot.np)
@@ -88,29 +98,44 @@ def compile_ability(ability: ast.Ability) -> Compiled:
                 code.append(_placeholder)
             for at in exits:
                 code[at] = _jump(len(code))
-            labels = [render_actions(option) for option in (step.actions, *step.choices)]
-            code[branch_at] = _choose_one(starts, labels, render_ability(ability))
+            options = (step.actions, *step.choices)
+            labels = [render_actions(option) for option in options]
+            possible = [_may_possible(option[0]) for option in options]
+            code[branch_at] = _choose_one(starts, labels, possible, len(code), render_ability(ability))
             continue
-        branch_at = len(code)
-        code.append(_placeholder)
-        emit_actions(step.actions)
-        jump_at = len(code)
-        if step.otherwise:
+        if step.form == "may":
+            branch_at = len(code)
             code.append(_placeholder)
-        else_at = len(code)
+            emit_actions(step.actions)
+            jump_at = len(code)
+            if step.otherwise:
+                code.append(_placeholder)
+            else_at = len(code)
+            if step.otherwise:
+                emit_actions(step.otherwise)
+                code[jump_at] = _jump(len(code))
+            code[branch_at] = _may(_may_possible(step.actions[0]), else_at, render_ability(ability))
+            continue
+        # "A if X; otherwise B if Y; otherwise C": one test per arm, each arm jumping past the rest.
+        assert step.condition is not None
+        first = condition_fn(step.condition)
+        arms = [(_negated(first) if step.form == "unless" else first, step.actions)]
+        arms += [(condition_fn(c), acts) for c, acts in step.elifs]
+        tests, exits = [], []
+        for cond, acts in arms:
+            tests.append((len(code), cond))
+            code.append(_placeholder)
+            emit_actions(acts)
+            exits.append(len(code))
+            code.append(_placeholder)
+        falls = [at for at, _ in tests[1:]] + [len(code)]
         if step.otherwise:
             emit_actions(step.otherwise)
         end_at = len(code)
-        if step.otherwise:
-            code[jump_at] = _jump(end_at)
-        if step.form == "may":
-            code[branch_at] = _may(_may_possible(step.actions[0]), else_at, render_ability(ability))
-        else:
-            assert step.condition is not None
-            cond = condition_fn(step.condition)
-            if step.form == "unless":
-                cond = _negated(cond)
-            code[branch_at] = _branch(cond, else_at, end_at)
+        for (at, cond), fall in zip(tests, falls, strict=True):
+            code[at] = _branch(cond, fall, end_at)
+        for at in exits:
+            code[at] = _jump(end_at)
 
     early = all(isinstance(a, ast.CountExtra) for s in ability.steps for a in s.actions)
     constant_gain = all(
@@ -122,7 +147,7 @@ def compile_ability(ability: ast.Ability) -> Compiled:
     )
     passive = all(isinstance(a, ast.TakeNoLoot) for s in ability.steps for a in s.actions)
     return Compiled(
-        timing=ability.timing, last=ability.last, once=ability.once, early=early,
+        timing=ability.timing, last=ability.last, once=ability.once, first=ability.first, early=early,
         constant_gain=constant_gain, passive=passive, text=render_ability(ability), code=tuple(code),
     )
 
@@ -151,11 +176,19 @@ def _negated(cond: CondFn) -> CondFn:
     return unless
 
 
-def _choose_one(starts: list[int], labels: list[str], text: str) -> Instruction:
-    """Ask which option to carry out; keys are "1", "2", … in the order the card lists them."""
-    options = [Option(str(i + 1), label) for i, label in enumerate(labels)]
+def _choose_one(starts: list[int], labels: list[str], possible: list[Callable[[Work, Frame], bool]], end_at: int,
+                text: str) -> Instruction:
+    """Ask which option to carry out; keys are "1", "2", … in the order the card lists them.
+
+    An option that could do nothing now (nothing to pick, nothing to keep on the last
+    voyage) is not offered; with none left, nothing is asked.
+    """
+    all_options = [Option(str(i + 1), label) for i, label in enumerate(labels)]
 
     def choose_one(w: Work, f: Frame) -> int:
+        options = [o for o, can in zip(all_options, possible, strict=True) if can(w, f)]
+        if not options:
+            return end_at
         key = w.ask(f, f.seat, "choose_option", options, f"{text} Which one?", source_name(f))
         return starts[int(key) - 1]
     return choose_one

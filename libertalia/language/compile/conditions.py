@@ -18,6 +18,13 @@ def cond_fn(c: ast.Cond) -> CondFn:
             me = bound_card(ref, f)
             return pick_positional(position, cands(w, f), w) == me
         return is_positioned
+    if isinstance(c, ast.IsA):
+        ref, name = c.ref, c.name
+
+        def is_a(w: Work, f: Frame) -> bool | None:
+            me = bound_card(ref, f)
+            return None if me is None else w.rules.card(me[1]).name == name
+        return is_a
     if isinstance(c, ast.IsLike):
         ref, test = c.ref, filter_test(c.filter)
 

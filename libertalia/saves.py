@@ -1,0 +1,632 @@
+"""Saved games, checked against the rules before they are trusted.
+
+``Game.from_json`` hands the text to ``load_state``, which returns the ``GameState`` or raises
+``SaveError`` naming the field (``state.seats[2].hand[0]: unknown card 'Cok'``).  Nothing else
+comes out, whatever the text.  In order:
+
+1. The text is JSON nested at most ``MAX_DEPTH`` deep (checked before parsing, so that no
+   parser recursion is ever needed for it).
+2. The envelope: save format, random generator, and the rules the save was made with: their
+   edition and loot sides, the fingerprint of their files and the library version.
+3. Every field of the state: its JSON type, its range (seats, spaces, voyage and day within
+   the board, step names, sources and abilities of running and queued abilities), and every
+   card and loot name known to the rules.  Counts the engine loops over are bounded by the
+   rules (cards and tokens in play), never by the save.
+4. Conservation: each seat's characters (counted for their first owner, ``"Cook#1"`` is
+   seat 1's Cook) plus the undealt ones are every character of the edition, and the loot in
+   the bag, the days, the seats and set aside is the board's bag.
+5. The engine resumes from the state to the very question the save says it waits for, and
+   the state is unchanged by doing so: the save is one the engine could have written.
+
+The JSON helpers here are shared with ``records``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn
+
+import attrs
+
+from .engine import flow, rng
+from .engine.work import Work
+from .errors import SaveError
+from .loading.specs import Rules
+from .state import CardRef, Decision, Event, FrameState, GameState, Option, PendingState, PlayerState
+
+SAVE_FORMAT = 2
+"""2: the rules are identified by edition and sides, file fingerprint and library version (1: the edition only)."""
+
+MAX_DEPTH = 20
+"""How deeply a save or record may nest (a real one nests 6 levels)."""
+
+MAX_AMOUNT = 10**9
+"""Largest doubloons, score or amount a save may hold: far beyond any game, small enough to print."""
+
+MAX_EXTRA = 10_000
+"""Largest "counts as extra" tally a save may hold (scoring loops over it)."""
+
+_FIELD_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+# ---------------------------------------------------------------- JSON text
+# A JSON string (possessive, so that it matches from every quote: the scan stays linear even
+# for an unterminated string), and runs of anything but brackets.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\\?\Z)', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"\[\]|\{\}")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects more than ``limit`` deep.
+
+    Strings and scalars are dropped, then innermost bracket pairs removed ``limit`` times:
+    brackets left that still nest mean deeper nesting.  Linear in ``limit`` passes over the
+    text, and no recursion.  Unbalanced brackets are left to the parser to report.
+    """
+    skeleton = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    for _ in range(limit):
+        if not skeleton:
+            return False
+        skeleton, removed = _INNERMOST.subn("", skeleton)
+        if not removed:
+            return False
+    return _INNERMOST.search(skeleton) is not None
+
+
+def parse_json(text: object, fail: Callable[[str], Exception]) -> Any:
+    """The JSON value of ``text``, or ``fail(problem)`` raised for anything that is not JSON."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise fail(f"the text is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    if not isinstance(text, str):
+        raise fail(f"expected JSON text, not {type(text).__name__}")
+    if too_deep(text):
+        raise fail(f"the JSON nests deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise fail(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:  # a number of more than 4300 digits; nesting
+        raise fail(f"not valid JSON ({describe_error(exc)})") from None
+
+
+def describe(value: Any) -> str:
+    """A short, safe description of a JSON value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        bits = value.bit_length()
+        return repr(value) if bits <= 64 else f"a {'negative ' if value < 0 else ''}number of {bits} bits"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def describe_error(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# ---------------------------------------------------------------- rules identity
+@functools.cache
+def library_version() -> str:
+    """The installed libertalia version (the package's own ``__version__`` when not installed)."""
+    try:
+        return importlib.metadata.version("libertalia")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
+        from . import __version__
+
+        return __version__
+
+
+def rules_stamp(rules: Rules) -> dict[str, str]:
+    """What a save or record says about its rules: edition and sides, file fingerprint, library version."""
+    return {"identity": rules.identity, "fingerprint": rules.fingerprint, "library": library_version()}
+
+
+RULES_STAMP_KEYS = ("identity", "fingerprint", "library")
+
+
+def rules_mismatch(stamp: Mapping[str, str], rules: Rules, what: str) -> tuple[str, str] | None:
+    """(field, problem) if ``rules`` now load differently from the ``stamp`` that ``what`` was made with."""
+    now = rules_stamp(rules)
+    if stamp["identity"] != now["identity"]:
+        return "identity", (f"the {what} is for {stamp['identity']!r} (edition and loot sides), "
+                            f"but the rules are {now['identity']!r}")
+    if stamp["fingerprint"] != now["fingerprint"]:
+        return "fingerprint", (f"the board, card, loot or grammar files have changed since the {what} was made "
+                               f"(fingerprint {stamp['fingerprint']!r} then, {now['fingerprint']!r} now)")
+    if stamp["library"] != now["library"]:
+        return "library", (f"the {what} was made with libertalia {stamp['library']}, "
+                           f"and this is libertalia {now['library']}")
+    return None
+
+
+# ---------------------------------------------------------------- loading a save
+def load_state(text: object, rules: Rules) -> GameState:
+    """The state a save holds, checked against ``rules``; ``SaveError`` for anything wrong."""
+    payload = parse_json(text, SaveError)
+    check = _Check(rules)
+    try:
+        return check.payload(payload)
+    except SaveError:
+        raise
+    except Exception as exc:  # pragma: no cover - a gap in the checks below: still one error type
+        raise SaveError(f"the save is damaged ({describe_error(exc)})") from exc
+
+
+class _Check:
+    """One save checked against one set of rules; each method returns the value it checked."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        board = rules.board
+        self.kinds = tuple(k for k, _ in board.bag)
+        self.printed = frozenset(c.name for c in rules.characters if not c.neutral)
+        self.neutrals = frozenset(c.name for c in rules.characters if c.neutral)
+        self.players = 0
+        self.things = 0  # every card and token a game can hold: the bound of any count
+        self.abilities = max((len(a) for a in rules.sources.values()), default=0)  # the most of one source
+
+    # ------------------------------------------------------------ primitives
+    def fail(self, where: str, problem: str) -> NoReturn:
+        raise SaveError(problem, where)
+
+    def obj(self, value: Any, where: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(where, f"must be an object, not {describe(value)}")
+        unknown = sorted(k for k in value if k not in keys and k not in optional)
+        if unknown:
+            self.fail(_join(where, _key(unknown[0])), "unknown field")
+        missing = [k for k in keys if k not in value]
+        if missing:
+            self.fail(_join(where, missing[0]), "missing")
+        return value
+
+    def number(self, value: Any, where: str, lo: int, hi: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(where, f"must be a whole number, not {describe(value)}")
+        if not lo <= value <= hi:
+            self.fail(where, f"must be from {lo} to {hi}, not {describe(value)}")
+        return value
+
+    def flag(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(where, f"must be true or false, not {describe(value)}")
+        return value
+
+    def text(self, value: Any, where: str) -> str:
+        if not isinstance(value, str):
+            self.fail(where, f"must be a string, not {describe(value)}")
+        return value
+
+    def opt_str(self, value: Any, where: str) -> str | None:
+        return None if value is None else self.text(value, where)
+
+    def items(self, value: Any, where: str, most: int | None = None) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(where, f"must be a list, not {describe(value)}")
+        if most is not None and len(value) > most:
+            self.fail(where, f"holds {len(value)} entries, at most {most} are possible")
+        return value
+
+    def strs(self, value: Any, where: str) -> tuple[str, ...]:
+        return tuple(self.text(v, f"{where}[{i}]") for i, v in enumerate(self.items(value, where)))
+
+    def seat(self, value: Any, where: str) -> int:
+        return self.number(value, where, 0, self.players - 1)
+
+    def opt_seat(self, value: Any, where: str) -> int | None:
+        return None if value is None else self.seat(value, where)
+
+    # ------------------------------------------------------------ names
+    def kind(self, value: Any, where: str) -> str:
+        kind = self.text(value, where)
+        if kind not in self.kinds:
+            self.fail(where, f"unknown loot kind {describe(kind)}; the kinds are {', '.join(self.kinds)}")
+        return kind
+
+    def kinds_list(self, value: Any, where: str) -> tuple[str, ...]:
+        return tuple(self.kind(v, f"{where}[{i}]") for i, v in enumerate(self.items(value, where, self.things)))
+
+    def card(self, value: Any, where: str, holder: int) -> tuple[str, int, str]:
+        """A character held by seat ``holder``: (name as written, first owner, printed name)."""
+        name = self.text(value, where)
+        if name not in self.rules.ranks:
+            self.fail(where, f"unknown card {describe(name)}")
+        base = self.rules.card(name).name
+        if base in self.neutrals:
+            self.fail(where, f"{base} is a neutral card: no seat holds it")
+        if name == base:
+            return name, holder, base
+        mark = name[len(base) + 1:]
+        owner = int(mark) if mark.isdigit() else -1
+        if not 0 <= owner < self.players or owner == holder:
+            self.fail(where, f"{describe(name)} is marked for seat {mark}, which cannot lend it to seat {holder}")
+        return name, owner, base
+
+    def cards(self, value: Any, where: str, holder: int) -> tuple[str, ...]:
+        items = self.items(value, where, len(self.printed) * self.players)
+        return tuple(self.card(v, f"{where}[{i}]", holder)[0] for i, v in enumerate(items))
+
+    def ref(self, value: Any, where: str) -> CardRef:
+        """A character in play: ``[seat, name]``, or ``[null, name]`` for a neutral card."""
+        pair = self.items(value, where)
+        if len(pair) != 2:
+            self.fail(where, f"a card in play is [seat, name], not a list of {len(pair)}")
+        if pair[0] is None:
+            name = self.text(pair[1], f"{where}[1]")
+            if name not in self.neutrals:
+                self.fail(f"{where}[1]", f"{describe(name)} is no neutral card, so it needs a seat")
+            return None, name
+        seat = self.seat(pair[0], f"{where}[0]")
+        return seat, self.card(pair[1], f"{where}[1]", seat)[0]
+
+    def opt_ref(self, value: Any, where: str) -> CardRef | None:
+        return None if value is None else self.ref(value, where)
+
+    def refs(self, value: Any, where: str) -> tuple[CardRef, ...]:
+        items = self.items(value, where, self.things)
+        return tuple(self.ref(v, f"{where}[{i}]") for i, v in enumerate(items))
+
+    def source(self, value: Any, where: str) -> str:
+        source = self.text(value, where)
+        if source not in self.rules.sources:
+            self.fail(where, f"{describe(source)} is no card ('c:Name') or loot kind ('l:kind') of these rules")
+        return source
+
+    # ------------------------------------------------------------ the save
+    def payload(self, value: Any) -> GameState:
+        payload = self.obj(value, "", ("format", "rules", "rng", "state"))
+        fmt = payload["format"]
+        if type(fmt) is not int or fmt != SAVE_FORMAT:
+            older = " (made by an older libertalia, without a rules fingerprint)" if fmt == 1 else ""
+            self.fail("format", f"unsupported save format {describe(fmt)}{older}; this library reads format "
+                                f"{SAVE_FORMAT}")
+        generator = self.obj(payload["rng"], "rng", ("name", "version"))
+        if generator["name"] != rng.RNG_NAME or type(generator["version"]) is not int \
+                or generator["version"] != rng.RNG_VERSION:
+            self.fail("rng", f"the save uses random generator {describe(generator.get('name'))} "
+                             f"v{describe(generator.get('version'))}, this library {rng.RNG_NAME} v{rng.RNG_VERSION}")
+        stamp = self.obj(payload["rules"], "rules", RULES_STAMP_KEYS)
+        for key in RULES_STAMP_KEYS:
+            self.text(stamp[key], f"rules.{key}")
+        mismatch = rules_mismatch(stamp, self.rules, "save")
+        if mismatch:
+            self.fail(f"rules.{mismatch[0]}", mismatch[1])
+        state = self.state(payload["state"], "state")
+        self.resumes(state)
+        return state
+
+    def state(self, value: Any, where: str) -> GameState:
+        d = self.obj(value, where, STATE_FIELDS[:-1], optional=("history",))
+        board = self.rules.board
+        at = functools.partial(_join, where)
+        lo, hi = board.players
+        self.players = n = self.number(d["players"], at("players"), lo, hi)
+        self.things = n * len(self.printed) + len(self.neutrals) + sum(c for _, c in board.bag)
+        voyage = self.number(d["voyage"], at("voyage"), 1, len(board.voyage_days))
+        days_now = board.voyage_days[voyage - 1]
+        step = self.text(d["step"], at("step"))
+        if step not in _STEPS:
+            self.fail(at("step"), f"unknown step {describe(step)}; the steps are {', '.join(_STEPS)}")
+        track = self.track(d["track"], at("track"))
+        seats = tuple(self.player(p, at(f"seats[{i}]"), i, track)
+                      for i, p in enumerate(self.items(d["seats"], at("seats"))))
+        if len(seats) != n:
+            self.fail(at("seats"), f"{n} players need {n} seats, not {len(seats)}")
+        days = tuple(self.kinds_list(day, at(f"days[{i}]"))
+                     for i, day in enumerate(self.items(d["days"], at("days"), days_now)))
+        if days and len(days) != days_now:
+            self.fail(at("days"), f"voyage {voyage} has {days_now} days, not {len(days)}")
+        day = self.number(d["day"], at("day"), 1 if days else 0, len(days))
+        island = self.refs(d["island"], at("island"))
+        order = self.refs(d["order"], at("order"))
+        sub = self.number(d["sub"], at("sub"), 0, 3)
+        census = None if d["census"] is None else tuple(
+            self.cards(ship, at(f"census[{i}]"), i) for i, ship in enumerate(self.items(d["census"], at("census"), n)))
+        if census is not None and len(census) != n:
+            self.fail(at("census"), f"needs one ship per seat ({n}), not {len(census)}")
+        if (census is not None) != (step == "night" and sub != 0):
+            self.fail(at("census"), "the night's census of ships is taken exactly while night abilities resolve")
+        net = None if d["net"] is None else tuple(self.number(v, at(f"net[{i}]"), -MAX_AMOUNT, MAX_AMOUNT)
+                                                  for i, v in enumerate(self.items(d["net"], at("net"), n)))
+        if net is not None and len(net) != n:
+            self.fail(at("net"), f"needs one amount per seat ({n}), not {len(net)}")
+        if (net is not None) != (step == "anchor" and sub != 0):
+            self.fail(at("net"), "anchor changes are netted exactly while anchor abilities resolve")
+        commits = tuple(None if c is None else self.text(c, at(f"commits[{i}]"))
+                        for i, c in enumerate(self.items(d["commits"], at("commits"), n)))
+        if len(commits) != n:
+            self.fail(at("commits"), f"needs one entry per seat ({n}), not {len(commits)}")
+        for i, pick in enumerate(commits):
+            if pick is not None and pick not in seats[i].hand:
+                self.fail(at(f"commits[{i}]"), f"seat {i} picked {describe(pick)}, which is not in its hand")
+        state = GameState(
+            players=n,
+            seats=seats,
+            track=track,
+            island=island,
+            days=days,
+            aside=self.kinds_list(d["aside"], at("aside")),
+            bag=self.bag(d["bag"], at("bag")),
+            undealt=self.undealt(d["undealt"], at("undealt")),
+            voyage=voyage,
+            day=day,
+            step=step,
+            cursor=self.number(d["cursor"], at("cursor"), 0, max(len(island), len(order))),
+            sub=sub,
+            order=order,
+            commits=commits,
+            frames=tuple(self.frame(f, at(f"frames[{i}]"))
+                         for i, f in enumerate(self.items(d["frames"], at("frames"), len(self.rules.sources)))),
+            queue=tuple(self.pending(p, at(f"queue[{i}]"))
+                        for i, p in enumerate(self.items(d["queue"], at("queue"), self.things * self.abilities))),
+            flow_answers=self.strs(d["flow_answers"], at("flow_answers")),
+            seed=self.number(d["seed"], at("seed"), -(2**256), 2**256),
+            counter=self.number(d["counter"], at("counter"), 0, 2**64 - 1),
+            census=census,
+            net=net,
+            extra=self.extra(d["extra"], at("extra")),
+            just_took=self.just_took(d["just_took"], at("just_took")),
+            left_of_neutral=self.opt_ref(d["left_of_neutral"], at("left_of_neutral")),
+            decision=None if d["decision"] is None else self.decision(d["decision"], at("decision")),
+            events=tuple(self.event(e, at(f"events[{i}]"))
+                         for i, e in enumerate(self.items(d["events"], at("events")))),
+            history=self.strs(d.get("history", []), at("history")),
+        )
+        self.conserved(state, where)
+        return state
+
+    def track(self, value: Any, where: str) -> tuple[int, ...]:
+        size = len(self.rules.board.track_income)
+        items = self.items(value, where, size)
+        track = tuple(self.number(v, f"{where}[{i}]", 0, size - 1) for i, v in enumerate(items))
+        if sorted(track) != list(range(size)):
+            self.fail(where, f"the track must hold each colour 0 to {size - 1} once" if size
+                      else "this edition has no reputation track")
+        return track
+
+    def player(self, value: Any, where: str, i: int, track: tuple[int, ...]) -> PlayerState:
+        p = self.obj(value, where, _PLAYER_FIELDS)
+        at = functools.partial(_join, where)
+        if self.seat(p["seat"], at("seat")) != i:
+            self.fail(at("seat"), f"the seat at index {i} must say {i}, not {p['seat']}")
+        space = track.index(i) if track else 0
+        if self.number(p["reputation"], at("reputation"), 0, max(len(track) - 1, 0)) != space:
+            self.fail(at("reputation"), f"the track puts seat {i} on space {space}, not {p['reputation']}")
+        ship = self.cards(p["ship"], at("ship"), i)
+        loot = self.kinds_list(p["loot"], at("loot"))
+        kept = self.cards(p["kept"], at("kept"), i)
+        kept_loot = self.kinds_list(p["kept_loot"], at("kept_loot"))
+        if Counter(kept) - Counter(ship):
+            self.fail(at("kept"), f"keeps {sorted(Counter(kept) - Counter(ship))[0]}, which is not in its ship")
+        if Counter(kept_loot) - Counter(loot):
+            self.fail(at("kept_loot"), f"keeps {sorted(Counter(kept_loot) - Counter(loot))[0]}, which it does not hold")
+        return PlayerState(
+            seat=i,
+            doubloons=self.number(p["doubloons"], at("doubloons"), 0, MAX_AMOUNT),
+            score=self.number(p["score"], at("score"), -MAX_AMOUNT, MAX_AMOUNT),
+            reputation=space,
+            hand=self.cards(p["hand"], at("hand"), i),
+            ship=ship,
+            graveyard=self.cards(p["graveyard"], at("graveyard"), i),
+            loot=loot,
+            kept=kept,
+            kept_loot=kept_loot,
+            removed=self.cards(p["removed"], at("removed"), i),
+        )
+
+    def bag(self, value: Any, where: str) -> tuple[tuple[str, int], ...]:
+        board_bag = self.rules.board.bag
+        items = self.items(value, where, len(board_bag))
+        if len(items) != len(board_bag):
+            self.fail(where, f"must list the board's {len(board_bag)} loot kinds ({', '.join(self.kinds)}), "
+                             f"not {len(items)}")
+        out = []
+        for i, ((kind, most), item) in enumerate(zip(board_bag, items, strict=True)):
+            pair = self.items(item, f"{where}[{i}]")
+            if len(pair) != 2 or pair[0] != kind:
+                self.fail(f"{where}[{i}]", f"must be [{kind!r}, count] (the board's kinds in order)")
+            count = self.number(pair[1], f"{where}[{i}][1]", 0, most)
+            out.append((kind, count))
+        return tuple(out)
+
+    def undealt(self, value: Any, where: str) -> tuple[str, ...]:
+        names = self.strs(self.items(value, where, len(self.printed)), where)
+        seen: set[str] = set()
+        for i, name in enumerate(names):
+            if name not in self.printed:
+                self.fail(f"{where}[{i}]", f"unknown card {describe(name)}")
+            if name in seen:
+                self.fail(f"{where}[{i}]", f"{name} is listed twice")
+            seen.add(name)
+        return names
+
+    def extra(self, value: Any, where: str) -> tuple[tuple[int, str, int], ...]:
+        out = []
+        for i, item in enumerate(self.items(value, where, self.players * len(self.kinds))):
+            triple = self.items(item, f"{where}[{i}]")
+            if len(triple) != 3:
+                self.fail(f"{where}[{i}]", f"an extra count is [seat, kind, count], not a list of {len(triple)}")
+            out.append((self.seat(triple[0], f"{where}[{i}][0]"), self.kind(triple[1], f"{where}[{i}][1]"),
+                        self.number(triple[2], f"{where}[{i}][2]", -MAX_EXTRA, MAX_EXTRA)))
+        return tuple(out)
+
+    def just_took(self, value: Any, where: str) -> tuple[tuple[CardRef, str], ...]:
+        out = []
+        for i, item in enumerate(self.items(value, where, self.things)):
+            pair = self.items(item, f"{where}[{i}]")
+            if len(pair) != 2:
+                self.fail(f"{where}[{i}]", f"must be [card, loot kind], not a list of {len(pair)}")
+            out.append((self.ref(pair[0], f"{where}[{i}][0]"), self.kind(pair[1], f"{where}[{i}][1]")))
+        return tuple(out)
+
+    def frame(self, value: Any, where: str) -> FrameState:
+        f = self.obj(value, where, _FRAME_FIELDS[:-1], optional=("origin",))
+        at = functools.partial(_join, where)
+        source = self.source(f["source"], at("source"))
+        abilities = self.rules.sources[source]
+        index = self.number(f["index"], at("index"), 0, len(abilities) - 1)
+        return FrameState(
+            source=source,
+            index=index,
+            seat=self.seat(f["seat"], at("seat")),
+            this=self.opt_ref(f["this"], at("this")),
+            pc=self.number(f["pc"], at("pc"), 0, len(abilities[index].code)),
+            answers=self.strs(f["answers"], at("answers")),
+            it=self.opt_ref(f["it"], at("it")),
+            did=self.flag(f["did"], at("did")),
+            count=self.number(f["count"], at("count"), 0, self.things),
+            moved=self.number(f["moved"], at("moved"), 0, max(len(self.rules.board.track_income), 1)),
+            gained=self.number(f["gained"], at("gained"), -MAX_AMOUNT, MAX_AMOUNT),
+            origin=self.opt_ref(f.get("origin"), at("origin")),
+        )
+
+    def pending(self, value: Any, where: str) -> PendingState:
+        p = self.obj(value, where, _PENDING_FIELDS)
+        at = functools.partial(_join, where)
+        source = self.source(p["source"], at("source"))
+        return PendingState(
+            seat=self.seat(p["seat"], at("seat")),
+            source=source,
+            index=self.number(p["index"], at("index"), 0, len(self.rules.sources[source]) - 1),
+            this=self.opt_ref(p["this"], at("this")),
+            late=self.flag(p["late"], at("late")),
+            first=self.flag(p["first"], at("first")),
+        )
+
+    def decision(self, value: Any, where: str) -> Decision:
+        d = self.obj(value, where, _DECISION_FIELDS)
+        at = functools.partial(_join, where)
+        options = []
+        for i, o in enumerate(self.items(d["options"], at("options"))):
+            opt = self.obj(o, at(f"options[{i}]"), ("key", "label"))
+            options.append(Option(self.text(opt["key"], at(f"options[{i}].key")),
+                                  self.text(opt["label"], at(f"options[{i}].label"))))
+        keys = [o.key for o in options]
+        if not keys or len(set(keys)) != len(keys):
+            self.fail(at("options"), "a decision offers at least one option, each key once")
+        return Decision(
+            player=self.seat(d["player"], at("player")),
+            kind=self.text(d["kind"], at("kind")),
+            options=tuple(options),
+            prompt=self.text(d["prompt"], at("prompt")),
+            source=self.opt_str(d["source"], at("source")),
+        )
+
+    def event(self, value: Any, where: str) -> Event:
+        e = self.obj(value, where, _EVENT_FIELDS)
+        at = functools.partial(_join, where)
+        return Event(
+            kind=self.text(e["kind"], at("kind")),
+            text=self.text(e["text"], at("text")),
+            seat=self.opt_seat(e["seat"], at("seat")),
+            source=self.opt_str(e["source"], at("source")),
+            amount=self.number(e["amount"], at("amount"), -MAX_AMOUNT, MAX_AMOUNT),
+        )
+
+    # ------------------------------------------------------------ the state as a whole
+    def conserved(self, s: GameState, where: str) -> None:
+        """Every character where exactly one seat's zones (or the island, or undealt) hold it; all the loot."""
+        held: dict[tuple[int, str], str] = {}
+        for p in s.seats:
+            for zone in ("hand", "ship", "graveyard", "removed"):
+                for j, name in enumerate(getattr(p, zone)):
+                    self.hold(held, p.seat, name, _join(where, f"seats[{p.seat}].{zone}[{j}]"))
+        for j, (seat, name) in enumerate(s.island):
+            if seat is not None:
+                self.hold(held, seat, name, _join(where, f"island[{j}]"))
+        undealt = set(s.undealt)
+        for (owner, base), at in held.items():
+            if base in undealt:
+                self.fail(at, f"seat {owner}'s {base} is also undealt")
+        # A dealt game deals every seat the same cards; a declared position may give the seats
+        # different ones, but each card is either undealt or some seat's.
+        began_with_deal = next((e.kind for e in s.events if e.kind in ("voyage", "play")), None) == "voyage"
+        owned = [{base for owner, base in held if owner == seat} for seat in range(s.players)]
+        everyone = set().union(*owned)
+        for seat in range(s.players):
+            missing = sorted(self.printed - undealt - (owned[seat] if began_with_deal else everyone))
+            if missing:
+                whose = f"seat {seat}'s" if began_with_deal else "the"
+                self.fail(_join(where, f"seats[{seat}]"),
+                          f"{whose} {missing[0]} is nowhere (not held, not on the island, not undealt)")
+        loot: Counter[str] = Counter(dict(s.bag))
+        for day in s.days:
+            loot.update(day)
+        loot.update(s.aside)
+        for p in s.seats:
+            loot.update(p.loot)
+        for kind, count in self.rules.board.bag:
+            if loot[kind] != count:
+                self.fail(where, f"loot is not conserved: the bag, days, seats and aside hold {loot[kind]} {kind} "
+                                 f"tokens, the board's bag {count}")
+
+    def hold(self, held: dict[tuple[int, str], str], holder: int, name: str, where: str) -> None:
+        _, owner, base = self.card(name, where, holder)
+        if (owner, base) in held:
+            self.fail(where, f"seat {owner}'s {base} is also at {held[(owner, base)]}")
+        held[(owner, base)] = where
+
+    def resumes(self, s: GameState) -> None:
+        """The engine, resumed from ``s``, asks exactly the saved question and changes nothing else."""
+        try:
+            w = Work(self.rules, s)
+            if s.step != "over":
+                flow.run(w)
+            again = w.freeze()
+        except Exception as exc:  # any failure of the engine: the state is not one it could have written
+            self.fail("state", f"the game cannot resume from this state ({describe_error(exc)})")
+        if again != s:
+            field = next((f.name for f in attrs.fields(GameState) if getattr(again, f.name) != getattr(s, f.name)),
+                         "decision")
+            self.fail(f"state.{field}", "does not match the rest of the state: resuming the game from it "
+                                        "changes it (a save the engine could not have written)")
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _key(key: str) -> str:
+    """A key of the save as it may appear in a field path: quoted unless it is a plain name."""
+    return key if _FIELD_KEY.fullmatch(key) else describe(key)
+
+
+_STEPS = tuple(s for s in ("voyage", "select", "reveal", "sun", "dusk", "night", "anchor", "over")
+               if s == "over" or s in flow._STEPS)
+STATE_FIELDS = (
+    "players", "seats", "track", "days", "bag", "undealt", "voyage", "day", "step", "commits", "seed", "counter",
+    "island", "aside", "cursor", "sub", "order", "frames", "queue", "flow_answers", "census", "net", "extra",
+    "just_took", "left_of_neutral", "decision", "events", "history",
+)
+"""Every field of ``GameState`` (``history`` last: saves from before it existed may omit it)."""
+_PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept",
+                  "kept_loot", "removed")
+_FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "it", "did", "count", "moved", "gained", "origin")
+_PENDING_FIELDS = ("seat", "source", "index", "this", "late", "first")
+_DECISION_FIELDS = ("player", "kind", "options", "prompt", "source")
+_EVENT_FIELDS = ("kind", "text", "seat", "source", "amount")
+CHECKED_FIELDS: dict[type, tuple[str, ...]] = {
+    GameState: STATE_FIELDS, PlayerState: _PLAYER_FIELDS, FrameState: _FRAME_FIELDS, PendingState: _PENDING_FIELDS,
+    Decision: _DECISION_FIELDS, Event: _EVENT_FIELDS, Option: ("key", "label"),
+}
+"""The fields checked for each saved class: a test keeps them equal to the classes' own."""
