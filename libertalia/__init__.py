@@ -2,34 +2,72 @@
 
 Cards are data (YAML in a small card language); this package loads them,
 checks and compiles their text, and plays immutable games.
+
+The names below are imported when first used, so that ``import libertalia``
+stays quick for tools that only need a part (a command line's ``--help``).
 """
 
 from __future__ import annotations
 
-from . import agents
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     CardError,
     DataError,
     IllegalChoice,
     LibertaliaError,
+    RecordError,
     RulesError,
+    SaveError,
     SetupError,
     StepBudgetExceeded,
     UnverifiedLootWarning,
 )
-from .game import Game, Observation, new_game
-from .language.parser import parse
-from .language.render import render
-from .loading.rules import load_rules
-from .loading.specs import BoardSpec, CharacterSpec, LootSpec, Rules
-from .play import play
-from .state import Decision, Event, Option, PlayerState
+
+if TYPE_CHECKING:
+    from . import agents, records
+    from .game import Game, Observation, new_game
+    from .language.parser import parse
+    from .language.render import render
+    from .loading.rules import load_rules
+    from .loading.specs import BoardSpec, CharacterSpec, LootSpec, Rules
+    from .playing import play
+    from .state import Decision, Event, Option, PlayerState
 
 __version__ = "0.1.0"
+
+# Where each public name lives; the submodules in _MODULES are the module itself.
+_MODULES = {"agents", "records"}
+_LAZY = {
+    "agents": ".agents", "records": ".records",
+    "Game": ".game", "Observation": ".game", "new_game": ".game",
+    "parse": ".language.parser", "render": ".language.render",
+    "load_rules": ".loading.rules",
+    "BoardSpec": ".loading.specs", "CharacterSpec": ".loading.specs", "LootSpec": ".loading.specs",
+    "Rules": ".loading.specs",
+    "play": ".playing",
+    "Decision": ".state", "Event": ".state", "Option": ".state", "PlayerState": ".state",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'libertalia' has no attribute {name!r}")
+    module = importlib.import_module(where, __name__)
+    value = module if name in _MODULES else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
-    "Rules", "RulesError", "SetupError", "StepBudgetExceeded", "agents", "load_rules", "new_game", "parse", "play",
-    "render", "UnverifiedLootWarning",
+    "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
+    "UnverifiedLootWarning", "agents", "load_rules", "new_game", "parse", "play", "records", "render",
 ]

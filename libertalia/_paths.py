@@ -6,6 +6,7 @@ A wheel carries ``cards/``, ``boards/`` and ``grammar/`` inside the package as
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -29,3 +30,21 @@ def boards_dir() -> Path:
 
 def cards_dir() -> Path:
     return data_root() / "cards"
+
+
+def cache_dir() -> Path | None:
+    """Where built artefacts (the parser tables) may be kept between runs, or None for no cache.
+
+    ``LIBERTALIA_CACHE_DIR`` chooses the folder; set to ``off`` it disables caching.  The
+    default follows XDG (``~/.cache/libertalia``).  The cache is best-effort: a folder
+    that cannot be made simply means no cache, never an error.
+    """
+    chosen = os.environ.get("LIBERTALIA_CACHE_DIR")
+    if chosen is not None and chosen.lower() in ("", "0", "off", "no", "false"):
+        return None
+    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "libertalia"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return base if os.access(base, os.W_OK | os.R_OK) else None

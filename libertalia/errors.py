@@ -43,11 +43,26 @@ class DataError(LibertaliaError, ValueError):
         where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
         out = [f"{where}: {self.message}"]
         if self.source_line:
-            out.append("    " + self.source_line.rstrip("\n"))
-            out.append("    " + " " * max(self.column - 1, 0) + "^")
+            line, caret = _window(self.source_line.rstrip("\n"), max(self.column - 1, 0))
+            out.append("    " + line)
+            out.append("    " + " " * caret + "^")
         if self.expected:
             out.append(f"  expected {self.expected}")
         return "\n".join(out)
+
+
+_WIDTH = 100
+
+
+def _window(line: str, at: int) -> tuple[str, int]:
+    """At most ``_WIDTH`` characters of a long source line around ``at``, and the caret's place in them."""
+    if len(line) <= _WIDTH:
+        return line, at
+    start = max(0, min(at - _WIDTH // 2, len(line) - _WIDTH))
+    shown = line[start:start + _WIDTH]
+    prefix = "…" if start else ""
+    suffix = "…" if start + _WIDTH < len(line) else ""
+    return prefix + shown + suffix, at - start + len(prefix)
 
 
 class CardError(DataError):

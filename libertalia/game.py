@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -14,6 +14,9 @@ from .engine.setup import initial_state
 from .engine.work import Work
 from .errors import IllegalChoice, StepBudgetExceeded
 from .loading.specs import Rules
+
+if TYPE_CHECKING:
+    from .agents import Agent
 from .state import (
     CardRef,
     Decision,
@@ -30,12 +33,92 @@ SAVE_FORMAT = saves.SAVE_FORMAT
 
 
 def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
-    """A game at its first decision: the start of voyage 1, or a declared position."""
+    """A game at its first decision: the start of voyage 1, or a declared position.
+
+    Uncharted loot sides are drawn here, from ``seed``: ``game.rules.loot_sides`` shows them.
+    """
+    rules = rules.for_game(seed) if isinstance(seed, int) and not isinstance(seed, bool) else rules
     w = Work(rules, initial_state(rules, players, seed, setup))
     w.log("rules", f"{rules.board.title}; loot sides: "
           + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()))
     flow.run(w)
     return Game(rules, w.freeze())
+
+
+def _answer(w: Work, key: str) -> None:
+    """Give ``key`` to whoever asked, then run on to the next question."""
+    w.history += (key,)
+    if w.frames:
+        w.frames[-1].answers.append(key)
+    else:
+        w.flow.answers.append(key)
+    w.decision = None
+    flow.run(w)
+
+
+def _check_question_budget(rules: Rules, players: int, asked: int, d: Decision, running: list[str]) -> None:
+    """A per-game bound on decisions, for loops that ask a question every time round.
+
+    ``run`` bounds those that ask none.  A real game asks each seat a few questions a day
+    (a character, loot, an order, a target): random games with the bundled cards average
+    about 2 per seat and day and never reached 3, so 50 per seat and day of the edition's
+    voyages is generous for any mod and still ends a loop in seconds.
+    """
+    limit = 50 * sum(rules.board.voyage_days) * players
+    if asked >= limit:
+        running = running[::-1]
+        raise StepBudgetExceeded(
+            f"the game has asked {asked:,} questions, the most a game may ask (50 per seat "
+            f"and day), and asks seat {d.player} again: {d.prompt}",
+            [d.source, *running] if d.source else running)
+
+
+class _LiveState:
+    """The reading side of a ``GameState``, read straight from a working copy (``play_out``).
+
+    Agents that look at little pay little: each field is built when read.
+    """
+
+    __slots__ = ("_w",)
+
+    def __init__(self, w: Work) -> None:
+        self._w = w
+
+    @property
+    def voyage(self) -> int:
+        return self._w.voyage
+
+    @property
+    def day(self) -> int:
+        return self._w.day
+
+    @property
+    def step(self) -> str:
+        return self._w.step
+
+    @property
+    def island(self) -> tuple[CardRef, ...]:
+        return tuple(self._w.island)
+
+    @property
+    def days(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(d) for d in self._w.days)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self._w.old_events + tuple(self._w.events)
+
+    @property
+    def seats(self) -> tuple[PlayerState, ...]:
+        return self._w.freeze_seats()
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._w.decision
+
+    @property
+    def commits(self) -> tuple[str | None, ...]:
+        return tuple(self._w.commits)
 
 
 class _PublicReading:
@@ -101,18 +184,7 @@ class Game(_PublicReading):
         d = s.decision
         if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
             raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
-        # A per-game bound on decisions, for loops that ask a question every time round
-        # (``run`` bounds those that ask none).  A real game asks each seat a few questions
-        # a day (a character, loot, an order, a target): random games with the bundled cards
-        # average about 2 per seat and day and never reached 3, so 50 per seat and day of
-        # the edition's voyages is generous for any mod and still ends a loop in seconds.
-        limit = 50 * sum(self.rules.board.voyage_days) * s.players
-        if len(s.history) >= limit:
-            running = [f.source for f in reversed(s.frames)]
-            raise StepBudgetExceeded(
-                f"the game has asked {len(s.history):,} questions, the most a game may ask (50 per seat "
-                f"and day), and asks seat {d.player} again: {d.prompt}",
-                [d.source, *running] if d.source else running)
+        _check_question_budget(self.rules, s.players, len(s.history), d, [f.source for f in s.frames])
         if d.kind == "play_character" and s.step == "select" and not s.frames:
             # A secret pick that is not the last one only records the pick and asks the
             # next seat: done on the frozen state, without thawing the whole game.
@@ -124,12 +196,30 @@ class Game(_PublicReading):
                 return Game(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
                                                      history=s.history + (key,)))
         w = Work(self.rules, s)
-        w.history += (key,)
-        if w.frames:
-            w.frames[-1].answers.append(key)
-        else:
-            w.flow.answers.append(key)
-        flow.run(w)
+        _answer(w, key)
+        return Game(self.rules, w.freeze())
+
+    def play_out(self, agents: Sequence[Agent]) -> Game:
+        """Play on to the end with one agent per seat; the final game, as ``choose`` would reach it.
+
+        The game runs on one private working copy, with no frozen snapshot per decision
+        (design.md §4): agents receive the real ``Decision`` and a read-only observation
+        that is valid during their ``choose`` call.  The result is identical, bit for bit,
+        to answering the same keys with ``choose``.  An agent's illegal key raises
+        ``IllegalChoice`` naming its seat; this game is unchanged either way.
+        """
+        d = self.state.decision
+        if d is None:
+            return self
+        w = Work(self.rules, self.state)
+        w.decision = d
+        live = _LiveState(w)
+        while (d := w.decision) is not None:
+            key = agents[d.player].choose(Observation(live, d.player), d)  # type: ignore[arg-type]
+            if key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
+                raise IllegalChoice(key, d.keys(), f"seat {d.player}'s agent answered {d.prompt!r}")
+            _check_question_budget(self.rules, w.n, len(w.history), d, [f.source for f in w.frames])
+            _answer(w, key)
         return Game(self.rules, w.freeze())
 
     # ------------------------------------------------------------ reading
@@ -199,7 +289,7 @@ class Game(_PublicReading):
         JSON, is damaged or inconsistent anywhere, or was made with rules that now load
         differently; its message names the field, such as ``state.seats[2].hand[0]``.
         """
-        return cls(rules, saves.load_state(text, rules))
+        return cls(*saves.load_game(text, rules))
 
 
 class Observation(_PublicReading):

@@ -1,11 +1,11 @@
 """Saved games, checked against the rules before they are trusted.
 
-``Game.from_json`` hands the text to ``load_state``, which returns the ``GameState`` or raises
-``SaveError`` naming the field (``state.seats[2].hand[0]: unknown card 'Cok'``).  Nothing else
-comes out, whatever the text.  In order:
+``Game.from_json`` hands the text to ``load_game``, which returns the rules and the state or
+raises ``SaveError`` naming the field (``state.seats[2].hand[0]: unknown card 'Cok'``).
+Nothing else comes out, whatever the text.  In order:
 
-1. The text is JSON nested at most ``MAX_DEPTH`` deep (checked before parsing, so that no
-   parser recursion is ever needed for it).
+1. The text is JSON (nesting deeper than the parser's recursion limit is refused like any
+   other damage; nothing after it recurses into the values).
 2. The envelope: save format, random generator, and the rules the save was made with: their
    edition and loot sides, the fingerprint of their files and the library version.
 3. Every field of the state: its JSON type, its range (seats, spaces, voyage and day within
@@ -43,7 +43,7 @@ SAVE_FORMAT = 2
 """2: the rules are identified by edition and sides, file fingerprint and library version (1: the edition only)."""
 
 MAX_DEPTH = 20
-"""How deeply a save or record may nest (a real one nests 6 levels)."""
+"""How deeply a record may nest (a real one nests 5 levels)."""
 
 MAX_AMOUNT = 10**9
 """Largest doubloons, score or amount a save may hold: far beyond any game, small enough to print."""
@@ -51,13 +51,16 @@ MAX_AMOUNT = 10**9
 MAX_EXTRA = 10_000
 """Largest "counts as extra" tally a save may hold (scoring loops over it)."""
 
+SEED_BOUND = 2**256
+"""A seed is any whole number (the generator uses its low 64 bits) of up to 256 bits."""
+
 _FIELD_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 # ---------------------------------------------------------------- JSON text
 # A JSON string (possessive, so that it matches from every quote: the scan stays linear even
 # for an unterminated string), and runs of anything but brackets.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\\?\Z)', re.S)
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"\[\]|\{\}")
 
@@ -79,8 +82,13 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return _INNERMOST.search(skeleton) is not None
 
 
-def parse_json(text: object, fail: Callable[[str], Exception]) -> Any:
-    """The JSON value of ``text``, or ``fail(problem)`` raised for anything that is not JSON."""
+def parse_json(text: object, fail: Callable[[str], Exception], max_depth: int | None = None) -> Any:
+    """The JSON value of ``text``, or ``fail(problem)`` raised for anything that is not JSON.
+
+    Nesting deeper than ``max_depth`` is refused before parsing.  Without it (a save: large,
+    and checked field by field without recursion) the parser's own recursion limit is the
+    bound, and running into it is reported like any other damage.
+    """
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
@@ -88,14 +96,16 @@ def parse_json(text: object, fail: Callable[[str], Exception]) -> Any:
             raise fail(f"the text is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     if not isinstance(text, str):
         raise fail(f"expected JSON text, not {type(text).__name__}")
-    if too_deep(text):
-        raise fail(f"the JSON nests deeper than {MAX_DEPTH} levels")
+    if max_depth is not None and too_deep(text, max_depth):
+        raise fail(f"the JSON nests deeper than {max_depth} levels")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise fail(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
-    except (ValueError, RecursionError) as exc:  # a number of more than 4300 digits; nesting
-        raise fail(f"not valid JSON ({describe_error(exc)})") from None
+        raise fail(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise fail("the JSON nests too deeply") from None
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise fail(f"not valid JSON: {describe_error(exc)}") from None
 
 
 def describe(value: Any) -> str:
@@ -160,12 +170,16 @@ def rules_mismatch(stamp: Mapping[str, str], rules: Rules, what: str) -> tuple[s
 
 
 # ---------------------------------------------------------------- loading a save
-def load_state(text: object, rules: Rules) -> GameState:
-    """The state a save holds, checked against ``rules``; ``SaveError`` for anything wrong."""
+def load_game(text: object, rules: Rules) -> tuple[Rules, GameState]:
+    """The rules of the saved game and its state, checked against ``rules``; ``SaveError`` for anything wrong.
+
+    The rules returned are ``rules`` with the game's own uncharted loot sides (``Rules.for_game``).
+    """
     payload = parse_json(text, SaveError)
     check = _Check(rules)
     try:
-        return check.payload(payload)
+        state = check.payload(payload)
+        return check.rules, state
     except SaveError:
         raise
     except Exception as exc:  # pragma: no cover - a gap in the checks below: still one error type
@@ -183,7 +197,6 @@ class _Check:
         self.neutrals = frozenset(c.name for c in rules.characters if c.neutral)
         self.players = 0
         self.things = 0  # every card and token a game can hold: the bound of any count
-        self.abilities = max((len(a) for a in rules.sources.values()), default=0)  # the most of one source
 
     # ------------------------------------------------------------ primitives
     def fail(self, where: str, problem: str) -> NoReturn:
@@ -191,10 +204,13 @@ class _Check:
 
     def obj(self, value: Any, where: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
         if not isinstance(value, dict):
-            self.fail(where, f"must be an object, not {describe(value)}")
-        unknown = sorted(k for k in value if k not in keys and k not in optional)
+            self.fail(where, f"must be an object, not {describe(value)}" if where
+                      else f"a save is a JSON object, not {describe(value)}")
+        if len(value) == len(keys) and all(k in value for k in keys):
+            return value
+        unknown = sorted(str(k) for k in value if k not in keys and k not in optional)
         if unknown:
-            self.fail(_join(where, _key(unknown[0])), "unknown field")
+            self.fail(_join(where, field_key(unknown[0])), "unknown field")
         missing = [k for k in keys if k not in value]
         if missing:
             self.fail(_join(where, missing[0]), "missing")
@@ -228,7 +244,10 @@ class _Check:
         return value
 
     def strs(self, value: Any, where: str) -> tuple[str, ...]:
-        return tuple(self.text(v, f"{where}[{i}]") for i, v in enumerate(self.items(value, where)))
+        items = self.items(value, where)
+        if all(type(v) is str for v in items):
+            return tuple(items)
+        return tuple(self.text(v, f"{where}[{i}]") for i, v in enumerate(items))
 
     def seat(self, value: Any, where: str) -> int:
         return self.number(value, where, 0, self.players - 1)
@@ -258,8 +277,11 @@ class _Check:
             return name, holder, base
         mark = name[len(base) + 1:]
         owner = int(mark) if mark.isdigit() else -1
-        if not 0 <= owner < self.players or owner == holder:
-            self.fail(where, f"{describe(name)} is marked for seat {mark}, which cannot lend it to seat {holder}")
+        if not 0 <= owner < self.players:
+            self.fail(where, f"{describe(name)} names seat {mark} as its first owner, but the seats are 0 to "
+                             f"{self.players - 1}")
+        if owner == holder:
+            self.fail(where, f"{describe(name)} is seat {holder}'s own card: it holds it unmarked, as {base!r}")
         return name, owner, base
 
     def cards(self, value: Any, where: str, holder: int) -> tuple[str, ...]:
@@ -308,6 +330,9 @@ class _Check:
         stamp = self.obj(payload["rules"], "rules", RULES_STAMP_KEYS)
         for key in RULES_STAMP_KEYS:
             self.text(stamp[key], f"rules.{key}")
+        # Uncharted loot sides are drawn from the game's seed: the save is for those sides.
+        fields = self.obj(payload["state"], "state", STATE_FIELDS[:-1], optional=("history",))
+        self.rules = self.rules.for_game(self.number(fields["seed"], "state.seed", -SEED_BOUND, SEED_BOUND))
         mismatch = rules_mismatch(stamp, self.rules, "save")
         if mismatch:
             self.fail(f"rules.{mismatch[0]}", mismatch[1])
@@ -322,16 +347,17 @@ class _Check:
         lo, hi = board.players
         self.players = n = self.number(d["players"], at("players"), lo, hi)
         self.things = n * len(self.printed) + len(self.neutrals) + sum(c for _, c in board.bag)
+        most_abilities = max((len(a) for a in self.rules.sources.values()), default=1)
         voyage = self.number(d["voyage"], at("voyage"), 1, len(board.voyage_days))
         days_now = board.voyage_days[voyage - 1]
         step = self.text(d["step"], at("step"))
         if step not in _STEPS:
             self.fail(at("step"), f"unknown step {describe(step)}; the steps are {', '.join(_STEPS)}")
         track = self.track(d["track"], at("track"))
-        seats = tuple(self.player(p, at(f"seats[{i}]"), i, track)
-                      for i, p in enumerate(self.items(d["seats"], at("seats"))))
-        if len(seats) != n:
-            self.fail(at("seats"), f"{n} players need {n} seats, not {len(seats)}")
+        seats_found = self.items(d["seats"], at("seats"))
+        if len(seats_found) != n:
+            self.fail(at("seats"), f"{n} players need {n} seats, not {len(seats_found)}")
+        seats = tuple(self.player(p, at(f"seats[{i}]"), i, track) for i, p in enumerate(seats_found))
         days = tuple(self.kinds_list(day, at(f"days[{i}]"))
                      for i, day in enumerate(self.items(d["days"], at("days"), days_now)))
         if days and len(days) != days_now:
@@ -344,13 +370,11 @@ class _Check:
             self.cards(ship, at(f"census[{i}]"), i) for i, ship in enumerate(self.items(d["census"], at("census"), n)))
         if census is not None and len(census) != n:
             self.fail(at("census"), f"needs one ship per seat ({n}), not {len(census)}")
-        if (census is not None) != (step == "night" and sub != 0):
-            self.fail(at("census"), "the night's census of ships is taken exactly while night abilities resolve")
         net = None if d["net"] is None else tuple(self.number(v, at(f"net[{i}]"), -MAX_AMOUNT, MAX_AMOUNT)
                                                   for i, v in enumerate(self.items(d["net"], at("net"), n)))
         if net is not None and len(net) != n:
             self.fail(at("net"), f"needs one amount per seat ({n}), not {len(net)}")
-        if (net is not None) != (step == "anchor" and sub != 0):
+        if (net is not None) != (step == "anchor" and sub != 0):  # the engine applies it at the end of anchor
             self.fail(at("net"), "anchor changes are netted exactly while anchor abilities resolve")
         commits = tuple(None if c is None else self.text(c, at(f"commits[{i}]"))
                         for i, c in enumerate(self.items(d["commits"], at("commits"), n)))
@@ -378,9 +402,9 @@ class _Check:
             frames=tuple(self.frame(f, at(f"frames[{i}]"))
                          for i, f in enumerate(self.items(d["frames"], at("frames"), len(self.rules.sources)))),
             queue=tuple(self.pending(p, at(f"queue[{i}]"))
-                        for i, p in enumerate(self.items(d["queue"], at("queue"), self.things * self.abilities))),
+                        for i, p in enumerate(self.items(d["queue"], at("queue"), self.things * most_abilities))),
             flow_answers=self.strs(d["flow_answers"], at("flow_answers")),
-            seed=self.number(d["seed"], at("seed"), -(2**256), 2**256),
+            seed=self.number(d["seed"], at("seed"), -SEED_BOUND, SEED_BOUND),
             counter=self.number(d["counter"], at("counter"), 0, 2**64 - 1),
             census=census,
             net=net,
@@ -388,8 +412,7 @@ class _Check:
             just_took=self.just_took(d["just_took"], at("just_took")),
             left_of_neutral=self.opt_ref(d["left_of_neutral"], at("left_of_neutral")),
             decision=None if d["decision"] is None else self.decision(d["decision"], at("decision")),
-            events=tuple(self.event(e, at(f"events[{i}]"))
-                         for i, e in enumerate(self.items(d["events"], at("events")))),
+            events=self.events(d["events"], at("events")),
             history=self.strs(d.get("history", []), at("history")),
         )
         self.conserved(state, where)
@@ -532,6 +555,20 @@ class _Check:
             source=self.opt_str(d["source"], at("source")),
         )
 
+    def events(self, value: Any, where: str) -> tuple[Event, ...]:
+        """The event log: a save's bulk, so each event is checked in one go and only a bad one in detail."""
+        out = []
+        for i, e in enumerate(self.items(value, where)):
+            if type(e) is dict and e.keys() == _EVENT_KEYS:
+                kind, text, seat, source, amount = e["kind"], e["text"], e["seat"], e["source"], e["amount"]
+                if type(kind) is str and type(text) is str and type(amount) is int \
+                        and (seat is None or type(seat) is int and 0 <= seat < self.players) \
+                        and (source is None or type(source) is str) and -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+                    out.append(Event(kind, text, seat, source, amount))
+                    continue
+            out.append(self.event(e, f"{where}[{i}]"))
+        return tuple(out)
+
     def event(self, value: Any, where: str) -> Event:
         e = self.obj(value, where, _EVENT_FIELDS)
         at = functools.partial(_join, where)
@@ -606,7 +643,7 @@ def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _key(key: str) -> str:
+def field_key(key: str) -> str:
     """A key of the save as it may appear in a field path: quoted unless it is a plain name."""
     return key if _FIELD_KEY.fullmatch(key) else describe(key)
 
@@ -625,6 +662,7 @@ _FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "it", "did"
 _PENDING_FIELDS = ("seat", "source", "index", "this", "late", "first")
 _DECISION_FIELDS = ("player", "kind", "options", "prompt", "source")
 _EVENT_FIELDS = ("kind", "text", "seat", "source", "amount")
+_EVENT_KEYS = frozenset(_EVENT_FIELDS)
 CHECKED_FIELDS: dict[type, tuple[str, ...]] = {
     GameState: STATE_FIELDS, PlayerState: _PLAYER_FIELDS, FrameState: _FRAME_FIELDS, PendingState: _PENDING_FIELDS,
     Decision: _DECISION_FIELDS, Event: _EVENT_FIELDS, Option: ("key", "label"),

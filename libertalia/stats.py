@@ -1,29 +1,32 @@
 """Many games between bots, and what they say about seats, bots and characters.
 
 Each game's seed is ``seed + i`` and each bot's seed derives from the game's,
-so a run gives the same numbers whether it uses one process or many.
+so a run gives the same numbers whether it uses one process, many, or a cluster:
+games go out in chunks of consecutive seeds to any ``concurrent.futures.Executor``
+and come back in seed order.
 """
 
 from __future__ import annotations
 
-import functools
 import json
+import os
 import statistics
+import threading
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from . import agents
+from . import _paths, agents
 from .errors import LibertaliaError, UnverifiedLootWarning
 from .game import Game, new_game
 from .loading.rules import load_rules
 from .loading.specs import Rules
-from .play import play_out
+from .playing import play_out
 from .records import GameRecord
 
 BOTS: dict[str, Callable[[int], agents.Agent]] = {
@@ -68,15 +71,32 @@ def summarize(game: Game, seed: int, bots: tuple[str, ...]) -> GameSummary:
                        tuple(tuple(p) for p in played), tuple(dict(d) for d in doubloons))
 
 
-@functools.cache
+_RULES: dict[str, Rules] = {}
+_RULES_LOCK = threading.Lock()
+
+
 def _rules(args_json: str) -> Rules:
-    # Each worker loads the rules again; reconstruction warnings are the caller's to show once.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnverifiedLootWarning)
-        return load_rules(**json.loads(args_json))
+    """The rules for these ``load_rules`` arguments, loaded once per process (and per rules identity).
+
+    The lock makes threads of one worker (a thread pool, a dask worker with several
+    threads) wait for the first load instead of each loading the same rules again.
+    """
+    with _RULES_LOCK:
+        rules = _RULES.get(args_json)
+        if rules is None:
+            # Reconstruction warnings are the caller's to show once, not every worker's.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UnverifiedLootWarning)
+                rules = _RULES[args_json] = load_rules(**json.loads(args_json))
+        return rules
 
 
-def play_one(task: tuple[str, int, int, tuple[str, ...], str | None]) -> GameSummary | GameFailure:
+Result = GameSummary | GameFailure
+Task = tuple[str, int, int, tuple[str, ...], str | None]
+Chunk = tuple[str, int, int, int, tuple[str, ...], str | None]
+
+
+def play_one(task: Task) -> Result:
     """One game from plain arguments (so that worker processes can run it).
 
     A game the engine gives up on (``StepBudgetExceeded`` or any other library
@@ -95,24 +115,121 @@ def play_one(task: tuple[str, int, int, tuple[str, ...], str | None]) -> GameSum
     return summarize(game, seed, names)
 
 
+def play_chunk(chunk: Chunk) -> list[Result]:
+    """The games with seeds ``first`` to ``first + count - 1``, in seed order: one unit of work for a worker."""
+    args_json, players, first, count, bots, record_dir = chunk
+    return [play_one((args_json, players, seed, bots, record_dir)) for seed in range(first, first + count)]
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: about eight chunks per worker, 25 to 200 games each, and never so many that a worker idles.
+
+    Small chunks balance the load and move the progress bar; big ones spend less on
+    sending tasks and results (a dask task costs about a millisecond, a game far more).
+    """
+    workers = max(1, workers)
+    per_worker = -(-games // workers)
+    size = -(-games // (workers * 8))
+    return max(1, min(max(size, min(25, per_worker)), 200))
+
+
+def _workers(executor: Executor) -> int:
+    """How many games the executor can run at once, as well as it can be told."""
+    n = getattr(executor, "_max_workers", None)  # ProcessPoolExecutor, ThreadPoolExecutor
+    if isinstance(n, int) and n > 0:
+        return n
+    client = getattr(executor, "_client", None)  # dask.distributed's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, int(sum(client.nthreads().values())))
+        except Exception:  # an unreachable scheduler fails at submit, with its own message
+            pass
+    return os.cpu_count() or 1
+
+
+def _portable(rules_args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments with file paths made absolute, so that workers started elsewhere find the same files."""
+    args = dict(rules_args)
+    if args.get("extra_cards"):
+        args["extra_cards"] = [str(Path(p).absolute()) for p in args["extra_cards"]]
+    edition = args.get("edition")
+    if isinstance(edition, str | Path) and not (_paths.boards_dir() / f"{edition}.yaml").is_file() \
+            and Path(edition).is_file():
+        args["edition"] = str(Path(edition).absolute())
+    return args
+
+
 def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequence[str], seed: int = 0,
-             jobs: int = 1, record_dir: str | Path | None = None) -> Iterator[GameSummary | GameFailure]:
-    """Summaries of ``games`` games, in seed order, using ``jobs`` processes; a ``GameFailure`` for a game
-    that stopped with a library error."""
+             jobs: int = 1, record_dir: str | Path | None = None, executor: Executor | None = None,
+             chunk: int | None = None, progress: Callable[[int], object] | None = None) -> Iterator[Result]:
+    """Summaries of ``games`` games, in seed order; a ``GameFailure`` for a game that stopped with a library error.
+
+    Where the games run:
+
+    - by default, one after the other in this process;
+    - ``jobs=N`` (N > 1): in a ``ProcessPoolExecutor`` of N processes, made and shut down here;
+    - ``executor=``: on any ``concurrent.futures.Executor`` (a thread or process pool,
+      ``distributed.Client(...).get_executor()`` for a dask cluster), which stays the caller's.
+
+    With an executor, games go out in chunks of ``chunk`` consecutive seeds (by default
+    ``chunk_size(games, workers)``); each worker loads the rules once per rules identity.
+    ``progress(n)`` is called in this thread as ``n`` more games finish: after every chunk
+    (or every game, in this process).  The results do not depend on where the games run.
+    """
     unknown = [b for b in bots if b not in BOTS]
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
-    args_json = json.dumps(rules_args, sort_keys=True)
+    if executor is not None and jobs > 1:
+        raise ValueError("give jobs or an executor, not both")
+    args_json = json.dumps(_portable(rules_args), sort_keys=True)
     _rules(args_json)  # load (and validate) once before any worker starts
     if record_dir is not None:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-    tasks = [(args_json, players, seed + i, tuple(bots), None if record_dir is None else str(record_dir))
-             for i in range(games)]
-    if jobs <= 1:
-        yield from map(play_one, tasks)
+    record = None if record_dir is None else str(Path(record_dir).absolute())
+    if executor is None and jobs <= 1:
+        for i in range(games):
+            result = play_one((args_json, players, seed + i, tuple(bots), record))
+            if progress is not None:
+                progress(1)
+            yield result
+        return
+    if executor is not None:
+        yield from _run_chunks(executor, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(play_one, tasks, chunksize=max(1, games // (jobs * 8)))
+        try:
+            yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+
+def _run_chunks(executor: Executor, args_json: str, players: int, seed: int, games: int, bots: tuple[str, ...],
+                record: str | None, chunk: int | None, progress: Callable[[int], object] | None) -> Iterator[Result]:
+    size = chunk if chunk is not None else chunk_size(games, _workers(executor))
+    if size < 1:
+        raise ValueError(f"a chunk holds at least one game, not {size}")
+    starts = range(seed, seed + games, size)
+    futures: dict[Future[list[Result]], int] = {
+        executor.submit(play_chunk, (args_json, players, first, min(size, seed + games - first), bots, record)): i
+        for i, first in enumerate(starts)
+    }
+    finished: dict[int, list[Result]] = {}
+    pending = set(futures)
+    next_chunk = 0
+    try:
+        while next_chunk < len(starts):
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                results = future.result()  # an error in a worker (not a failed game) stops the run here
+                finished[futures.pop(future)] = results  # dropping the future frees its copy of the results
+                if progress is not None:
+                    progress(len(results))
+            while next_chunk in finished:  # hand results on in seed order, as soon as the earlier ones are in
+                yield from finished.pop(next_chunk)
+                next_chunk += 1
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def _describe(values: list[float]) -> dict[str, float]:
@@ -147,7 +264,7 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10) -> dict[
             scores_by_seat[seat].append(score)
             wins_by_bot[s.bots[seat]] += won
             scores_by_bot[s.bots[seat]].append(score)
-            for name in set(s.played[seat]):
+            for name in dict.fromkeys(s.played[seat]):  # not set(): its order changes with the hash seed
                 plays[name] += s.played[seat].count(name)
                 char_doubloons[name].append(s.doubloons[seat].get(name, 0))
                 char_wins[name].append(won)
@@ -165,7 +282,8 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10) -> dict[
              "win_rate": round(wins_by_bot[bot] / len(scores_by_bot[bot]), 4), **_describe(scores_by_bot[bot])}
             for bot in sorted(scores_by_bot)
         ],
-        "most_played": [{"character": c, "plays": k} for c, k in plays.most_common(top)],
+        "most_played": [{"character": c, "plays": k}  # ties by name, so every run prints the same list
+                        for c, k in sorted(plays.items(), key=lambda ck: (-ck[1], ck[0]))[:top]],
         "characters": [
             {"character": c, "plays": plays[c],
              "mean_doubloons": round(statistics.fmean(char_doubloons[c]), 3),

@@ -39,8 +39,10 @@ def check_invariants(game: Game, before: Game | None = None) -> None:
         assert 0 <= d.player < s.players, f"decision for a seat that does not exist: {d.player}"
     for p in s.seats:
         assert p.doubloons >= 0, f"seat {p.seat} has negative doubloons ({p.doubloons})"
-        assert not Counter(p.kept_loot) - Counter(p.loot), f"seat {p.seat} keeps loot it does not hold"
-        assert not Counter(p.kept) - Counter(p.ship), f"seat {p.seat} keeps characters that are not aboard"
+        if p.kept_loot:
+            assert not Counter(p.kept_loot) - Counter(p.loot), f"seat {p.seat} keeps loot it does not hold"
+        if p.kept:
+            assert not Counter(p.kept) - Counter(p.ship), f"seat {p.seat} keeps characters that are not aboard"
     for seat, pick in enumerate(s.commits):
         assert pick is None or pick in s.seats[seat].hand, f"seat {seat} picked {pick}, which is not in its hand"
     assert sorted(s.track) == list(range(len(rules.board.track_income))), f"track is no permutation: {s.track}"
@@ -48,57 +50,63 @@ def check_invariants(game: Game, before: Game | None = None) -> None:
     _check_loot(game)
 
 
-def _owner(holder: int, entry: str, players: int) -> tuple[int, str]:
-    """(original owner, card name) of a zone entry: ``"Cook#1"`` is seat 1's Cook wherever it is."""
-    name, mark, owner = entry.rpartition("#")
-    if not mark:
-        return holder, entry
+def _owned(game: Game) -> list[list[str]]:
+    """Per seat, the names of the characters it owns, wherever they are (one entry per copy)."""
+    s = game.state
+    out: list[list[str]] = [[] for _ in range(s.players)]
+    for p in s.seats:
+        for entry in (*p.hand, *p.ship, *p.graveyard, *p.removed):
+            if "#" in entry:
+                owner, name = _owner(entry, s.players)
+                out[owner].append(name)
+            else:
+                out[p.seat].append(entry)
+    for holder, entry in s.island:
+        if holder is None:
+            assert "#" not in entry and game.rules.has_card(entry) and game.rules.card(entry).neutral, \
+                f"{entry!r} is on the island as a neutral card"
+        elif "#" in entry:
+            owner, name = _owner(entry, s.players)
+            out[owner].append(name)
+        else:
+            out[holder].append(entry)
+    return out
+
+
+def _owner(entry: str, players: int) -> tuple[int, str]:
+    """(original owner, card name) of a marked entry: ``"Cook#1"`` is seat 1's Cook wherever it is."""
+    name, _, owner = entry.rpartition("#")
     assert owner.isdigit() and 0 <= int(owner) < players, f"{entry!r} names no seat as its owner"
     return int(owner), name
 
 
 def cards_by_owner(game: Game) -> list[Counter[str]]:
     """Per seat, every character it owns wherever it is (hand, ship, graveyard, removed, island, any seat's zones)."""
-    s = game.state
-    out: list[Counter[str]] = [Counter() for _ in range(s.players)]
-    for p in s.seats:
-        for entry in (*p.hand, *p.ship, *p.graveyard, *p.removed):
-            owner, name = _owner(p.seat, entry, s.players)
-            out[owner][name] += 1
-    for holder, entry in s.island:
-        if holder is None:
-            assert "#" not in entry and game.rules.has_card(entry) and game.rules.card(entry).neutral, \
-                f"{entry!r} is on the island as a neutral card"
-            continue
-        owner, name = _owner(holder, entry, s.players)
-        out[owner][name] += 1
-    return out
+    return [Counter(names) for names in _owned(game)]
 
 
 def _check_characters(game: Game, before: Game | None) -> None:
     s = game.state
-    rules = game.rules
-    names = {c.name for c in rules.characters if not c.neutral and "#" not in c.name}  # printed cards only
-    undealt = Counter(s.undealt)
-    assert all(n == 1 for n in undealt.values()) and set(undealt) <= names, f"undealt is not a set of cards: {undealt}"
-    dealt = names - set(undealt)
+    names = {c.name for c in game.rules.characters if not c.neutral and "#" not in c.name}  # printed cards only
+    undealt = set(s.undealt)
+    assert len(undealt) == len(s.undealt) and undealt <= names, f"undealt is not a set of cards: {s.undealt}"
+    dealt = names - undealt
     began_with_deal = next((e.kind for e in s.events if e.kind in ("voyage", "play")), None) == "voyage"
-    owned = cards_by_owner(game)
-    for seat, cards in enumerate(owned):
-        twice = sorted(c for c, n in cards.items() if n > 1)
-        assert not twice, f"seat {seat}'s {twice} are in two places at once"
-        unknown = sorted(set(cards) - names)
-        assert not unknown, f"seat {seat} holds {unknown}, which are no characters of the edition"
-        assert not set(cards) & set(undealt), f"seat {seat} holds undealt cards: {sorted(set(cards) & set(undealt))}"
+    listed = _owned(game)
+    owned = [set(cards) for cards in listed]
+    for seat, (cards, copies) in enumerate(zip(owned, listed, strict=True)):
+        if len(cards) != len(copies):
+            twice = sorted(c for c, n in Counter(copies).items() if n > 1)
+            raise AssertionError(f"seat {seat}'s {twice} are in two places at once")
+        assert cards <= names, f"seat {seat} holds {sorted(cards - names)}, which are no characters of the edition"
+        assert not cards & undealt, f"seat {seat} holds undealt cards: {sorted(cards & undealt)}"
         if began_with_deal:
-            lost = sorted(dealt - set(cards))
-            assert not lost, f"seat {seat}'s {lost} were dealt but are nowhere"
+            assert cards >= dealt, f"seat {seat}'s {sorted(dealt - cards)} were dealt but are nowhere"
     if before is not None:
-        then = cards_by_owner(before)
-        newly = set(before.state.undealt) - set(undealt)
-        for seat, cards in enumerate(owned):
-            assert set(cards) == set(then[seat]) | newly, \
-                f"seat {seat}'s characters changed from {sorted(then[seat])} to {sorted(cards)}"
+        newly = set(before.state.undealt) - undealt
+        for seat, (cards, then) in enumerate(zip(owned, _owned(before), strict=True)):
+            assert cards == set(then) | newly, \
+                f"seat {seat}'s characters changed from {sorted(then)} to {sorted(cards)}"
 
 
 def _check_loot(game: Game) -> None:
@@ -106,7 +114,6 @@ def _check_loot(game: Game) -> None:
     board = game.rules.board
     assert [k for k, _ in s.bag] == [k for k, _ in board.bag], f"the bag's kinds are not the board's: {s.bag}"
     assert all(n >= 0 for _, n in s.bag), f"the bag holds a negative count: {s.bag}"
-    assert len(s.days) == 0 or 0 <= s.day <= len(s.days), f"day {s.day} of {len(s.days)}"
     loot: Counter[str] = Counter(dict(s.bag))
     for day in s.days:
         loot.update(day)

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
 
 from ..errors import LibertaliaError, UnverifiedLootWarning
-from ..loading.rules import load_rules
-from ..loading.specs import Rules
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..loading.specs import Rules
 
 
 def console() -> Console:
     """A console that colours only real terminals (no escape codes when piped)."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
@@ -32,12 +37,15 @@ def parse_loot(value: str | None) -> str | dict[str, str] | None:
     return out
 
 
-def rules_args(edition: str, loot: str | None, seed: int, extra: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {"edition": edition, "loot": parse_loot(loot), "seed": seed, "extra_cards": list(extra)}
+def rules_args(edition: str, loot: str | None, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``load_rules`` arguments; uncharted loot sides are drawn per game, from each game's seed."""
+    return {"edition": edition, "loot": parse_loot(loot), "extra_cards": list(extra)}
 
 
 def load(args: dict[str, Any]) -> Rules:
     """Load rules, showing reconstruction warnings as one-line notes."""
+    from ..loading.rules import load_rules
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UnverifiedLootWarning)
         rules = load_rules(**args)
@@ -56,20 +64,33 @@ def friendly_errors() -> Iterator[None]:
         sys.exit(2)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Each subcommand's module, object and one-line help: a module is imported only when its
+# command runs, so that ``libertalia --help`` answers at once.
+_COMMANDS = {
+    "play": ("play_cmd", "play", "Play a game against bots in the terminal."),
+    "simulate": ("simulate_cmd", "simulate", "Play many seeded games between bots and report statistics."),
+    "cards": ("cards_cmd", "cards", "List, show, check and test cards; list the card language's forms."),
+    "replay": ("replay_cmd", "replay", "Print a recorded game, replayed exactly."),
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return None
+        module, name, _ = _COMMANDS[cmd_name]
+        command: click.Command = getattr(importlib.import_module(f".{module}", __name__), name)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, _, short) in _COMMANDS.items()])
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="libertalia")
 def main() -> None:
     """Libertalia, played exactly by the rules: play against bots, simulate, check cards, replay."""
-
-
-def _register() -> None:
-    from .cards_cmd import cards
-    from .play_cmd import play
-    from .replay_cmd import replay
-    from .simulate_cmd import simulate
-
-    for command in (play, simulate, cards, replay):
-        main.add_command(command)
-
-
-_register()

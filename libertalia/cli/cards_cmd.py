@@ -9,7 +9,7 @@ import attrs
 import click
 from rich.table import Table
 
-from ..errors import DataError
+from ..errors import DataError, LibertaliaError
 from ..language.render import render
 from ..loading.examples import example_files, run_examples
 from ..loading.rules import check_files
@@ -28,7 +28,7 @@ def list_cards(edition: str, loot: str | None) -> None:
     """Every character and loot tile of an edition."""
     out = console()
     with friendly_errors():
-        rules = load(rules_args(edition, loot, 0))
+        rules = load(rules_args(edition, loot))
     table = Table(title=f"{rules.board.title}: characters", title_justify="left")
     table.add_column("rank", justify="right")
     table.add_column("name")
@@ -53,7 +53,7 @@ def show(name: str, edition: str, loot: str | None) -> None:
     """One card (or loot kind): its text, canonical rendering and parsed tree."""
     out = console()
     with friendly_errors():
-        rules = load(rules_args(edition, loot, 0))
+        rules = load(rules_args(edition, loot))
         if rules.has_card(name):
             spec: Any = rules.card(name)
             out.print(f"[bold]{spec.name}[/bold] (rank {spec.rank:g})  {spec.path}")
@@ -76,8 +76,18 @@ def show(name: str, edition: str, loot: str | None) -> None:
 @click.option("--edition", default="galecrest", show_default=True, help="Edition whose names and loot apply.")
 def check(paths: tuple[str, ...], edition: str) -> None:
     """Validate card YAML files or folders; every error is printed with file:line:col."""
-    with friendly_errors():
+    try:
         errors = check_files(paths, edition)
+    except (LibertaliaError, OSError) as exc:  # the edition itself does not load, or a folder cannot be listed
+        click.echo(f"libertalia: {exc}", err=True)
+        raise SystemExit(2) from None
+    except Exception as exc:  # a bug, not a bad file: one line naming the file (exit 70), never a traceback
+        where = next((n.removeprefix("while checking ") for n in getattr(exc, "__notes__", ())
+                      if n.startswith("while checking ")), ", ".join(paths))
+        detail = (str(exc).splitlines() or [""])[0][:200]
+        click.echo(f"libertalia: internal error while checking {where}: {type(exc).__name__}: {detail} "
+                   "(please report this)", err=True)
+        raise SystemExit(70) from None
     for e in errors:
         click.echo(str(e), err=True)
     if errors:

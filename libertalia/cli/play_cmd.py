@@ -30,7 +30,7 @@ from ..agents import Agent
 from ..errors import LibertaliaError
 from ..game import Game, new_game
 from ..loading.specs import Rules
-from ..records import GameRecord
+from ..records import GameRecord, write_atomic
 from ..stats import BOTS
 from . import console, friendly_errors, load, rules_args
 from .display import decision_view, print_events, table_view
@@ -81,29 +81,6 @@ def path_problem(path: Path) -> str | None:
     return None
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that it holds either the old or the new text, never a part.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, then renamed
-    over ``path``; an error or Ctrl-C on the way removes the temporary file and leaves
-    ``path`` as it was.
-    """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a save is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _one_line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
@@ -119,10 +96,10 @@ def _read_record(path: str) -> GameRecord:
     try:
         return GameRecord.load(path)
     except (ValueError, OSError) as exc:  # the library's errors (RecordError, ...) and unreadable files
-        _fail(f"cannot load {path}: {_one_line(exc)}")
+        _fail(f"{path}: {_one_line(exc)}")
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         # Belt and braces: a damaged file is input, and input never earns a traceback.
-        _fail(f"cannot load {path}: not a valid game record ({type(exc).__name__}: {_one_line(exc)})")
+        _fail(f"{path}: not a valid game record ({type(exc).__name__}: {_one_line(exc)})")
 
 
 def _resume(record: GameRecord, path: str) -> tuple[Rules, Game]:
@@ -130,9 +107,9 @@ def _resume(record: GameRecord, path: str) -> tuple[Rules, Game]:
         rules = record.load_rules()
         return rules, record.replay(rules)
     except (ValueError, LibertaliaError, OSError) as exc:
-        _fail(f"cannot resume {path}: {_one_line(exc)}")
+        _fail(f"{path}: {_one_line(exc)}")
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
-        _fail(f"cannot resume {path}: not a valid game record ({type(exc).__name__}: {_one_line(exc)})")
+        _fail(f"{path}: cannot resume the game ({type(exc).__name__}: {_one_line(exc)})")
 
 
 # ---------------------------------------------------------------- the game
@@ -149,7 +126,7 @@ class _Session:
         self.saved_at = -1  # how many answers the file at ``path`` holds, as far as we know
 
     def write(self, target: Path) -> None:
-        record = GameRecord.of(self.game, seed=self.seed, agents=self.labels)
+        record = GameRecord.of(self.game, agents=self.labels)
         write_atomic(target, record.to_json() + "\n")
 
     def save_as(self, target: Path) -> bool:
@@ -289,7 +266,7 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
             bots = ",".join(recorded)  # the same bots on the same seats as before
     else:
         with friendly_errors():
-            rules = load(rules_args(edition, loot, seed))
+            rules = load(rules_args(edition, loot))
         lo, hi = rules.board.players
         if not lo <= players <= hi:
             raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players, not {players}",

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -24,7 +28,10 @@ from . import console, friendly_errors, load, rules_args
               help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3...")
 @click.option("--seed", default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Worker processes (results do not depend on it).")
+              help="Worker processes (results do not depend on it); with --dask local, the cluster's workers.")
+@click.option("--dask", "dask_address", metavar="ADDRESS",
+              help="Run on a dask.distributed cluster: its scheduler (tcp://HOST:8786), or 'local' for a "
+                   "LocalCluster on this machine. Needs libertalia[cluster]; results do not depend on it.")
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
 @click.option("--cards", "extra", multiple=True, type=click.Path(exists=True), help="Extra card files or folders.")
@@ -33,8 +40,8 @@ from . import console, friendly_errors, load, rules_args
 @click.option("--record", "record_dir", type=click.Path(file_okay=False), help="Write every game's record here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Draw charts to this PNG (needs matplotlib).")
-def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition: str, loot: str | None,
-             extra: tuple[str, ...], as_json: bool, as_csv: bool, record_dir: str | None,
+def simulate(games: int, players: int, bots: str, seed: int, jobs: int, dask_address: str | None, edition: str,
+             loot: str | None, extra: tuple[str, ...], as_json: bool, as_csv: bool, record_dir: str | None,
              plot_path: str | None) -> None:
     """Play many games between bots and report win rates, scores and characters.
 
@@ -43,21 +50,21 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition:
     """
     out = console()
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+    distributed = None if dask_address is None else _distributed(dask_address, jobs)
     with friendly_errors():
-        args = rules_args(edition, loot, seed, extra)
+        args = rules_args(edition, loot, extra)
         board = load(args).board
         lo, hi = board.players
         if not lo <= players <= hi:
             raise click.BadParameter(f"{board.title} is for {lo} to {hi} players, not {players}",
                                      param_hint="--players")
         results: list[stats.GameSummary | stats.GameFailure] = []
-        runs = stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed, jobs=jobs,
-                              record_dir=record_dir)
-        with Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
-            task = progress.add_task("playing", total=games)
-            for result in runs:
-                results.append(result)
-                progress.advance(task)
+        with _executor(distributed, dask_address, jobs) as executor, \
+                Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
+            task = progress.add_task("playing", total=games)  # advanced as each chunk of games comes back
+            results.extend(stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
+                                          jobs=jobs if executor is None else 1, executor=executor,
+                                          record_dir=record_dir, progress=lambda n: progress.advance(task, n)))
         report = stats.report(results)
         summaries = [r for r in results if isinstance(r, stats.GameSummary)]
         if plot_path:
@@ -75,6 +82,34 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, edition:
             for f in report["failed"]:
                 click.echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
         raise SystemExit(1)
+
+
+def _distributed(address: str, jobs: int) -> Any:
+    """dask.distributed, checked before any game: --jobs only sizes a local cluster, and dask must be installed."""
+    if address != "local" and jobs > 1:
+        raise click.BadParameter("--jobs sets the workers of --dask local; a cluster at an address has its own",
+                                 param_hint="--jobs")
+    try:
+        return importlib.import_module("distributed")  # an optional extra: typed as Any, imported only here
+    except ImportError:
+        raise click.ClickException("--dask needs dask.distributed: pip install 'libertalia[cluster]' "
+                                   "(or pip install '.[cluster]' from a checkout)") from None
+
+
+@contextmanager
+def _executor(distributed: Any, address: str | None, jobs: int) -> Iterator[Executor | None]:
+    """None without --dask (stats.simulate then uses --jobs); else an executor on the cluster, closed afterwards."""
+    if address is None:
+        yield None
+    elif address == "local":
+        # Processes (games hold the GIL), one thread each; no dashboard, nothing listening beyond 127.0.0.1.
+        with distributed.LocalCluster(n_workers=jobs if jobs > 1 else 2, threads_per_worker=1, processes=True,
+                                      host="127.0.0.1", dashboard_address=None,
+                                      silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+            yield client.get_executor()
+    else:
+        with distributed.Client(address) as client:
+            yield client.get_executor()
 
 
 def _csv(summaries: Sequence[stats.GameSummary]) -> str:

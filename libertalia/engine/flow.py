@@ -20,7 +20,8 @@ from .work import Suspend, Work, with_article
 STEP_BUDGET = 100_000
 """Instructions and flow steps ``run`` may execute between two decisions.
 
-A whole random game takes a few thousand; going past this means a card text loops.
+Between two decisions the bundled cards run fewer than 300 (no random game of either
+edition needed more), so going past this means a card text loops.
 """
 RECENT_SOURCES = 8
 """How many of the most recently finished abilities a ``StepBudgetExceeded`` names."""

@@ -143,9 +143,9 @@ class Work:
         self.events: list[Event] = []
         self.history = s.history
 
-    def freeze(self) -> GameState:
+    def freeze_seats(self) -> tuple[PlayerState, ...]:
         space = {token: i for i, token in enumerate(self.track)}
-        seats = tuple(
+        return tuple(
             PlayerState(
                 i, p.coins, p.score, space.get(i, 0),
                 tuple(p.hand), tuple(p.ship), tuple(p.graveyard),
@@ -153,6 +153,9 @@ class Work:
             )
             for i, p in enumerate(self.seats)
         )
+
+    def freeze(self) -> GameState:
+        seats = self.freeze_seats()
         return GameState(
             players=self.n,
             seats=seats,

@@ -40,12 +40,16 @@ _PUNCT = {":": "COLON", ",": "COMMA", ".": "DOT", ";": "SEMICOLON", "(": "LPAR",
 _GENERIC = ("NAME", "NOUN", "KIND", "NUMBER")  # open classes: tried after every keyword
 
 
-class UnknownCharacter(Exception):
-    """A character that starts no word of the language."""
+MAX_DIGITS = 6
+"""The longest number a card may write: no rule needs more, and Python's int() has limits."""
 
-    def __init__(self, pos: int, line: int, column: int, char: str) -> None:
+
+class UnknownCharacter(Exception):
+    """A character that starts no word of the language, or a number too long to be one."""
+
+    def __init__(self, pos: int, line: int, column: int, char: str, why: str = "") -> None:
         super().__init__(char)
-        self.pos, self.line, self.column, self.char = pos, line, column, char
+        self.pos, self.line, self.column, self.char, self.why = pos, line, column, char, why
 
 
 class WordLexer(Lexer):
@@ -122,6 +126,9 @@ def _words(text: str) -> Iterator[tuple[str, str, int, int, int]]:
             raise UnknownCharacter(pos, line, pos - line_start + 1, text[pos])
         kind = m.lastgroup or ""
         value = m.group()
+        if kind == "number" and len(value) > MAX_DIGITS:
+            raise UnknownCharacter(pos, line, pos - line_start + 1, value[:12] + "…",
+                                   f"a number of {len(value):,} digits: numbers have at most {MAX_DIGITS}")
         if kind not in ("ws", "comment"):
             yield kind, value, pos, line, pos - line_start + 1
         if "\n" in value:

@@ -8,6 +8,7 @@ plain-word expectations.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from collections.abc import Iterable
 from typing import Any, TypedDict
@@ -18,7 +19,7 @@ from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from .. import _paths
 from ..errors import CardError
 from . import ast
-from .lexer import UnknownCharacter, WordLexer
+from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
 from .suggest import did_you_mean
 
 # What each open class of words means to a person writing a card.
@@ -35,13 +36,31 @@ _PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"'
 
 @functools.cache
 def _lark() -> Lark:
+    return build_parser(cached=True)
+
+
+def build_parser(*, cached: bool) -> Lark:
+    """The LALR parser of the grammar file, built strictly (any shift/reduce conflict is an error).
+
+    Building the tables takes most of a cold ``load_rules``; ``cached`` keeps them in the
+    user's cache folder (``_paths.cache_dir``), keyed by the grammar, lark's version and
+    Python's, so a later process loads them in a few milliseconds.  Without a usable
+    cache folder the parser is simply built.  The test suite also builds it uncached.
+    """
+    text = _paths.grammar_path().read_text(encoding="utf-8")
+    folder = _paths.cache_dir() if cached else None
+    cache: str | bool = False
+    if folder is not None:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        cache = str(folder / f"parser-{digest}.lark")
     return Lark(
-        _paths.grammar_path().read_text(encoding="utf-8"),
+        text,
         parser="lalr",
         lexer=WordLexer,
         strict=True,
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=cache,
     )
 
 
@@ -105,8 +124,11 @@ def _error(exc: Exception, text: str, path: str, line0: int, col0: int, indent: 
     suggestion = ""
     if isinstance(exc, UnknownCharacter):
         line, column = exc.line, exc.column
-        message = f"unexpected character {exc.char!r}: card text uses words, numbers and , . : ; ( )"
-        expected = "a word"
+        if exc.why:
+            message, expected = exc.why, f"a number of at most {MAX_DIGITS} digits"
+        else:
+            message = f"unexpected character {exc.char!r}: card text uses words, numbers and , . : ; ( )"
+            expected = "a word"
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         line = tok.line if tok.line is not None else len(lines)

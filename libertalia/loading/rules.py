@@ -7,8 +7,10 @@ the disk or the parser.
 from __future__ import annotations
 
 import hashlib
+import re
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import _paths
@@ -33,22 +35,27 @@ _BOARD_KEYS = {
 _CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False, "examples": False}
 _LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False,
               "examples": False}
+MAX_NUMBER = 999_999
+"""The largest count, size or rank a board or card file may give (6 digits, like numbers in card text)."""
+MAX_TEXT_DIGITS = 6
+"""The most digits a number in card text may have."""
 
 
 def load_rules(
     edition: str | Path = "galecrest",
     *,
     loot: LootOption = None,
-    seed: int = 0,
+    seed: int | None = None,
     extra_cards: Iterable[str | Path] = (),
 ) -> Rules:
     """Load an edition (a bundled name or a board YAML path) with its options.
 
-    ``loot`` picks the loot sides: a side name for every kind, ``"uncharted"``
-    for a side per kind drawn from ``seed``, or a mapping of kind to side
-    (kinds not named use the board's default side).  ``extra_cards`` are
-    files or folders whose characters and loot add to or replace the
-    edition's: a mod needs nothing else.
+    ``loot`` picks the loot sides: a side name for every kind, a mapping of
+    kind to side (kinds not named use the board's default side), or
+    ``"uncharted"``: a calm or stormy side per kind, drawn for each game from
+    the game's own seed (``new_game`` shows them), or once here from ``seed``
+    if one is given.  ``extra_cards`` are files or folders whose characters
+    and loot add to or replace the edition's: a mod needs nothing else.
     """
     board_path = _board_path(edition)
     board, board_fields = _load_board(board_path)
@@ -65,7 +72,15 @@ def load_rules(
     kinds = frozenset(k for k, _ in board.bag)
     vocab = checker.Vocabulary(names, kinds)
 
-    sides = _choose_sides(board, loot, seed, set(loot_docs))
+    _check_board_loot_files(board, board_fields, set(loot_docs))
+    per_game = loot == "uncharted" and seed is None
+    sides = _choose_sides(board, loot, 0 if seed is None else seed, set(loot_docs))
+    if per_game:
+        sides = {k: board.default_loot if (k, board.default_loot) in loot_docs else side for k, side in sides.items()}
+        uncharted_sides = {k: sorted(sd for kk, sd in loot_docs if kk == k and sd in _UNCHARTED_SIDES)
+                           for k, _ in board.bag}
+    else:
+        uncharted_sides = {}
     characters = sorted((_character(f, doc, vocab) for f, doc in char_docs.values()), key=lambda c: c.rank)
     _check_board_with_cards(board, board_fields, characters)
     characters.extend(_neutral_card(n) for n in neutrals)
@@ -78,8 +93,13 @@ def load_rules(
                 f"the board's bag holds {count} {kind} tokens, but this file says {spec.count}",
                 f"count: {count}")
         loot_specs.append(spec)
+    alternatives = {k: tuple(next(sp for sp in loot_specs if sp.kind == k) if sd == sides[k]
+                             else _loot(*loot_docs[(k, sd)], vocab) for sd in options)
+                    for k, options in uncharted_sides.items()}
     _check_ranks(characters)
-    unverified = [f"{spec.kind} ({spec.side})" for spec in loot_specs if not spec.verified]
+    unverified = [f"{spec.kind} ({spec.side})" for spec in (*loot_specs, *(sp for alts in alternatives.values()
+                                                                            for sp in alts)) if not spec.verified]
+    unverified = list(dict.fromkeys(unverified))
     if unverified:
         warnings.warn(UnverifiedLootWarning(
             "these loot tiles are reconstructions, not the printed text: " + ", ".join(unverified)
@@ -87,6 +107,8 @@ def load_rules(
     identity = f"{board.edition}:" + ",".join(f"{k}={sides[k]}" for k, _ in board.bag)
     used = [(f"character {name}", doc.path) for name, (_, doc) in char_docs.items()]
     used += [(f"loot {kind} {sides[kind]}", loot_docs[(kind, sides[kind])][1].path) for kind, _ in board.bag]
+    used += [(f"loot {sp.kind} {sp.side}", sp.path) for alts in alternatives.values() for sp in alts
+             if sp.side != sides[sp.kind]]
     return Rules(
         board=board,
         characters=tuple(characters),
@@ -102,6 +124,7 @@ def load_rules(
             "extra_cards": [str(Path(p).resolve()) for p in extra_cards],
         },
         fingerprint=_fingerprint([("board", str(board_path)), ("grammar", str(_paths.grammar_path())), *used]),
+        uncharted=alternatives,
     )
 
 
@@ -178,29 +201,42 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     docs: list[Document] = []
     seen: dict[CardKey, tuple[Field, Document]] = {}
     for path in _distinct([f for p in paths for f in _yaml_files(Path(p))]):
-        try:
+        with _checking(str(path), errors):
             doc = read(path)
             _classify([doc])
             docs.append(doc)
             _add_card(doc, seen)
-        except DataError as exc:
-            errors.append(exc)
     bundled, _ = _classify([read(p) for p in _yaml_files(_paths.cards_dir() / board.characters_dir)])
     names = set(bundled) | {n.name for n in board.neutrals}
     for doc in docs:
-        name = doc.root.value.get("name") if isinstance(doc.root.value, dict) else None
-        if isinstance(name, str):
-            names.add(name)
+        with _checking(doc.path, errors):
+            name = doc.root.value.get("name") if isinstance(doc.root.value, dict) else None
+            if isinstance(name, str):
+                names.add(name)
     vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag))
     for doc in docs:
-        try:
+        with _checking(doc.path, errors):
             if "kind" in {k for k, _ in doc.root.items()}:
                 _loot(doc.root, doc, vocab)
             else:
                 _character(doc.root, doc, vocab)
-        except DataError as exc:
-            errors.append(exc)
+        with _checking(doc.path, errors):
+            from .examples import read_examples  # the examples' shape, not their play (cards test does that)
+
+            read_examples(doc.path)
     return errors
+
+
+@contextmanager
+def _checking(path: str, errors: list[DataError]) -> Iterator[None]:
+    """Collect a DataError about one file; anything else is a bug, re-raised with a note naming the file."""
+    try:
+        yield
+    except DataError as exc:
+        errors.append(exc)
+    except Exception as exc:
+        exc.add_note(f"while checking {path}")
+        raise
 
 
 def bundled_card_docs(edition: str | Path) -> list[Document]:
@@ -227,12 +263,40 @@ def _board_path(edition: str | Path) -> Path:
                      "the bundled editions are " + ", ".join(names))
 
 
+MAX_FILES = 2_000
+"""The most YAML files one folder may give: a card set is a few hundred at most, and a mistyped
+path (or a hostile record naming ``/``) must not walk a whole disk."""
+
+
 def _yaml_files(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if path.is_dir():
-        return sorted(p for p in path.rglob("*.yaml") if p.is_file())
+        found: list[Path] = []
+        for p in path.rglob("*.yaml"):
+            if len(found) >= MAX_FILES:
+                raise DataError(f"the folder holds more than {MAX_FILES:,} YAML files; is it really a card folder?",
+                                path=str(path), expected="a folder of card and loot files")
+            if p.is_file():
+                found.append(p)
+        return sorted(found)
     raise DataError("no such file or folder", path=str(path), expected="a YAML file or a folder of them")
+
+
+_UNCHARTED_SIDES = ("calm", "stormy")
+
+
+def _check_board_loot_files(board: BoardSpec, fields: dict[str, Field], available: set[tuple[str, str]]) -> None:
+    """Every kind in the bag has a loot file on the board's default side: a board error, at its line."""
+    for kind, _ in board.bag:
+        sides = sorted(side for k, side in available if k == kind)
+        if not sides:
+            raise fields["bag"].error(f"no loot file describes the {kind} tiles of the bag",
+                                      f"a file with 'kind: {kind}' under the board's loot folder")
+        if board.default_loot not in sides:
+            raise fields["default_loot"].error(
+                f"there is no {board.default_loot!r} side for {kind}{did_you_mean(board.default_loot, sides)}; "
+                f"its sides are {', '.join(sides)}", " or ".join(sides))
 
 
 def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[tuple[str, str]],
@@ -250,7 +314,7 @@ def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[
     elif isinstance(loot, str) and loot == "uncharted":
         chosen = {}
         for i, k in enumerate(kinds):
-            options = sorted(side for kk, side in available if kk == k and side in ("calm", "stormy"))
+            options = sorted(side for kk, side in available if kk == k and side in _UNCHARTED_SIDES)
             if not options:
                 raise RulesError(f"uncharted needs a calm or stormy side for {k}")
             chosen[k] = options[rng.draw(seed, i, len(options))]
@@ -281,24 +345,25 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
     players = _players(f)
     income, overflow, start_spaces = _reputation(f, players)
-    bag = tuple((k, v.as_int(f"the count of {k}", 0)) for k, v in f["bag"].items())
-    voyages = tuple(v.as_int("a voyage length", 1) for v in f["voyages"].as_list())
+    bag = tuple((k, v.as_int(f"the count of {k}", 0, MAX_NUMBER)) for k, v in f["bag"].items())
+    voyages = tuple(v.as_int("a voyage length", 1, MAX_NUMBER) for v in f["voyages"].as_list())
     if not voyages:
         raise f["voyages"].error("voyages must list at least one voyage", "days per voyage, such as [4, 5, 6]")
-    deal = tuple(v.as_int("a deal size", 0) for v in f["deal"].as_list())
+    deal = tuple(v.as_int("a deal size", 0, MAX_NUMBER) for v in f["deal"].as_list())
     if len(deal) != len(voyages):
         raise f["deal"].error(f"deal needs one entry per voyage ({len(voyages)})", f"{len(voyages)} numbers")
     per_day = _loot_per_day(f, players)
     _check_bag(f, bag, voyages, per_day, players)
     start = f["start_doubloons"].value
-    if start != "income" and not (isinstance(start, int) and start >= 0):
+    if start != "income" and not (isinstance(start, int) and not isinstance(start, bool)
+                                  and 0 <= start <= MAX_NUMBER):
         raise f["start_doubloons"].error("start_doubloons must be 'income' or a number", "income or a number")
     if start == "income" and not income:
         raise f["start_doubloons"].error("income needs a reputation track", "a number of doubloons")
     neutrals = []
     for n in f["neutrals"].as_list() if "neutrals" in f else []:
         nf = n.mapping({"name": True, "rank": True, "players": True}, "a neutral card")
-        neutrals.append(NeutralSpec(nf["name"].as_str("name"), nf["rank"].as_number("rank"),
+        neutrals.append(NeutralSpec(nf["name"].as_str("name"), _rank(nf["rank"]),
                                     tuple(_player_count(p, players, "a neutral card's player count")
                                           for p in nf["players"].as_list())))
     choices = {"island_ties": ("reputation", "tie_breakers"), "winner_ties": ("reputation", "shared"),
@@ -340,7 +405,8 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
 def _players(f: dict[str, Field]) -> tuple[int, int]:
     """The least and most players the board seats: at least one, the least no more than the most."""
     players = f["players"].mapping({"min": True, "max": True}, "players")
-    lo, hi = players["min"].as_int("players.min", 1), players["max"].as_int("players.max", 1)
+    lo = players["min"].as_int("players.min", 1, MAX_NUMBER)
+    hi = players["max"].as_int("players.max", 1, MAX_NUMBER)
     if hi < lo:
         raise players["max"].error(f"players.max ({hi}) is less than players.min ({lo})",
                                    f"a number of at least {lo}")
@@ -350,7 +416,7 @@ def _players(f: dict[str, Field]) -> tuple[int, int]:
 def _player_count(field: Field, players: tuple[int, int], what: str) -> int:
     """A player count the board seats, or a DataError at it."""
     lo, hi = players
-    n = field.as_int(what, 1)
+    n = field.as_int(what, 1, MAX_NUMBER)
     if not lo <= n <= hi:
         raise field.error(f"{what} is {n}, but the board seats {lo} to {hi} players",
                           f"a player count from {lo} to {hi}")
@@ -366,7 +432,7 @@ def _loot_per_day(f: dict[str, Field], players: tuple[int, int]) -> dict[int, in
     per_day: dict[int, int] = {}
     for (key_node, _), value in zip(table.node.value, values, strict=True):
         count = _player_count(Field(key_node, table.doc), players, "a player count in loot_per_day")
-        per_day[count] = value.as_int("loot per day", 0)
+        per_day[count] = value.as_int("loot per day", 0, MAX_NUMBER)
     return per_day
 
 
@@ -419,14 +485,14 @@ def _reputation(f: dict[str, Field], players: tuple[int, int],
     if "reputation" not in f:
         return (), 0, {}
     rep = f["reputation"].mapping({"income": True, "overflow": True, "start": False}, "reputation")
-    income = tuple(v.as_int("income", 0) for v in rep["income"].as_list())
+    income = tuple(v.as_int("income", 0, MAX_NUMBER) for v in rep["income"].as_list())
     if len(income) < players[1]:
         raise rep["income"].error(f"the reputation track has {len(income)} spaces, but the board seats up to "
                                   f"{players[1]} players", f"at least {players[1]} income numbers, one per space")
     start_spaces: dict[int, tuple[int, ...]] = {}
     for count, spaces in (rep["start"].items() if "start" in rep else []):
-        listed = tuple(v.as_int("a track space", 0) for v in spaces.as_list())
-        if not count.isdigit() or len(listed) != int(count) or any(x >= len(income) for x in listed):
+        listed = tuple(v.as_int("a track space", 0, MAX_NUMBER) for v in spaces.as_list())
+        if not _digits(count) or len(listed) != int(count) or any(x >= len(income) for x in listed):
             raise spaces.error(f"start spaces for {count} players must be {count} spaces of the track",
                                f"{count} numbers from 0 to {len(income) - 1}")
         if not players[0] <= int(count) <= players[1]:
@@ -437,7 +503,7 @@ def _reputation(f: dict[str, Field], players: tuple[int, int],
             raise spaces.error(f"start spaces for {count} players must differ, but {twice[0]} is listed twice",
                                f"{count} different spaces")
         start_spaces[int(count)] = listed
-    return income, rep["overflow"].as_int("overflow", 0), start_spaces
+    return income, rep["overflow"].as_int("overflow", 0, MAX_NUMBER), start_spaces
 
 
 def _tie_breakers(f: dict[str, Field], most_players: int) -> dict[float, tuple[int, ...]]:
@@ -446,20 +512,30 @@ def _tie_breakers(f: dict[str, Field], most_players: int) -> dict[float, tuple[i
         raise f["island_ties"].error("island_ties: tie_breakers needs a tie_breakers table",
                                      "a tie_breakers mapping with patterns and ranks")
     table = f["tie_breakers"].mapping({"patterns": True, "ranks": True, "note": False}, "tie_breakers")
-    patterns = {name: tuple(v.as_int("a tie-breaker", 0) for v in row.as_list())
+    patterns = {name: tuple(v.as_int("a tie-breaker", 0, MAX_NUMBER) for v in row.as_list())
                 for name, row in table["patterns"].items()}
     for name, row in table["patterns"].items():
         if len(patterns[name]) < most_players:
             raise row.error(f"tie-breaker pattern {name!r} has {len(patterns[name])} numbers, but the board "
                             f"seats up to {most_players} players", f"at least {most_players} numbers, one per seat")
     out: dict[float, tuple[int, ...]] = {}
-    for rank, pattern in table["ranks"].items():
+    for rank, pattern in table["ranks"].keyed_items():
         name = pattern.as_str("a pattern name")
         if name not in patterns:
             raise pattern.error(f"unknown pattern {name!r}{did_you_mean(name, patterns)}",
                                 "one of " + ", ".join(patterns))
-        out[float(rank)] = patterns[name]
+        out[_rank(rank, "a rank in tie_breakers.ranks")] = patterns[name]
     return out
+
+
+def _rank(field: Field, what: str = "rank") -> float:
+    """A card's rank: a finite number of at most ``MAX_NUMBER`` either side of 0."""
+    return field.as_number(what, MAX_NUMBER)
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a whole number in at most 6 ASCII digits (``int`` takes other digits too)."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_TEXT_DIGITS
 
 
 def _choice(f: dict[str, Field], section: str, key: str, allowed: tuple[str, ...], default: str) -> str:
@@ -478,8 +554,31 @@ def _parse_text(field: Field, doc: Document) -> tuple[str, tuple[ast.Ability, ..
     text = field.as_str("text").strip("\n")
     line0, col0 = field.text_origin()
     indent = col0 if field.is_block() else 0
+    _check_text_numbers(text, doc, line0, col0, indent)
     abilities = parse(text, path=doc.path, line=line0, column=col0, indent=indent, file_lines=doc.lines)
     return text, abilities
+
+
+_LONG_NUMBER = re.compile(r"#[^\n]*|([0-9]{" + str(MAX_TEXT_DIGITS + 1) + ",})")
+
+
+def _check_text_numbers(text: str, doc: Document, line0: int, col0: int, indent: int) -> None:
+    """A CardError at the first number of more than ``MAX_TEXT_DIGITS`` digits in card text (comments aside).
+
+    Python's ``int`` refuses more than 4300 digits, and no card needs 7; positions shift into the file as
+    the parser's do.
+    """
+    for m in _LONG_NUMBER.finditer(text):
+        digits = m.group(1)
+        if digits is None:
+            continue
+        before = text[:m.start(1)]
+        line = before.count("\n") + 1
+        column = m.start(1) - (before.rfind("\n") + 1) + 1 + (col0 if line == 1 else indent)
+        shown = digits if len(digits) <= 12 else digits[:12] + "..."
+        raise _reporter(doc)(f"the number {shown} has {len(digits):,} digits; numbers in card text have at "
+                             f"most {MAX_TEXT_DIGITS}", line + line0, column,
+                             f"a number of at most {MAX_TEXT_DIGITS} digits")
 
 
 def _reporter(doc: Document) -> checker.Report:
@@ -496,7 +595,7 @@ def _character(root: Field, doc: Document, vocab: checker.Vocabulary) -> Charact
     compiled = tuple(compile_ability(a) for a in abilities)
     return CharacterSpec(
         name=f["name"].as_str("name"),
-        rank=f["rank"].as_number("rank"),
+        rank=_rank(f["rank"]),
         text=text,
         abilities=abilities,
         compiled=compiled,
@@ -520,7 +619,7 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
     return LootSpec(
         kind=f["kind"].as_str("kind"),
         side=f["side"].as_str("side"),
-        count=f["count"].as_int("count", 0),
+        count=f["count"].as_int("count", 0, MAX_NUMBER),
         text=text,
         abilities=abilities,
         compiled=tuple(compile_ability(a) for a in abilities),

@@ -11,12 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..engine import rng
 from ..language import ast
 from ..state import Option
 
 if TYPE_CHECKING:
     from ..engine.work import Frame, Work
 
+
+UNCHARTED_COUNTER = 1 << 62
+"""Where a game's uncharted side draws sit in its random stream: far beyond any game's own draws."""
 
 Instruction = Callable[["Work", "Frame"], int]
 """Runs one step of an ability and returns the next program counter."""
@@ -135,6 +139,10 @@ class Rules:
     # A short sha256 of every board, card, loot and grammar file the rules were loaded from
     # (``load_rules``): saves and records carry it and refuse rules whose files have changed.
     fingerprint: str = attrs.field(default="", eq=False, repr=False)
+    # Uncharted loot drawn per game: for each such kind, every side it may take (in a stable
+    # order).  ``loot`` then holds the board's default sides until ``for_game`` draws them.
+    uncharted: dict[str, tuple[LootSpec, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    _per_game: dict[tuple[str, ...], Rules] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _by_name: dict[str, CharacterSpec] = attrs.field(init=False, eq=False, repr=False)
     _by_kind: dict[str, LootSpec] = attrs.field(init=False, eq=False, repr=False)
     kinds: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
@@ -164,6 +172,24 @@ class Rules:
                         for name, c in marked.items()})
         put("play_options", options)
         put("loot_options", {k: Option(k, k) for k in self.kinds})
+
+    def for_game(self, seed: int) -> Rules:
+        """The rules of one game: uncharted loot sides drawn from the game's own seed.
+
+        The draws use counters far from the game's own, so they never shift its other
+        random events.  Rules without uncharted kinds are returned as they are.
+        """
+        if not self.uncharted:
+            return self
+        chosen = {kind: specs[rng.draw(seed, UNCHARTED_COUNTER + i, len(specs))]
+                  for i, (kind, specs) in enumerate(self.uncharted.items())}
+        key = tuple(spec.side for spec in chosen.values())
+        if key not in self._per_game:
+            loot = tuple(chosen.get(spec.kind, spec) for spec in self.loot)
+            sides = {spec.kind: spec.side for spec in loot}
+            identity = f"{self.board.edition}:" + ",".join(f"{k}={sides[k]}" for k in sides)
+            self._per_game[key] = attrs.evolve(self, loot=loot, loot_sides=sides, identity=identity, uncharted={})
+        return self._per_game[key]
 
     def card(self, name: str) -> CharacterSpec:
         return self._by_name[name]

@@ -43,7 +43,7 @@ from lark import Lark
 import libertalia as lt
 from libertalia import _paths
 from libertalia.loading import rules as rules_module
-from libertalia.testing import check_invariants, positions
+from libertalia.testing import check_invariants
 
 LONG = int(os.environ.get("LIBERTALIA_FUZZ_EXAMPLES", "0") or 0)
 LOG = os.environ.get("LIBERTALIA_FUZZ_LOG")
@@ -56,7 +56,7 @@ MAX_DECISIONS = 20_000  # ``Game.choose`` stops any game long before this
 
 
 def _examples() -> int:
-    return LONG or min(settings.default.max_examples, CI_EXAMPLES)
+    return LONG or min(settings().max_examples, CI_EXAMPLES)  # the profile's count, capped
 
 
 FUZZ = settings(
@@ -263,33 +263,53 @@ def _load(file_text: str) -> lt.Rules | lt.DataError:
             return exc
 
 
-@st.composite
-def _forced(draw: st.DrawFn, rules: lt.Rules, players: int, loot: tuple[str, int] | None) -> dict[str, Any]:
-    """A random declared position with the mod card in play: in hands and ships, or in today's loot."""
-    setup = draw(positions(rules, players))
-    seats = setup["players"]
-    if loot is None:
-        for i, seat in enumerate(seats):
-            for zone in ("hand", "ship", "graveyard"):
-                seat[zone] = [c for c in seat[zone] if c != MOD_NAME]
-            zone = draw(st.sampled_from(["hand", "hand", "ship", None] if i else ["hand", "hand", "ship"]))
-            if zone is not None:
-                seat[zone].append(MOD_NAME)
-    else:
-        kind, count = loot
-        left = count - sum(seat["loot"].count(kind) for seat in seats)
-        if left and draw(st.booleans()):
+def _forced(rules: lt.Rules, players: int, loot: tuple[str, int] | None, seed: int) -> dict[str, Any]:
+    """A random declared position (like ``libertalia.testing.positions``) with the mod card in play:
+    in seat 0's hand or ship and maybe other seats', or as a loot tile in today's loot.
+
+    Drawn from a seed rather than from hypothesis: a position is hundreds of draws, which after a
+    long text would overrun hypothesis' buffer and silently skip the games.
+    """
+    rnd = random.Random(seed)
+    board = rules.board
+    voyage = rnd.randint(1, len(board.voyage_days))
+    setup: dict[str, Any] = {"voyage": voyage, "day": rnd.randint(1, board.voyage_days[voyage - 1])}
+    names = [c.name for c in rules.characters if not c.neutral and "#" not in c.name and c.name != MOD_NAME]
+    bag = Counter(dict(board.bag))
+    seats = []
+    for i in range(players):
+        cards = rnd.sample(names, len(names))
+        hand, ship, grave = rnd.randint(1, 6), rnd.randint(0, 4), rnd.randint(0, 3)
+        held = []
+        for kind in rnd.choices(sorted(bag), k=rnd.randint(0, 4)):
+            if bag[kind] > 0:
+                bag[kind] -= 1
+                held.append(kind)
+        seat: dict[str, Any] = {"hand": cards[:hand], "ship": cards[hand:hand + ship],
+                "graveyard": cards[hand + ship:hand + ship + grave],
+                "loot": held, "doubloons": rnd.randint(0, 25), "score": rnd.randint(0, 80)}
+        zone = rnd.choice(["hand", "hand", "ship"] + ([None] if i else []))
+        if loot is None and zone is not None:
+            seat[zone].append(MOD_NAME)
+        seats.append(seat)
+    setup["players"] = seats
+    if board.track_income:
+        setup["reputation"] = rnd.sample(range(len(board.track_income)), players)
+    if loot is not None:
+        kind = loot[0]
+        if bag[kind] and rnd.random() < 0.5:
             seats[0]["loot"].append(kind)
-            left -= 1
-        setup["loot"] = [[kind] * min(left, rules.board.loot_per_day_for(players))]
+            bag[kind] -= 1
+        setup["loot"] = [[kind] * min(bag[kind], board.loot_per_day_for(players))]
     return setup
 
 
-def _play(rules: lt.Rules, players: int, seed: int, setup: dict[str, Any], answers: int) -> lt.Game:
-    """Play to the end on random legal answers, checking the invariants after every step."""
+def _play(rules: lt.Rules, players: int, seed: int, setup: dict[str, Any]) -> lt.Game:
+    """Play to the end on random legal answers (``random.Random(seed)``), checking the invariants
+    after every step."""
     game = lt.new_game(rules, players, seed=seed, setup=setup)
     check_invariants(game)
-    rnd = random.Random(answers)
+    rnd = random.Random(seed)
     for _ in range(MAX_DECISIONS):
         if game.decision is None:
             return game
@@ -342,11 +362,10 @@ def _check(source: str, text: str, data: st.DataObject, failures: list[dict[str,
     for _ in range(GAMES):
         players = data.draw(st.integers(2, 6), label="players")
         seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
-        answers = data.draw(st.integers(0, 2**32 - 1), label="answers seed")
-        setup = data.draw(_forced(rules, players, loot), label="setup")
-        game = {"players": players, "seed": seed, "setup": setup, "answers": answers}
+        setup = _forced(rules, players, loot, seed)
+        game = {"players": players, "seed": seed, "setup": setup}
         try:
-            _play(rules, players, seed, setup, answers)
+            _play(rules, players, seed, setup)
         except Exception as exc:  # every exception is a finding
             _fail(entry | game | {"stage": "play", "error": _describe(exc)}, exc, failures, tally)
             return
@@ -366,8 +385,9 @@ def _repro(entry: dict[str, Any]) -> str:
     """The failure as a script: the mod file, then the game (see ``_play``)."""
     lines = [entry["error"], "mod.yaml:", entry["file"]]
     if entry["stage"] == "play":
-        lines.append(f"new_game(rules, {entry['players']}, seed={entry['seed']}, setup={entry['setup']!r}), "
-                     f"answers random.Random({entry['answers']}).choice(legal_keys())")
+        lines.append(f"players={entry['players']} seed={entry['seed']}: new_game(rules, {entry['players']}, "
+                     f"seed={entry['seed']}, setup={entry['setup']!r}), then random.Random({entry['seed']})"
+                     ".choice(game.legal_keys()) at every decision")
     return "\n".join(lines)
 
 
@@ -463,16 +483,11 @@ def test_a_bundled_text_as_a_mod_card_loads_and_plays() -> None:
     rules = _load(_mod_file(text, None))
     assert isinstance(rules, lt.Rules) and rules.card(MOD_NAME).text == text
     for players in (2, 6):
-        assert _play(rules, players, 5, _first_setup(rules, players), 7).is_over
-
-
-def _first_setup(rules: lt.Rules, players: int) -> dict[str, Any]:
-    found: list[dict[str, Any]] = []
-
-    @settings(max_examples=1, database=None, derandomize=True)
-    @given(_forced(rules, players, None))
-    def first(setup: dict[str, Any]) -> None:
-        found.append(setup)
-
-    first()
-    return found[0]
+        setup = _forced(rules, players, None, 5)
+        assert MOD_NAME in setup["players"][0]["hand"] + setup["players"][0]["ship"]
+        assert _play(rules, players, 5, setup).is_over
+    loot = _load(_mod_file("anchor: gain 6 doubloons.", ("chest", 4)))
+    assert isinstance(loot, lt.Rules)
+    setup = _forced(loot, 3, ("chest", 4), 9)
+    assert "chest" in setup["loot"][0]
+    assert _play(loot, 3, 9, setup).is_over

@@ -57,3 +57,25 @@ def test_words_are_read_whole() -> None:
     """'your' is one word, and a number glued to a word is no number."""
     words = [w[1] for w in lexer._words("gain 3 doubloons if your map\n  x 3doubloons.")]
     assert words == ["gain", "3", "doubloons", "if", "your", "map", "\n  ", "x", "3doubloons", "."]
+
+
+def test_strict_uncached_build_and_the_cache_agree(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The grammar builds strictly without a cache (conflicts are caught), and a cached build parses the same."""
+    from libertalia.language.parser import build_parser
+
+    text = "dusk: gain 2 doubloons if you just took a chest or you hold a map."
+    fresh = build_parser(cached=False).parse(text)
+    monkeypatch.setenv("LIBERTALIA_CACHE_DIR", str(tmp_path))
+    build_parser(cached=True)  # writes the cache
+    assert list(tmp_path.glob("parser-*.lark"))
+    assert build_parser(cached=True).parse(text) == fresh  # read back from it
+
+
+def test_no_cache_folder_is_no_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With caching off (or no writable folder) the parser is simply built."""
+    from libertalia import _paths
+    from libertalia.language.parser import build_parser
+
+    monkeypatch.setenv("LIBERTALIA_CACHE_DIR", "off")
+    assert _paths.cache_dir() is None
+    assert build_parser(cached=True).parse("sun: gain 1 doubloon.")

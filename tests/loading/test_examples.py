@@ -12,6 +12,7 @@ import libertalia as lt
 from libertalia.cli import main
 from libertalia.errors import ExampleFailure
 from libertalia.loading.examples import read_examples, run_examples
+from libertalia.loading.rules import check_files
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -268,3 +269,13 @@ def test_cli_unknown_edition_is_a_friendly_error(tmp_path: Path) -> None:
     code, out = run_cli("cards", "test", "--edition", "atlantis", str(card(tmp_path, CARD.replace("DOUBLOONS", "4"))))
     assert code == 2
     assert "no edition or board file called 'atlantis'" in out and "Traceback" not in out
+
+
+def test_cards_check_reports_a_malformed_example(tmp_path: Path) -> None:
+    """`cards check` validates the shape of examples too, with file:line:col and a suggestion."""
+    (tmp_path / "fan.yaml").write_text(
+        "name: Fan\nrank: 41.5\ntext: |\n  sun: gain 1 doubloon.\nexamples:\n  - it: x\n    setpu: {}\n",
+        encoding="utf-8")
+    errors = check_files([tmp_path])
+    assert len(errors) == 1 and "fan.yaml:7:5: unknown key 'setpu'" in str(errors[0])
+    assert 'did you mean "setup"' in str(errors[0])

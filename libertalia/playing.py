@@ -1,4 +1,4 @@
-"""Run whole games between agents."""
+"""Run whole games between agents (``lt.play``; named so that no submodule shadows that function)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from .agents import Agent
 from .game import Game, new_game
 from .loading.specs import Rules
 
-MAX_DECISIONS = 100_000
-"""A bound no legal game comes near; reaching it means an engine bug."""
-
 
 def play(rules: Rules, agents: Sequence[Agent], seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
     """Play to the end with one agent per seat and return the final game."""
@@ -20,11 +17,5 @@ def play(rules: Rules, agents: Sequence[Agent], seed: int = 0, setup: Mapping[st
 
 
 def play_out(game: Game, agents: Sequence[Agent]) -> Game:
-    """Continue a game to its end."""
-    for _ in range(MAX_DECISIONS):
-        d = game.decision
-        if d is None:
-            return game
-        key = agents[d.player].choose(game.observation(d.player), d)
-        game = game.choose(key)
-    raise RuntimeError(f"the game did not end within {MAX_DECISIONS} decisions")
+    """Continue a game to its end (``Game.play_out``: one private working copy, no snapshot per decision)."""
+    return game.play_out(agents)
