@@ -385,7 +385,7 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     """
     # Drop abilities whose card has left its zone first, so that nothing
     # changes before the question below (a resumed run must see the same group).
-    w.queue = [p for p in w.queue if p.source[0] != "c" or w.zone_of((p.seat, p.source[2:])) == zone]
+    w.queue = [p for p in w.queue if p.source[0] != "c" or w.in_zone((p.seat, p.source[2:]), zone)]
     if w.step == "night":
         w.queue = _tokens_still_held(w, w.queue)
     if not w.queue:

@@ -234,6 +234,13 @@ class Work:
                 return pile
         return None
 
+    def in_zone(self, ref: CardRef, zone: str) -> bool:
+        """Whether the card is in ``zone`` ("island" or a pile): ``zone_of(ref) == zone``, cheaper."""
+        if zone == "island":
+            return ref in self.island
+        seat, name = ref
+        return seat is not None and name in self.seats[seat].pile(zone) and ref not in self.island
+
     def adjacent(self, seat: int) -> list[int]:
         """R12: seat neighbours, wrapping; one opponent counts once."""
         if self.n < 2:

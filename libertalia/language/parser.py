@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
+import pickle
 import re
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, TypedDict
 
 from lark import Lark, Token, Transformer, v_args
@@ -171,12 +175,69 @@ def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0, in
     into the file the text came from; ``file_lines`` lets an error quote the
     file's own line under its caret.
     """
+    key = (text, line, column, indent)
+    found = _trees().get(key)
+    if found is not None:
+        return found
     try:
         tree = _lark().parse(text)
     except (UnexpectedInput, UnknownCharacter) as exc:
         raise _error(exc, text, path, line, column, indent, file_lines) from None
     abilities: tuple[ast.Ability, ...] = _ToAst(line, column, indent).transform(tree)
+    _trees()[key] = abilities
+    _new_trees.add(key)
     return abilities
+
+
+# Parsed texts, kept between processes beside the parser tables: a card whose text (and
+# place in its file) is unchanged is not parsed again.  Only successful parses are kept,
+# and the checker still checks every one.
+_MAX_TREES = 5_000
+_new_trees: set[tuple[str, int, int, int]] = set()
+
+
+@functools.cache
+def _trees() -> dict[tuple[str, int, int, int], tuple[ast.Ability, ...]]:
+    path = _trees_path()
+    if path is None or not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            loaded = pickle.load(fh)
+        return loaded if isinstance(loaded, dict) else {}
+    except Exception:  # a damaged or foreign cache is no cache (it is best-effort)
+        return {}
+
+
+def _trees_path() -> Path | None:
+    folder = _paths.cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(_paths.grammar_path().read_bytes() + _ast_source()).hexdigest()[:16]
+    return folder / f"trees-{digest}.pickle"
+
+
+@functools.cache
+def _ast_source() -> bytes:
+    """The tree's own definition and its builder: a change to either makes old trees stale."""
+    return Path(ast.__file__).read_bytes() + Path(__file__).read_bytes()
+
+
+def save_parsed() -> None:
+    """Keep this process's new parses for the next one (best-effort, atomic; called by ``load_rules``)."""
+    path = _trees_path()
+    if path is None or not _new_trees:
+        return
+    trees = _trees()
+    if len(trees) > _MAX_TREES:
+        trees = {k: trees[k] for k in _new_trees}
+    try:
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False, suffix=".tmp") as fh:
+            pickle.dump(trees, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(fh.name, path)
+        _new_trees.clear()
+    except OSError:
+        pass
 
 
 def _tok(t: Any) -> str:

@@ -18,7 +18,7 @@ from ..engine import rng
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
 from ..language.compile import compile_ability
-from ..language.parser import parse
+from ..language.parser import parse, save_parsed
 from ..language.suggest import did_you_mean
 from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from .yamlfile import Document, Field, read
@@ -65,7 +65,8 @@ def load_rules(
     extra_cards = list(extra_cards)
     extra_files = _distinct([f for p in extra_cards for f in _yaml_files(Path(p))])
 
-    char_docs, loot_docs = _classify([read(path) for path in bundled_files], [read(path) for path in extra_files])
+    char_docs, loot_docs = _classify([read(path, skip="examples") for path in bundled_files],
+                                     [read(path, skip="examples") for path in extra_files])
 
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
@@ -109,6 +110,7 @@ def load_rules(
     used += [(f"loot {kind} {sides[kind]}", loot_docs[(kind, sides[kind])][1].path) for kind, _ in board.bag]
     used += [(f"loot {sp.kind} {sp.side}", sp.path) for alts in alternatives.values() for sp in alts
              if sp.side != sides[sp.kind]]
+    save_parsed()
     return Rules(
         board=board,
         characters=tuple(characters),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import math
+import re
 import reprlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -203,8 +204,13 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
-def read(path: Path) -> Document:
-    """The file at ``path``: UTF-8 YAML of at most ``MAX_BYTES``, or a DataError naming it."""
+def read(path: Path, *, skip: str | None = None) -> Document:
+    """The file at ``path``: UTF-8 YAML of at most ``MAX_BYTES``, or a DataError naming it.
+
+    ``skip`` names a top-level key whose block is left unread (its lines blanked, so every
+    other position stays exact): ``load_rules`` skips a card's ``examples:``, most of its
+    text, which only ``cards test`` and ``cards check`` read.
+    """
     try:
         with path.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)
@@ -213,7 +219,27 @@ def read(path: Path) -> Document:
     if len(data) > MAX_BYTES:
         raise DataError(f"the file is larger than {MAX_BYTES:,} bytes", path=str(path),
                         expected=f"a card or board file of at most {MAX_BYTES // 1000} kB")
-    return Document(path, decode(data, str(path)))
+    text = decode(data, str(path))
+    return Document(path, _blank_block(text, skip) if skip else text)
+
+
+def _blank_block(text: str, key: str) -> str:
+    """``text`` with the top-level ``key:`` block's lines emptied, when that block is plainly indented.
+
+    The block runs from ``key:`` at column 0 to the next line that starts at column 0 (another
+    key, or a document marker).  If any line in between is not indented or a comment, the text
+    is returned whole: an odd file is read as it is, never guessed at.
+    """
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
+    if start is None:
+        return text
+    end = start + 1
+    while end < len(lines) and (not lines[end] or lines[end][0] in " \t#"):
+        end += 1
+    if end < len(lines) and not re.match(r"[A-Za-z_][\w-]*:", lines[end]):
+        return text
+    return "\n".join([*lines[:start], *([""] * (end - start)), *lines[end:]])
 
 
 _WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),

@@ -230,7 +230,7 @@ def _recombined(draw: st.DrawFn) -> str:
     f = _fragments()
     lines = []
     for _ in range(draw(st.integers(1, 3))):
-        if draw(st.integers(0, 3)):
+        if draw(st.sampled_from(["steps"] * 3 + ["clauses"])) == "steps":
             effect = ", then ".join(draw(st.lists(_step(), min_size=1, max_size=3)))
         else:
             parts = [draw(st.sampled_from(f.clauses))]
@@ -402,17 +402,18 @@ def _fast_loading(monkeypatch: pytest.MonkeyPatch) -> None:
         return
     root = _paths.data_root().resolve()
 
-    def cached(path: Path) -> Any:
+    def cached(path: Path, **options: Any) -> Any:
         if Path(path).resolve().is_relative_to(root):
-            if path not in _READ:
-                _READ[path] = read(path)
-            return _READ[path]
-        return read(path)
+            key = (path, tuple(sorted(options.items())))
+            if key not in _READ:
+                _READ[key] = read(path, **options)
+            return _READ[key]
+        return read(path, **options)
 
     monkeypatch.setattr(rules_module, "read", cached)
 
 
-_READ: dict[Path, Any] = {}
+_READ: dict[tuple[Path, tuple[tuple[str, Any], ...]], Any] = {}
 
 
 def _run(source: str, texts: st.SearchStrategy[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -428,3 +428,20 @@ def test_cards_check_of_an_unknown_edition_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert result.output.startswith("libertalia: no edition or board file called 'galecrets'")
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_load_rules_skips_examples_but_keeps_positions(tmp_path: Path) -> None:
+    """load_rules leaves a card's examples unread (blanked), and every later position stays exact."""
+    from libertalia.loading.yamlfile import read
+
+    body = ("name: Fan\nrank: 41.5\nexamples:\n  - it: [unclosed\n    setup: {}\n"
+            "text: |\n  sun: gain 1 doubloon if youhold a map.\n")
+    path = tmp_path / "fan.yaml"
+    path.write_text(body, encoding="utf-8")
+    doc = read(path, skip="examples")
+    assert "examples" not in dict(doc.root.items())
+    with pytest.raises(lt.CardError) as info:
+        lt.load_rules("galecrest", extra_cards=[path])
+    assert info.value.line == 7 and "youhold" in str(info.value)
+    with pytest.raises(lt.DataError):
+        read(path)  # read whole, the broken example is a YAML error (cards check reports it)
