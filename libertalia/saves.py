@@ -37,7 +37,7 @@ from .engine import flow, rng
 from .engine.work import Work
 from .errors import SaveError
 from .loading.specs import Rules
-from .state import CardRef, Decision, Event, FrameState, GameState, Option, PendingState, PlayerState
+from .state import CardRef, Decision, Event, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
 
 SAVE_FORMAT = 2
 """2: the rules are identified by edition and sides, file fingerprint and library version (1: the edition only)."""
@@ -606,12 +606,7 @@ class _Check:
                 whose = f"seat {seat}'s" if began_with_deal else "the"
                 self.fail(_join(where, f"seats[{seat}]"),
                           f"{whose} {missing[0]} is nowhere (not held, not on the island, not undealt)")
-        loot: Counter[str] = Counter(dict(s.bag))
-        for day in s.days:
-            loot.update(day)
-        loot.update(s.aside)
-        for p in s.seats:
-            loot.update(p.loot)
+        loot = loot_tally(s)
         for kind, count in self.rules.board.bag:
             if loot[kind] != count:
                 self.fail(where, f"loot is not conserved: the bag, days, seats and aside hold {loot[kind]} {kind} "

@@ -8,6 +8,8 @@ freezes it again before handing it back.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import attrs
 
 CardRef = tuple[int | None, str]
@@ -133,3 +135,17 @@ class GameState:
     decision: Decision | None = None
     events: tuple[Event, ...] = ()
     history: tuple[str, ...] = ()  # every answer given so far, in order: enough to replay the game
+
+
+def loot_tally(s: GameState) -> Counter[str]:
+    """Every loot token the state accounts for, by kind: bag, days, set aside and held.
+
+    Conservation (saves, the invariant checker) compares it with the board's bag.
+    """
+    tally: Counter[str] = Counter(dict(s.bag))
+    for day in s.days:
+        tally.update(day)
+    tally.update(s.aside)
+    for p in s.seats:
+        tally.update(p.loot)
+    return tally

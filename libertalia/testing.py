@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from .game import Game, new_game
 from .loading.specs import Rules
+from .state import loot_tally
 
 
 def check_invariants(game: Game, before: Game | None = None) -> None:
@@ -114,12 +115,7 @@ def _check_loot(game: Game) -> None:
     board = game.rules.board
     assert [k for k, _ in s.bag] == [k for k, _ in board.bag], f"the bag's kinds are not the board's: {s.bag}"
     assert all(n >= 0 for _, n in s.bag), f"the bag holds a negative count: {s.bag}"
-    loot: Counter[str] = Counter(dict(s.bag))
-    for day in s.days:
-        loot.update(day)
-    loot.update(s.aside)
-    for p in s.seats:
-        loot.update(p.loot)
+    loot = loot_tally(s)
     expected = Counter(dict(board.bag))
     assert loot == expected, f"loot not conserved: {dict(loot - expected)} too many, {dict(expected - loot)} missing"
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import signal
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import libertalia as lt
@@ -62,3 +64,26 @@ def at(game: lt.Game, kind: str, player: int | None = None) -> None:
     assert d.kind == kind, (d.kind, d.prompt, game.legal_keys())
     if player is not None:
         assert d.player == player, (d.player, d.prompt)
+
+
+class Hang(BaseException):  # noqa: N818 - a BaseException, so that no ``except Exception`` can swallow it
+    """A block ran past its time limit: what a fuzz test reports as a hang."""
+
+
+@contextmanager
+def time_limit(seconds: float = 20.0) -> Iterator[None]:
+    """Raise ``Hang`` if the block runs longer than ``seconds`` (a SIGALRM timer; no-op without one)."""
+    if not hasattr(signal, "setitimer"):  # pragma: no cover - not on Windows
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise Hang(f"no answer within {seconds:g} s: a hang")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

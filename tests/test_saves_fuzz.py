@@ -13,13 +13,11 @@ per property) and pass ``-s`` to see how many inputs each class received and how
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import functools
 import json
 import os
 import random
-import signal
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -33,6 +31,7 @@ from libertalia import records as records_module
 from libertalia.errors import LibertaliaError, RecordError, RulesError, SaveError
 from libertalia.records import GameRecord
 from libertalia.testing import check_invariants
+from tests.helpers import time_limit
 
 LONG_RUN = int(os.environ.get("LIBERTALIA_FUZZ_EXAMPLES", "0"))
 TIME_LIMIT = 20.0  # seconds per example: far above the slowest (a few hundred ms), far below a hang
@@ -54,22 +53,6 @@ def _report() -> Iterator[None]:
             print(f"\n{name}: {sum(outcomes.values())} fuzzed inputs: {dict(sorted(outcomes.items()))}")
 
 
-class Hang(BaseException):  # noqa: N818 - a BaseException, so that no ``except Exception`` can swallow it
-    """An example ran past the time limit."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 # ---------------------------------------------------------------- what the fuzzer starts from

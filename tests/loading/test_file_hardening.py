@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -23,32 +22,15 @@ from libertalia.cli import main
 from libertalia.loading import rules as rules_module
 from libertalia.loading.rules import check_files
 from libertalia.loading.yamlfile import MAX_BYTES
+from tests import helpers
 
 _FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TIME_LIMIT = 20.0  # seconds for one file; a bundled edition loads in about one
 
 
-class Hung(AssertionError):
-    """Loading a file took longer than any file should."""
-
-
-@contextmanager
-def time_limit(seconds: float = TIME_LIMIT) -> Iterator[None]:
-    """Fail with ``Hung`` if the block runs longer than ``seconds`` (a SIGALRM timer; no-op without one)."""
-    if not hasattr(signal, "setitimer"):  # pragma: no cover - not on Windows
-        yield
-        return
-
-    def hung(signum: int, frame: object) -> None:
-        raise Hung(f"no answer within {seconds:g} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+def time_limit(seconds: float = TIME_LIMIT) -> AbstractContextManager[None]:
+    """The shared hang guard (tests/helpers.py), with this file's default limit."""
+    return helpers.time_limit(seconds)
 
 
 def build_mini_edition(folder: Path, edition: str) -> Path:
