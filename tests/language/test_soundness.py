@@ -6,6 +6,7 @@ their words); the second pins each refusal of the checker, with the sentence tha
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,23 @@ def test_or_between_conditions_and_in_a_kind_list() -> None:
     assert len(kinds.steps[0].condition.groups) == 1  # type: ignore[union-attr]
     (either,) = lt.parse("sun: gain 1 doubloon if you hold a saber or there is a Cook in your ship.")
     assert len(either.steps[0].condition.groups) == 2  # type: ignore[union-attr]
+
+
+def test_keeping_a_token_twice_keeps_it_once(tmp_path: Path) -> None:
+    """Found by the grammar fuzzer: 'keep a loot … and keep every loot …' keeps each token once, never more
+    tokens than are held, and a kept token given away is no longer kept."""
+    text = ("sun: keep a loot you hold for the next voyage and keep every loot you hold for the next voyage, "
+            "then give a loot you hold to the player on your left.")
+    rules = lt.load_rules("galecrest", extra_cards=[mod(tmp_path, fan=character("Fan", 41.5, text))])
+    seats = [{"hand": ["Fan", "Cook", "Governor"], "loot": ["saber", "saber", "chest"]},
+             {"hand": ["Explorer", "Cook", "Governor"]}, {"hand": ["Treasurer", "Cook", "Governor"]}]
+    game = lt.new_game(rules, 3, seed=1, setup={"players": seats, "loot": [["map", "map", "map"]]})
+    game = game.choose("Fan").choose("Explorer").choose("Treasurer")
+    while game.decision is not None and game.decision.player == 0 and game.phase == "day":
+        game = game.choose(game.legal_keys()[0])
+        libertalia.testing.check_invariants(game)
+    me = game.players[0]
+    assert len(me.kept_loot) == 2  # the three tokens kept once each, then one given away
+    assert not Counter(me.kept_loot) - Counter(me.loot)
+    final = game.play_out([RandomAgent(i) for i in range(3)])
+    libertalia.testing.check_invariants(final)

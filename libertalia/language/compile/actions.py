@@ -182,9 +182,13 @@ def _(a: ast.KeepLoot) -> ActionFn:
     pick_loot = select_loot(a.loot, "keep for the next voyage")
 
     def keep_loot(w: Work, f: Frame) -> None:
-        refs = [r for r in pick_loot(w, f) if r[0] == "held" and r[1] == f.seat]
-        for ref in refs:
-            w.seats[f.seat].kept_loot.append(ref[2])
+        seat = w.seats[f.seat]
+        refs = []
+        for ref in pick_loot(w, f):
+            # A token is kept once: keeping "a map" and then "every map" keeps each map once.
+            if ref[0] == "held" and ref[1] == f.seat and seat.kept_loot.count(ref[2]) < seat.loot.count(ref[2]):
+                seat.kept_loot.append(ref[2])
+                refs.append(ref)
         if refs:
             w.log("keep", f"seat {f.seat} keeps {', '.join(r[2] for r in refs)} for the next voyage", f.seat)
         f.count, f.did = len(refs), bool(refs)

@@ -302,7 +302,10 @@ def remove_loot(w: Work, ref: LootRef) -> None:
     elif place == "bag":
         w.bag[kind] -= 1
     else:
-        w.seats[seat].loot.remove(kind)
+        holder = w.seats[seat]
+        holder.loot.remove(kind)
+        if holder.kept_loot.count(kind) > holder.loot.count(kind):
+            holder.kept_loot.remove(kind)  # a kept token that leaves its holder is no longer kept
 
 
 def place_loot(w: Work, ref: LootRef, kind: str) -> None:
