@@ -188,3 +188,19 @@ def test_keeping_a_token_twice_keeps_it_once(tmp_path: Path) -> None:
     assert not Counter(me.kept_loot) - Counter(me.loot)
     final = game.play_out([RandomAgent(i) for i in range(3)])
     libertalia.testing.check_invariants(final)
+
+
+@pytest.mark.parametrize("text", [
+    "sun: play this onto the island.",
+    "sun: keep this for the next voyage.",
+    "sun: keep this for the next voyage, then discard this.",
+])
+def test_fuzzer_finds_on_this_play_sound_games(tmp_path: Path, text: str) -> None:
+    """Found by the grammar fuzzer: replaying a card already on the island does nothing (no loop), and only a
+    character aboard its owner's ship can be kept."""
+    rules = lt.load_rules("galecrest", extra_cards=[mod(tmp_path, fan=character("Fan", 41.5, text))])
+    setup = {"players": [{"hand": ["Fan", "Cook", "Brute"]}, {"hand": ["Cook", "Brute", "Bosun"]}]}
+    game = lt.new_game(rules, 2, seed=1, setup=setup).choose("Fan").choose("Cook")
+    libertalia.testing.check_invariants(game)
+    final = game.play_out([RandomAgent(0), RandomAgent(1)])
+    libertalia.testing.check_invariants(final)

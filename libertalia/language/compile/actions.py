@@ -118,7 +118,8 @@ def _(a: ast.Put) -> ActionFn:
 
 @action_fn.register
 def _(a: ast.Play) -> ActionFn:
-    pick = select_chars(a.target, "play onto the island")
+    # A card already on the island cannot be played onto it again (it would act again, for ever).
+    pick = select_chars(a.target, "play onto the island", lambda w, f, r: r not in w.island)
 
     def play(w: Work, f: Frame) -> None:
         refs = pick(w, f)
@@ -166,7 +167,9 @@ def _(a: ast.ReturnLoot) -> ActionFn:
 
 @action_fn.register
 def _(a: ast.Keep) -> ActionFn:
-    pick = select_chars(a.target, "keep", lambda w, f, r: r[1] not in w.seats[f.seat].kept)
+    # Only a character aboard your ship can stay aboard (R20), and only once.
+    pick = select_chars(a.target, "keep",
+                        lambda w, f, r: r[0] == f.seat and w.in_zone(r, "ship") and r[1] not in w.seats[f.seat].kept)
 
     def keep(w: Work, f: Frame) -> None:
         refs = [r for r in pick(w, f) if r[0] == f.seat]
