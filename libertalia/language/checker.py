@@ -200,6 +200,13 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Cont
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
     if isinstance(act, ast.Take) and act.loot.np.place == "held":
         raise report("you cannot take loot you already hold", *where, "today's loot, the bag or an adjacent player")
+    if isinstance(act, ast.Play) and isinstance(act.target, ast.This | ast.Taker):
+        raise report("this character is already on the island: it cannot be played onto it", *where,
+                     "play a character from your hand onto the island")
+    if isinstance(act, ast.Keep) and isinstance(act.target, ast.This | ast.Taker | ast.Beside) \
+            and ctx.timing in _ISLAND_TIMINGS:
+        raise report("only a character aboard your ship can be kept, and by day and at dusk this one is on the "
+                     "island", *where, "keep a character in your ship, or a night or anchor ability")
     if isinstance(act, ast.Play) and ctx.timing != "sun":
         raise report("a character can only be played onto the island by day: later it would never reach a ship",
                      *where, "a sun ability")

@@ -190,17 +190,22 @@ def test_keeping_a_token_twice_keeps_it_once(tmp_path: Path) -> None:
     libertalia.testing.check_invariants(final)
 
 
-@pytest.mark.parametrize("text", [
-    "sun: play this onto the island.",
-    "sun: keep this for the next voyage.",
-    "sun: keep this for the next voyage, then discard this.",
+@pytest.mark.parametrize(("text", "words"), [
+    ("sun: play this onto the island.", "already on the island"),
+    ("sun: keep this for the next voyage.", "only a character aboard your ship can be kept"),
+    ("dusk: keep this for the next voyage, then discard this.", "only a character aboard your ship can be kept"),
 ])
-def test_fuzzer_finds_on_this_play_sound_games(tmp_path: Path, text: str) -> None:
-    """Found by the grammar fuzzer: replaying a card already on the island does nothing (no loop), and only a
-    character aboard its owner's ship can be kept."""
+def test_fuzzer_finds_on_this_are_refused(tmp_path: Path, text: str, words: str) -> None:
+    """Found by the grammar fuzzer: replaying a card already on the island (it looped) and keeping a card that
+    is on the island (never aboard) could not run as written, so the checker refuses them."""
+    assert words in str(refusal(tmp_path, text))
+
+
+def test_play_from_the_island_is_skipped_not_looped(tmp_path: Path) -> None:
+    """A character already on the island is no candidate for 'play … onto the island': no loop, no repeat."""
+    text = "sun: play a character on the island onto the island."
     rules = lt.load_rules("galecrest", extra_cards=[mod(tmp_path, fan=character("Fan", 41.5, text))])
     setup = {"players": [{"hand": ["Fan", "Cook", "Brute"]}, {"hand": ["Cook", "Brute", "Bosun"]}]}
     game = lt.new_game(rules, 2, seed=1, setup=setup).choose("Fan").choose("Cook")
-    libertalia.testing.check_invariants(game)
     final = game.play_out([RandomAgent(0), RandomAgent(1)])
     libertalia.testing.check_invariants(final)
