@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -9,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import saves
-from .engine import flow, rng
+from .engine import flow, journal, rng
 from .engine.setup import initial_state
-from .engine.work import Work
+from .engine.work import Frame, Work
 from .errors import IllegalChoice, StepBudgetExceeded
 from .loading.specs import Rules
 
@@ -21,6 +22,7 @@ from .state import (
     CardRef,
     Decision,
     Event,
+    FrameState,
     GameState,
     PlayerState,
 )
@@ -32,22 +34,26 @@ _PHASES = {
 SAVE_FORMAT = saves.SAVE_FORMAT
 
 
-def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
+def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None,
+             *, log: bool = True) -> Game:
     """A game at its first decision: the start of voyage 1, or a declared position.
 
     Uncharted loot sides are drawn here, from ``seed``: ``game.rules.loot_sides`` shows them.
+    ``log=False`` keeps no event log (``events`` stays empty), for bulk play where nobody
+    reads it; everything else about the game is the same.
     """
     rules = rules.for_game(seed) if isinstance(seed, int) and not isinstance(seed, bool) else rules
     w = Work(rules, initial_state(rules, players, seed, setup))
-    w.log("rules", f"{rules.board.title}; loot sides: "
-          + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()))
+    if not log:
+        w.journal = w.old_journal = None
+    w.log(journal.RULES, rules.board.title, tuple(x for kind, side in rules.loot_sides.items() for x in (kind, side)))
     flow.run(w)
-    return Game(rules, w.freeze())
+    return Game._owning(rules, w, w.freeze())
 
 
 def _answer(w: Work, key: str) -> None:
     """Give ``key`` to whoever asked, then run on to the next question."""
-    w.history += (key,)
+    w.history.append(key)
     if w.frames:
         w.frames[-1].answers.append(key)
     else:
@@ -56,7 +62,7 @@ def _answer(w: Work, key: str) -> None:
     flow.run(w)
 
 
-def _check_question_budget(rules: Rules, players: int, asked: int, d: Decision, running: list[str]) -> None:
+def _check_question_budget(rules: Rules, players: int, asked: int, d: Decision, w: Work | GameState) -> None:
     """A per-game bound on decisions, for loops that ask a question every time round.
 
     ``run`` bounds those that ask none.  A real game asks each seat a few questions a day
@@ -64,9 +70,10 @@ def _check_question_budget(rules: Rules, players: int, asked: int, d: Decision, 
     about 2 per seat and day and never reached 3, so 50 per seat and day of the edition's
     voyages is generous for any mod and still ends a loop in seconds.
     """
-    limit = 50 * sum(rules.board.voyage_days) * players
+    limit = 50 * rules.board.days_in_game * players
     if asked >= limit:
-        running = running[::-1]
+        frames: Sequence[Frame | FrameState] = w.frames
+        running = [f.source for f in reversed(frames)]
         raise StepBudgetExceeded(
             f"the game has asked {asked:,} questions, the most a game may ask (50 per seat "
             f"and day), and asks seat {d.player} again: {d.prompt}",
@@ -106,7 +113,12 @@ class _LiveState:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return self._w.old_events + tuple(self._w.events)
+        w = self._w
+        return _events(w.rules, w.journal_bytes(), w.n)
+
+    @property
+    def state(self) -> _LiveState:
+        return self
 
     @property
     def seats(self) -> tuple[PlayerState, ...]:
@@ -156,48 +168,138 @@ class _PublicReading:
         """Loot waiting on every day of this voyage (earlier days are empty)."""
         return self._public.days
 
-    @property
-    def events(self) -> tuple[Event, ...]:
-        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
-        return self._public.events
 
 
-@attrs.frozen(slots=True, weakref_slot=False)
 class Game(_PublicReading):
-    """A game between two decisions.  ``choose`` returns a new one."""
+    """A game between two decisions: an immutable value whose ``choose`` returns a new one.
 
-    rules: Rules = attrs.field(eq=False, repr=False)
-    state: GameState
+    Snapshots are lazy (design.md §4).  The newest game of a line of ``choose`` calls owns
+    the working copy the engine runs on, so answering it goes on from where the engine
+    stopped, with nothing frozen or thawed.  A game whose working copy has moved on to its
+    successor keeps an earlier frozen state and the answers given since, and rebuilds its
+    own state from them the first time anyone reads it (or branches from it).  Either way
+    every game reads, compares, hashes and saves exactly as if it had been frozen at once.
+    """
+
+    __slots__ = ("rules", "_state", "_decision", "_base", "_history", "_asked", "_live")
+
+    rules: Rules
+    _state: GameState | None  # frozen, once built
+    _decision: Decision | None
+    _base: GameState  # an earlier state of this game (or its own) ...
+    _history: list[str] | None  # ... and a list whose first ``_asked`` keys lead from it to this game
+    _asked: int
+    _live: list[Work] | None  # holds the working copy while it stands at this game (a list: ``pop`` is atomic)
+
+    def __init__(self, rules: Rules, state: GameState) -> None:
+        _init(self, rules, state, state.decision, state, None, len(state.history), None)
+
+    @classmethod
+    def _owning(cls, rules: Rules, w: Work, state: GameState | None, base: GameState | None = None) -> Game:
+        """The game ``w`` stands at, owning ``w``; frozen as ``state`` if that is known."""
+        game = cls.__new__(cls)
+        _init(game, rules, state, w.decision, state or base, w.history, len(w.history), [w])
+        return game
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.state == other.state
+
+    def __hash__(self) -> int:
+        return hash(self.state)
+
+    def __repr__(self) -> str:
+        return f"Game(state={self.state!r})"
+
+    @property
+    def state(self) -> GameState:
+        """The frozen state: built on first reading when this game's snapshot was deferred."""
+        s = self._state
+        if s is None:
+            w = self._claim()
+            if w is None:
+                s = self._replay().freeze()
+            else:
+                try:
+                    s = w.freeze()
+                finally:
+                    self._live.append(w)  # type: ignore[union-attr]  # still this game's
+            _set(self, "_state", s)
+            _set(self, "_base", s)
+            _set(self, "_history", None)
+        return s
+
+    def _claim(self) -> Work | None:
+        """The working copy standing at this game, taken over (``None`` if it has moved on)."""
+        live = self._live
+        if live:
+            try:
+                return live.pop()
+            except IndexError:  # another thread took it first
+                return None
+        return None
+
+    def _replay(self) -> Work:
+        """A working copy at this game, rebuilt from its earlier state and the answers since."""
+        base = self._base
+        w = Work(self.rules, base)
+        if self._history is not None:
+            for key in self._history[len(base.history):self._asked]:
+                _answer(w, key)
+        w.decision = self._decision
+        return w
+
+    def _work(self) -> Work:
+        """A working copy at this game that only the caller will touch."""
+        w = self._claim()
+        if w is not None:
+            return w
+        s = self.state
+        w = Work(self.rules, s)
+        return w
 
     # ------------------------------------------------------------ playing
     @property
     def decision(self) -> Decision | None:
-        return self.state.decision
+        return self._decision
 
     def legal_keys(self) -> tuple[str, ...]:
-        d = self.state.decision
+        d = self._decision
         return d.keys() if d is not None else ()
 
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
-        s = self.state
-        d = s.decision
+        d = self._decision
         if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
             raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
-        _check_question_budget(self.rules, s.players, len(s.history), d, [f.source for f in s.frames])
-        if d.kind == "play_character" and s.step == "select" and not s.frames:
-            # A secret pick that is not the last one only records the pick and asks the
-            # next seat: done on the frozen state, without thawing the whole game.
-            commits = list(s.commits)
-            commits[d.player] = key
-            commits, seat = flow.forced_commits([p.hand for p in s.seats], commits)
-            if seat is not None:
-                question = flow.selection_question(self.rules, seat, s.seats[seat].hand)
-                return Game(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
-                                                     history=s.history + (key,)))
-        w = Work(self.rules, s)
+        w = self._claim()
+        if w is None:
+            s = self.state
+            _check_question_budget(self.rules, s.players, self._asked, d, s)
+            if d.kind == "play_character" and s.step == "select" and not s.frames:
+                # A secret pick that is not the last one only records the pick and asks the
+                # next seat: done on the frozen state, without thawing the whole game.
+                commits = list(s.commits)
+                commits[d.player] = key
+                commits, seat = flow.forced_commits([p.hand for p in s.seats], commits)
+                if seat is not None:
+                    question = flow.selection_question(self.rules, seat, s.seats[seat].hand)
+                    return Game(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
+                                                         history=s.history + (key,)))
+            w = Work(self.rules, s)
+            base = s
+        else:
+            _check_question_budget(self.rules, w.n, self._asked, d, w)
+            base = self._state if self._state is not None else self._base
         _answer(w, key)
-        return Game(self.rules, w.freeze())
+        return Game._owning(self.rules, w, None, base)
 
     def play_out(self, agents: Sequence[Agent]) -> Game:
         """Play on to the end with one agent per seat; the final game, as ``choose`` would reach it.
@@ -208,18 +310,31 @@ class Game(_PublicReading):
         to answering the same keys with ``choose``.  An agent's illegal key raises
         ``IllegalChoice`` naming its seat; this game is unchanged either way.
         """
-        d = self.state.decision
+        d = self._decision
         if d is None:
             return self
-        w = Work(self.rules, self.state)
-        w.decision = d
+        w = self._work()
         live = _LiveState(w)
-        while (d := w.decision) is not None:
-            key = agents[d.player].choose(Observation(live, d.player), d)  # type: ignore[arg-type]
+
+        def pick(d: Decision) -> str:
+            key = agents[d.player].choose(Observation(live, d.player), d)
             if key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
                 raise IllegalChoice(key, d.keys(), f"seat {d.player}'s agent answered {d.prompt!r}")
-            _check_question_budget(self.rules, w.n, len(w.history), d, [f.source for f in w.frames])
-            _answer(w, key)
+            _check_question_budget(self.rules, w.n, len(w.history), d, w)
+            return key
+
+        def answer(d: Decision) -> str:
+            key = pick(d)
+            w.history.append(key)
+            return key
+
+        # The pending question resumes the suspended step; every later one is answered where
+        # it is asked (``Work.answerer``), so no step is suspended and re-run.
+        w.decision = d
+        key = pick(d)
+        w.answerer = answer
+        _answer(w, key)
+        w.answerer = None
         return Game(self.rules, w.freeze())
 
     # ------------------------------------------------------------ reading
@@ -228,8 +343,14 @@ class Game(_PublicReading):
         return self.state
 
     @property
+    def events(self) -> tuple[Event, ...]:
+        """Everything that happened, as sentences (empty for a game started with ``log=False``)."""
+        return _events(self.rules, self.state.journal, self.state.players)
+
+    @property
     def is_over(self) -> bool:
-        return self.state.step == "over"
+        s = self._state
+        return s.step == "over" if s is not None else self._decision is None
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
@@ -243,6 +364,8 @@ class Game(_PublicReading):
     @property
     def history(self) -> tuple[str, ...]:
         """Every answer given since the game began: with the rules and seed, the whole game."""
+        if self._state is None and self._history is not None:
+            return tuple(self._history[:self._asked])
         return self.state.history
 
     def final_scores(self) -> tuple[int, ...]:
@@ -259,13 +382,13 @@ class Game(_PublicReading):
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden."""
-        return Observation(self.state, seat)
+        return Observation(self, seat)
 
     # ------------------------------------------------------------ saving
     @property
     def seed(self) -> int:
         """The seed the game was started with: with the rules, setup and ``history``, the whole game."""
-        return self.state.seed
+        return self._base.seed
 
     def to_json(self) -> str:
         """Exact, versioned state: with ``from_json`` it round-trips mid-ability.
@@ -292,6 +415,24 @@ class Game(_PublicReading):
         return cls(*saves.load_game(text, rules))
 
 
+_set = object.__setattr__
+
+
+def _init(game: Game, rules: Rules, state: GameState | None, decision: Decision | None, base: GameState | None,
+          history: list[str] | None, asked: int, live: list[Work] | None) -> None:
+    _set(game, "rules", rules)
+    _set(game, "_state", state)
+    _set(game, "_decision", decision)
+    _set(game, "_base", base)
+    _set(game, "_history", history)
+    _set(game, "_asked", asked)
+    _set(game, "_live", live)
+
+
+def _events(rules: Rules, packed: bytes | None, players: int) -> tuple[Event, ...]:
+    return journal.decode(packed, rules.lexicon, players) if packed else ()
+
+
 class Observation(_PublicReading):
     """A seat's view of a game: the ``Game`` reading API minus what it may not see.
 
@@ -299,15 +440,20 @@ class Observation(_PublicReading):
     read, so bots that look at little pay little.
     """
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_source", "seat")
 
-    def __init__(self, state: GameState, seat: int) -> None:
-        self._state = state
+    def __init__(self, source: Game | _LiveState, seat: int) -> None:
+        self._source = source
         self.seat = seat
 
     @property
     def _public(self) -> GameState:
-        return self._state
+        return self._source.state  # type: ignore[return-value]  # a _LiveState reads like one
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
+        return self._source.events
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
@@ -315,12 +461,12 @@ class Observation(_PublicReading):
             p if p.seat == self.seat else PlayerState(
                 p.seat, p.doubloons, p.score, p.reputation, ("?",) * len(p.hand), p.ship,
                 ("?",) * len(p.graveyard), p.loot, p.kept, p.kept_loot, p.removed)
-            for p in self._state.seats
+            for p in self._public.seats
         )
 
     @property
     def decision(self) -> Decision | None:
-        d = self._state.decision
+        d = self._source.decision
         if d is not None and d.player != self.seat:
             return Decision(d.player, d.kind, (), f"waiting for seat {d.player}", d.source)
         return d
@@ -328,7 +474,7 @@ class Observation(_PublicReading):
     @property
     def committed(self) -> tuple[bool, ...]:
         """Which seats have chosen today's character (not what they chose)."""
-        return tuple(c is not None for c in self._state.commits)
+        return tuple(c is not None for c in self._public.commits)
 
 
 # ---------------------------------------------------------------- JSON
@@ -337,4 +483,6 @@ def _encode(value: Any) -> Any:
         return {f.name: _encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
+    if isinstance(value, bytes):  # the packed event log
+        return base64.b64encode(value).decode("ascii")
     return value

@@ -10,9 +10,10 @@ from .game import Game, new_game
 from .loading.specs import Rules
 
 
-def play(rules: Rules, agents: Sequence[Agent], seed: int = 0, setup: Mapping[str, Any] | None = None) -> Game:
-    """Play to the end with one agent per seat and return the final game."""
-    game = new_game(rules, len(agents), seed, setup)
+def play(rules: Rules, agents: Sequence[Agent], seed: int = 0, setup: Mapping[str, Any] | None = None,
+         *, log: bool = True) -> Game:
+    """Play to the end with one agent per seat and return the final game (``log``: see ``new_game``)."""
+    game = new_game(rules, len(agents), seed, setup, log=log)
     return play_out(game, agents)
 
 

@@ -23,6 +23,7 @@ The JSON helpers here are shared with ``records``.
 
 from __future__ import annotations
 
+import base64
 import functools
 import importlib.metadata
 import json
@@ -33,14 +34,20 @@ from typing import Any, NoReturn
 
 import attrs
 
-from .engine import flow, rng
+from .engine import flow, journal, rng
 from .engine.work import Work
 from .errors import SaveError
 from .loading.specs import Rules
-from .state import CardRef, Decision, Event, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
+from .state import CardRef, Decision, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
 
-SAVE_FORMAT = 2
-"""2: the rules are identified by edition and sides, file fingerprint and library version (1: the edition only)."""
+SAVE_FORMAT = 3
+"""3: the event log packed (``engine.journal``, base64).  2: events as objects.  2 and 3: the rules are
+identified by edition and sides, file fingerprint and library version (1: the edition only)."""
+
+_OLDER_FORMATS = {
+    1: " (made by an older libertalia, without a rules fingerprint)",
+    2: " (made by an older libertalia, with its events unpacked)",
+}
 
 MAX_DEPTH = 20
 """How deeply a record may nest (a real one nests 5 levels)."""
@@ -319,7 +326,7 @@ class _Check:
         payload = self.obj(value, "", ("format", "rules", "rng", "state"))
         fmt = payload["format"]
         if type(fmt) is not int or fmt != SAVE_FORMAT:
-            older = " (made by an older libertalia, without a rules fingerprint)" if fmt == 1 else ""
+            older = _OLDER_FORMATS.get(fmt, "") if type(fmt) is int else ""
             self.fail("format", f"unsupported save format {describe(fmt)}{older}; this library reads format "
                                 f"{SAVE_FORMAT}")
         generator = self.obj(payload["rng"], "rng", ("name", "version"))
@@ -412,7 +419,7 @@ class _Check:
             just_took=self.just_took(d["just_took"], at("just_took")),
             left_of_neutral=self.opt_ref(d["left_of_neutral"], at("left_of_neutral")),
             decision=None if d["decision"] is None else self.decision(d["decision"], at("decision")),
-            events=self.events(d["events"], at("events")),
+            journal=self.journal(d["journal"], at("journal"), n),
             history=self.strs(d.get("history", []), at("history")),
         )
         self.conserved(state, where)
@@ -555,30 +562,17 @@ class _Check:
             source=self.opt_str(d["source"], at("source")),
         )
 
-    def events(self, value: Any, where: str) -> tuple[Event, ...]:
-        """The event log: a save's bulk, so each event is checked in one go and only a bad one in detail."""
-        out = []
-        for i, e in enumerate(self.items(value, where)):
-            if type(e) is dict and e.keys() == _EVENT_KEYS:
-                kind, text, seat, source, amount = e["kind"], e["text"], e["seat"], e["source"], e["amount"]
-                if type(kind) is str and type(text) is str and type(amount) is int \
-                        and (seat is None or type(seat) is int and 0 <= seat < self.players) \
-                        and (source is None or type(source) is str) and -MAX_AMOUNT <= amount <= MAX_AMOUNT:
-                    out.append(Event(kind, text, seat, source, amount))
-                    continue
-            out.append(self.event(e, f"{where}[{i}]"))
-        return tuple(out)
-
-    def event(self, value: Any, where: str) -> Event:
-        e = self.obj(value, where, _EVENT_FIELDS)
-        at = functools.partial(_join, where)
-        return Event(
-            kind=self.text(e["kind"], at("kind")),
-            text=self.text(e["text"], at("text")),
-            seat=self.opt_seat(e["seat"], at("seat")),
-            source=self.opt_str(e["source"], at("source")),
-            amount=self.number(e["amount"], at("amount"), -MAX_AMOUNT, MAX_AMOUNT),
-        )
+    def journal(self, value: Any, where: str, players: int) -> bytes | None:
+        """The packed event log (base64), or null for a game played without one: it must decode."""
+        if value is None:
+            return None
+        text = self.text(value, where)
+        try:
+            packed = base64.b64decode(text.encode("ascii"), validate=True)
+            journal.decode(packed, self.rules.lexicon, players)
+        except (ValueError, UnicodeEncodeError) as e:  # binascii.Error and JournalError are ValueErrors
+            self.fail(where, f"the event log is damaged: {e}")
+        return packed
 
     # ------------------------------------------------------------ the state as a whole
     def conserved(self, s: GameState, where: str) -> None:
@@ -597,7 +591,7 @@ class _Check:
                 self.fail(at, f"seat {owner}'s {base} is also undealt")
         # A dealt game deals every seat the same cards; a declared position may give the seats
         # different ones, but each card is either undealt or some seat's.
-        began_with_deal = next((e.kind for e in s.events if e.kind in ("voyage", "play")), None) == "voyage"
+        began_with_deal = journal.began_with_deal(s.journal, self.rules.lexicon)
         owned = [{base for owner, base in held if owner == seat} for seat in range(s.players)]
         everyone = set().union(*owned)
         for seat in range(s.players):
@@ -648,7 +642,7 @@ _STEPS = tuple(s for s in ("voyage", "select", "reveal", "sun", "dusk", "night",
 STATE_FIELDS = (
     "players", "seats", "track", "days", "bag", "undealt", "voyage", "day", "step", "commits", "seed", "counter",
     "island", "aside", "cursor", "sub", "order", "frames", "queue", "flow_answers", "census", "net", "extra",
-    "just_took", "left_of_neutral", "decision", "events", "history",
+    "just_took", "left_of_neutral", "decision", "journal", "history",
 )
 """Every field of ``GameState`` (``history`` last: saves from before it existed may omit it)."""
 _PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept",
@@ -656,10 +650,8 @@ _PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "g
 _FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "it", "did", "count", "moved", "gained", "origin")
 _PENDING_FIELDS = ("seat", "source", "index", "this", "late", "first")
 _DECISION_FIELDS = ("player", "kind", "options", "prompt", "source")
-_EVENT_FIELDS = ("kind", "text", "seat", "source", "amount")
-_EVENT_KEYS = frozenset(_EVENT_FIELDS)
 CHECKED_FIELDS: dict[type, tuple[str, ...]] = {
     GameState: STATE_FIELDS, PlayerState: _PLAYER_FIELDS, FrameState: _FRAME_FIELDS, PendingState: _PENDING_FIELDS,
-    Decision: _DECISION_FIELDS, Event: _EVENT_FIELDS, Option: ("key", "label"),
+    Decision: _DECISION_FIELDS, Option: ("key", "label"),
 }
 """The fields checked for each saved class: a test keeps them equal to the classes' own."""

@@ -133,7 +133,9 @@ class GameState:
     just_took: tuple[tuple[CardRef, str], ...] = ()
     left_of_neutral: CardRef | None = None
     decision: Decision | None = None
-    events: tuple[Event, ...] = ()
+    # Every event so far, packed (``engine.journal``; ``Game.events`` reads it); ``None`` when
+    # the game was started with its log turned off.
+    journal: bytes | None = b""
     history: tuple[str, ...] = ()  # every answer given so far, in order: enough to replay the game
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .engine import journal
 from .game import Game, new_game
 from .loading.specs import Rules
 from .state import loot_tally
@@ -92,7 +93,7 @@ def _check_characters(game: Game, before: Game | None) -> None:
     undealt = set(s.undealt)
     assert len(undealt) == len(s.undealt) and undealt <= names, f"undealt is not a set of cards: {s.undealt}"
     dealt = names - undealt
-    began_with_deal = next((e.kind for e in s.events if e.kind in ("voyage", "play")), None) == "voyage"
+    began_with_deal = journal.began_with_deal(s.journal, game.rules.lexicon)
     listed = _owned(game)
     owned = [set(cards) for cards in listed]
     for seat, (cards, copies) in enumerate(zip(owned, listed, strict=True)):

@@ -15,7 +15,8 @@ from ..errors import StepBudgetExceeded
 from ..language.compile import push_frame
 from ..loading.specs import Compiled, Rules
 from ..state import CardRef, Decision, Option, PendingState
-from .work import Suspend, Work, with_article
+from . import journal
+from .work import Suspend, Work
 
 STEP_BUDGET = 100_000
 """Instructions and flow steps ``run`` may execute between two decisions.
@@ -34,6 +35,7 @@ def run(w: Work) -> None:
     game they started from) past ``STEP_BUDGET`` steps without a question.
     """
     steps = 0
+    answered = w.answered
     # Sources of the abilities that finished last: with the frames still on the
     # stack they name the cards of a loop, whether it recurses or repeats.
     recent: deque[str] = deque(maxlen=RECENT_SOURCES)
@@ -41,6 +43,9 @@ def run(w: Work) -> None:
         while True:
             steps += 1
             if steps > STEP_BUDGET:
+                if w.answered != answered:  # live mode: the budget runs from the last answer
+                    steps, answered = 0, w.answered
+                    continue
                 raise StepBudgetExceeded(
                     f"the game ran {STEP_BUDGET:,} steps without asking anything (voyage {w.voyage}, "
                     f"day {w.day}, {w.step})",
@@ -84,15 +89,15 @@ def _voyage(w: Work) -> None:
     for p in w.seats:
         p.hand.extend(dealt)
         p.hand.sort(key=w.rules.rank)
-    w.log("voyage", f"voyage {w.voyage} begins ({days} days); everyone receives {', '.join(dealt)}")
+    w.log(journal.VOYAGE, w.voyage, days, tuple(dealt))
     for seat, p in enumerate(w.seats):
         if board.start_doubloons == "income":
             income = board.track_income[w.reputation(seat)]
             p.coins += income
-            w.log("income", f"seat {seat} collects {income} doubloons of income", seat)
+            w.log(journal.INCOME, seat, income)
         else:
             p.coins = int(board.start_doubloons)
-            w.log("income", f"seat {seat} starts with {p.coins} doubloons", seat)
+            w.log(journal.START_COINS, seat, p.coins)
     w.day = 1
     _start_day(w)
 
@@ -101,7 +106,7 @@ def _start_day(w: Work) -> None:
     w.step = "select"
     w.commits = [None] * w.n
     w.just_took = {}
-    w.log("day", f"voyage {w.voyage}, day {w.day}: today's loot is {', '.join(w.today()) or 'nothing'}")
+    w.log(journal.DAY, w.voyage, w.day, tuple(w.today()))
 
 
 # ---------------------------------------------------------------- selection
@@ -148,14 +153,10 @@ def _reveal(w: Work) -> None:
         if name is not None:
             w.seats[seat].hand.remove(name)
             w.insert_on_island((seat, name))
-            w.log("play", f"seat {seat} plays {name}", seat, w.rules.card(name).name)
+            w.log(journal.PLAY, seat, name, w.rules.card(name).name)
     w.commits = [None] * w.n
-    w.log("reveal", "the island: " + ", ".join(_show(r) for r in w.island))
+    w.log(journal.REVEAL, tuple(x for seat, name in w.island for x in (-1 if seat is None else seat, name)))
     w.step, w.cursor = "sun", 0
-
-
-def _show(ref: CardRef) -> str:
-    return ref[1] if ref[0] is None else f"{ref[1]} (seat {ref[0]})"
 
 
 # ---------------------------------------------------------------- daytime
@@ -223,7 +224,7 @@ def _dusk(w: Work) -> None:
                 w.to_bag(kind)
         else:
             w.aside.extend(leftover)
-        w.log("loot", f"unclaimed loot leaves the day: {', '.join(leftover)}")
+        w.log(journal.LEFTOVER, tuple(leftover))
         leftover.clear()
     w.step, w.sub = "night", 0
 
@@ -238,7 +239,7 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
                  f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
     w.today().remove(kind)
     w.to_bag(kind)
-    w.log("loot", f"seat {opponent} removes {with_article(kind)} from today's loot", opponent)
+    w.log(journal.REMOVE_LOOT, opponent, kind)
 
 
 def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
@@ -250,7 +251,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
         today.remove(kind)
         w.seats[seat].loot.append(kind)
         w.just_took[ref] = kind
-        w.log("loot", f"seat {seat}'s {ref[1]} takes {with_article(kind)}", seat)
+        w.log(journal.TAKE_AT_DUSK, seat, ref[1], kind)
         _queue_source(w, seat, f"l:{kind}", w.rules.loot_spec(kind).compiled, "dusk", ref)
     _queue_source(w, seat, f"c:{ref[1]}", spec.compiled, "dusk", ref)
 
@@ -314,7 +315,7 @@ def _anchor(w: Work) -> None:
     _apply_net(w)
     for seat, p in enumerate(w.seats):
         p.score += p.coins
-        w.log("bank", f"seat {seat} banks {p.coins} doubloons (score {p.score})", seat)
+        w.log(journal.BANK, seat, p.coins, p.score)
         p.coins = 0
     w.net = None
     _voyage_end(w)
@@ -355,7 +356,7 @@ def _voyage_end(w: Work) -> None:
     w.sub = 0
     if w.voyage >= len(w.rules.board.voyage_days):
         w.step = "over"
-        w.log("over", "the game is over: " + ", ".join(f"seat {i} {p.score}" for i, p in enumerate(w.seats)))
+        w.log(journal.OVER, tuple(p.score for p in w.seats))
     else:
         w.voyage += 1
         w.step = "voyage"

@@ -12,28 +12,24 @@ anchor, reputation overflow, island order); every rule about *when* lives in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..state import (
     CardRef,
     Decision,
-    Event,
     FrameState,
     GameState,
     Option,
     PlayerState,
 )
-from . import rng
+from . import journal, rng
+from .journal import DISCARD, GRAVEYARD_TO_HAND, PUT, TAKE_OVER
 
 if TYPE_CHECKING:
     from ..loading.specs import Instruction, Rules
 
 PILES = ("hand", "ship", "graveyard")
-
-
-def with_article(word: str) -> str:
-    """The word with its indefinite article, for event sentences."""
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 class Suspend(Exception):
@@ -139,9 +135,14 @@ class Work:
         self.just_took = dict(s.just_took)
         self.left_of_neutral = s.left_of_neutral
         self.decision: Decision | None = None
-        self.old_events = s.events
-        self.events: list[Event] = []
-        self.history = s.history
+        self.old_journal = s.journal
+        # Events since the thaw, packed only when frozen (``journal_bytes``); None: no log.
+        self.journal: list[journal.Entry] | None = [] if s.journal is not None else None
+        self.history = list(s.history)
+        # Live mode (``Game.play_out``): questions are answered on the spot by this callback,
+        # so no step is suspended and re-run.  ``answered`` counts its answers.
+        self.answerer: Callable[[Decision], str] | None = None
+        self.answered = 0
 
     def freeze_seats(self) -> tuple[PlayerState, ...]:
         space = {token: i for i, token in enumerate(self.track)}
@@ -183,8 +184,8 @@ class Work:
             just_took=tuple(self.just_took.items()),
             left_of_neutral=self.left_of_neutral,
             decision=self.decision,
-            events=self.old_events + tuple(self.events),
-            history=self.history,
+            journal=self.journal_bytes(),
+            history=tuple(self.history),
         )
 
     # ------------------------------------------------------------ questions
@@ -201,12 +202,29 @@ class Work:
         asker.pos += 1
         if pos < len(asker.answers):
             return asker.answers[pos]
-        self.decision = Decision(seat, kind, tuple(options), prompt, source)
-        raise Suspend
+        self.decision = d = Decision(seat, kind, tuple(options), prompt, source)
+        if self.answerer is None:
+            raise Suspend
+        key = self.answerer(d)  # checks the key and records it in ``history``
+        self.decision = None
+        self.answered += 1
+        return key
 
-    def log(self, kind: str, text: str, seat: int | None = None, source: str | None = None,
-            amount: int = 0) -> None:
-        self.events.append(Event(kind, text, seat, source, amount))
+    def journal_bytes(self) -> bytes | None:
+        """The whole log, packed (``None`` for a game without one)."""
+        if self.journal is None or self.old_journal is None:
+            return None
+        if self.journal:
+            out = bytearray(self.old_journal)
+            journal.encode_into(out, self.rules.lexicon_ids, self.journal)
+            self.old_journal = bytes(out)
+            self.journal.clear()
+        return self.old_journal
+
+    def log(self, template: int, *args: object) -> None:
+        """Record an event: a ``journal`` template number and its arguments (its sentence is written when read)."""
+        if self.journal is not None:
+            self.journal.append((template, args))
 
     def random(self, n: int) -> int:
         value = rng.draw(self.seed, self.counter, n)
@@ -348,7 +366,7 @@ class Work:
             return False
         self.remove(ref)
         self.seats[seat].graveyard.append(name)
-        self.log("discard", f"seat {seat}'s {name} is discarded", seat)
+        self.log(DISCARD, seat, name)
         return True
 
     def take_over(self, ref: CardRef, seat: int) -> CardRef | None:
@@ -375,7 +393,7 @@ class Work:
             assert zone is not None
             self.remove(ref)
             self.seats[seat].pile(zone).append(new_name)
-        self.log("move", f"seat {seat} takes seat {owner}'s {base} into their own zones", seat)
+        self.log(TAKE_OVER, seat, owner, base)
         return new
 
     def put(self, ref: CardRef, pile: str) -> bool:
@@ -388,9 +406,9 @@ class Work:
             self.seats[seat].hand.sort(key=self.rules.rank)  # hands stay sorted by rank
         if pile == "hand" and came_from == "graveyard":
             # Face-down cards: others learn that a card moved, not which (Surgeon).
-            self.log("move", f"seat {seat} takes a card from their graveyard into their hand", seat)
+            self.log(GRAVEYARD_TO_HAND, seat)
         else:
-            self.log("move", f"seat {seat} puts {name} from their {came_from} into their {pile}", seat)
+            self.log(PUT, seat, name, came_from or "", pile)
         return True
 
     # ------------------------------------------------------------ loot

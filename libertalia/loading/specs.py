@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..engine import rng
+from ..engine import journal, rng
 from ..language import ast
 from ..state import Option
 
@@ -116,6 +116,10 @@ class BoardSpec:
     anchor_order: str = "netted"
     path: str = ""
 
+    @property
+    def days_in_game(self) -> int:
+        return sum(self.voyage_days)
+
     def loot_per_day_for(self, players: int) -> int:
         if self.loot_per_day and players in self.loot_per_day:
             return self.loot_per_day[players]
@@ -150,6 +154,9 @@ class Rules:
     sources: dict[str, tuple[Compiled, ...]] = attrs.field(init=False, eq=False, repr=False)
     play_options: dict[str, Option] = attrs.field(init=False, eq=False, repr=False)
     loot_options: dict[str, Option] = attrs.field(init=False, eq=False, repr=False)
+    # The words events are packed with (``engine.journal``): the same for every game of these rules.
+    lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         def put(name: str, value: object) -> None:
@@ -172,6 +179,9 @@ class Rules:
                         for name, c in marked.items()})
         put("play_options", options)
         put("loot_options", {k: Option(k, k) for k in self.kinds})
+        words = journal.lexicon([self.board.title, *self.kinds, *self._by_name])
+        put("lexicon", words)
+        put("lexicon_ids", {word: i for i, word in enumerate(words) if i})
 
     def for_game(self, seed: int) -> Rules:
         """The rules of one game: uncharted loot sides drawn from the game's own seed.

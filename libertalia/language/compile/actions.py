@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import singledispatch
 
-from ...engine.work import Frame, Work, with_article
+from ...engine import journal
+from ...engine.work import Frame, Work
 from ...state import CardRef
 from .. import ast
 from .amounts import Subjects, amount_fn, counter_fn, player_fn, players_fn, unit_of
@@ -33,6 +34,7 @@ def _(a: ast.Change) -> ActionFn:
     subjects, current, amount = _subject_amount(a)
     unit = unit_of(a.amount)
     sign = 1 if a.verb == "gain" else -1
+    verb = "gains" if sign > 0 else "loses"
 
     def change(w: Work, f: Frame) -> None:
         did = False
@@ -48,8 +50,7 @@ def _(a: ast.Change) -> ActionFn:
             else:
                 w.lose(seat, n)
             if n:
-                what = "doubloon" if unit == "doubloons" and n == 1 else unit
-                w.log(unit, f"seat {seat} {'gains' if sign > 0 else 'loses'} {n} {what} ({source_name(f)})", seat,
+                w.log(journal.CHANGE, unit, seat, verb, n, "doubloon" if unit == "doubloons" and n == 1 else unit,
                       source_name(f), sign * n if unit == "doubloons" else 0)
             did = did or n > 0
         f.did = did
@@ -72,8 +73,7 @@ def _(a: ast.PaysYou) -> ActionFn:
             w.lose(payer, n)
             w.gain(f.seat, n)
             did = did or n > 0
-            w.log("pay", f"seat {payer} pays seat {f.seat} {n} doubloons ({source_name(f)})", f.seat,
-                  source_name(f), n)
+            w.log(journal.PAY, payer, f.seat, n, source_name(f))
         f.did = did
     return pays
 
@@ -85,7 +85,7 @@ def _(a: ast.MoveReputation) -> ActionFn:
     def move(w: Work, f: Frame) -> None:
         f.moved = w.move_reputation_to(f.seat, end)
         f.did = f.moved > 0
-        w.log("reputation", f"seat {f.seat} moves to the {end} reputation space", f.seat)
+        w.log(journal.MOVE_REPUTATION, f.seat, end)
     return move
 
 
@@ -126,7 +126,7 @@ def _(a: ast.Play) -> ActionFn:
         for r in refs:
             w.remove(r)
             w.insert_on_island(r)
-            w.log("play", f"seat {r[0]} puts {r[1]} onto the island", r[0], r[1])
+            w.log(journal.PUT_ON_ISLAND, r[0], r[1])
         _affected(f, refs)
     return play
 
@@ -141,7 +141,7 @@ def _(a: ast.Take) -> ActionFn:
             remove_loot(w, ref)
             w.seats[f.seat].loot.append(ref[2])
             fires = ref[0] in ("today", "bag")
-            w.log("loot", f"seat {f.seat} takes {with_article(ref[2])} ({source_name(f)})", f.seat)
+            w.log(journal.TAKE_LOOT, f.seat, ref[2], source_name(f))
             if fires:
                 if f.this is not None:
                     w.just_took[f.this] = ref[2]
@@ -160,7 +160,7 @@ def _(a: ast.ReturnLoot) -> ActionFn:
             remove_loot(w, ref)
             w.to_bag(ref[2])
         if refs:
-            w.log("loot", f"seat {f.seat} returns {', '.join(r[2] for r in refs)} to the bag", f.seat)
+            w.log(journal.RETURN_LOOT, f.seat, tuple(r[2] for r in refs))
         f.count, f.did = len(refs), bool(refs)
     return give_back
 
@@ -175,7 +175,7 @@ def _(a: ast.Keep) -> ActionFn:
         refs = [r for r in pick(w, f) if r[0] == f.seat]
         for r in refs:
             w.seats[f.seat].kept.append(r[1])
-            w.log("keep", f"seat {f.seat} keeps {r[1]} aboard for the next voyage", f.seat)
+            w.log(journal.KEEP, f.seat, r[1])
         f.count, f.did = len(refs), bool(refs)
     return keep
 
@@ -193,7 +193,7 @@ def _(a: ast.KeepLoot) -> ActionFn:
                 seat.kept_loot.append(ref[2])
                 refs.append(ref)
         if refs:
-            w.log("keep", f"seat {f.seat} keeps {', '.join(r[2] for r in refs)} for the next voyage", f.seat)
+            w.log(journal.KEEP_LOOT, f.seat, tuple(r[2] for r in refs))
         f.count, f.did = len(refs), bool(refs)
     return keep_loot
 
@@ -209,7 +209,7 @@ def _(a: ast.Give) -> ActionFn:
             remove_loot(w, ref)
             w.seats[to].loot.append(ref[2])
         if refs:
-            w.log("loot", f"seat {f.seat} gives {', '.join(r[2] for r in refs)} to seat {to}", f.seat)
+            w.log(journal.GIVE_LOOT, f.seat, tuple(r[2] for r in refs), to)
         f.count, f.did = len(refs), bool(refs)
     return give
 
@@ -224,7 +224,7 @@ def _(a: ast.Draw) -> ActionFn:
         drawn = [k for k in (w.draw_from_bag() for _ in range(count)) if k is not None]
         w.seats[f.seat].loot.extend(drawn)
         if drawn:
-            w.log("loot", f"seat {f.seat} draws {', '.join(drawn)} from the bag", f.seat)
+            w.log(journal.DRAW_LOOT, f.seat, tuple(drawn))
         f.count, f.did = len(drawn), bool(drawn)
     return draw
 
@@ -250,7 +250,7 @@ def _(a: ast.Swap) -> ActionFn:
         place_loot(w, ra, rb[2])
         place_loot(w, rb, ra[2])
         f.did = True
-        w.log("loot", f"seat {f.seat} swaps {with_article(ra[2])} for {with_article(rb[2])}", f.seat)
+        w.log(journal.SWAP_LOOT, f.seat, ra[2], rb[2])
     return swap
 
 
@@ -271,7 +271,7 @@ def _(a: ast.UseAbility) -> ActionFn:
         f.did = bool(refs)
         for r in refs:
             spec = w.rules.card(r[1])
-            w.log("borrow", f"seat {f.seat} uses the {timing} ability of {spec.name}", f.seat)
+            w.log(journal.BORROW, f.seat, timing, spec.name)
             for i in reversed(range(len(spec.compiled))):
                 if spec.compiled[i].timing == timing and not spec.compiled[i].passive:
                     push_frame(w, f"c:{r[1]}", i, f.seat, f.this, origin=r)

@@ -1,0 +1,284 @@
+"""The event log, packed: a few bytes an event, sentences written only when someone reads them.
+
+A game logs some 300 events.  As objects with their sentences formatted eagerly they were
+90% of a finished state's memory and a quarter of its play time, yet most games (bots,
+simulations, search) never read them.  So the engine writes each event as a template
+number and its arguments, varint-encoded into one ``bytes`` value: numbers zigzag-coded,
+words as their index in the rules' lexicon (card names, loot kinds, a fixed vocabulary),
+any other text spelled out.  ``decode`` turns the bytes back into ``Event`` values.
+
+A template's arguments have one of these shapes:
+
+``n``  a number;  ``w``  a word;  ``a``  a word with its article ("a map");
+``W``  a list of words ("map, map") and ``V`` the same, "nothing" when empty;
+``R``  characters as (seat or -1, name) pairs ("Cook (seat 1), Parrot");
+``S``  scores, one per seat ("seat 0 31, seat 1 24");
+``P``  (word, word) pairs ("map stormy, relic calm").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from ..state import Event
+
+
+@attrs.frozen
+class Template:
+    """One kind of sentence: the event's ``kind``, its format and its argument shapes.
+
+    ``seat``, ``source`` and ``amount`` give the argument that fills that ``Event`` field
+    (``None``: left empty); a ``kind`` of ``""`` takes the kind from argument 0.
+    """
+
+    kind: str
+    text: str
+    shapes: str
+    seat: int | None = None
+    source: int | None = None
+    amount: int | None = None
+
+
+TEMPLATES: tuple[Template, ...] = (
+    Template("rules", "{0}; loot sides: {1}", "wP"),
+    Template("voyage", "voyage {0} begins ({1} days); everyone receives {2}", "nnW"),
+    Template("income", "seat {0} collects {1} doubloons of income", "nn", seat=0),
+    Template("income", "seat {0} starts with {1} doubloons", "nn", seat=0),
+    Template("day", "voyage {0}, day {1}: today's loot is {2}", "nnV"),
+    Template("play", "seat {0} plays {1}", "nww", seat=0, source=2),
+    Template("reveal", "the island: {0}", "R"),
+    Template("loot", "unclaimed loot leaves the day: {0}", "W"),
+    Template("loot", "seat {0} removes {1} from today's loot", "na", seat=0),
+    Template("loot", "seat {0}'s {1} takes {2}", "nwa", seat=0),
+    Template("bank", "seat {0} banks {1} doubloons (score {2})", "nnn", seat=0),
+    Template("over", "the game is over: {0}", "S"),
+    Template("discard", "seat {0}'s {1} is discarded", "nw", seat=0),
+    Template("move", "seat {0} takes seat {1}'s {2} into their own zones", "nnw", seat=0),
+    Template("move", "seat {0} takes a card from their graveyard into their hand", "n", seat=0),
+    Template("move", "seat {0} puts {1} from their {2} into their {3}", "nwww", seat=0),
+    # Gains and losses: kind (the unit), seat, "gains"/"loses", n, the unit's word, source, amount.
+    Template("", "seat {1} {2} {3} {4} ({5})", "wnwnwwn", seat=1, source=5, amount=6),
+    Template("pay", "seat {0} pays seat {1} {2} doubloons ({3})", "nnnw", seat=1, source=3, amount=2),
+    Template("reputation", "seat {0} moves to the {1} reputation space", "nw", seat=0),
+    Template("play", "seat {0} puts {1} onto the island", "nw", seat=0, source=1),
+    Template("loot", "seat {0} takes {1} ({2})", "naw", seat=0),
+    Template("loot", "seat {0} returns {1} to the bag", "nW", seat=0),
+    Template("keep", "seat {0} keeps {1} aboard for the next voyage", "nw", seat=0),
+    Template("keep", "seat {0} keeps {1} for the next voyage", "nW", seat=0),
+    Template("loot", "seat {0} gives {1} to seat {2}", "nWn", seat=0),
+    Template("loot", "seat {0} draws {1} from the bag", "nW", seat=0),
+    Template("loot", "seat {0} swaps {1} for {2}", "naa", seat=0),
+    Template("borrow", "seat {0} uses the {1} ability of {2}", "nww", seat=0),
+)
+
+# Template numbers, by what happened (the engine's ``log`` calls name these).
+(RULES, VOYAGE, INCOME, START_COINS, DAY, PLAY, REVEAL, LEFTOVER, REMOVE_LOOT, TAKE_AT_DUSK,
+ BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
+ TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW) = range(len(TEMPLATES))
+
+VOCABULARY: tuple[str, ...] = (
+    "doubloons", "doubloon", "reputation", "gains", "loses", "leftmost", "rightmost",
+    "hand", "ship", "graveyard", "island", "removed", "sun", "dusk", "moon", "anchor",
+)
+"""Words the engine itself writes into events; each edition's names follow them in its lexicon."""
+
+_LITERAL = 0
+"""The word number that announces a word spelled out in UTF-8 (one not in the lexicon)."""
+
+
+def lexicon(names: Sequence[str]) -> tuple[str, ...]:
+    """The words an edition's events are written with: slot 0 is the literal escape."""
+    return ("", *dict.fromkeys((*VOCABULARY, *names)))
+
+
+class JournalError(ValueError):
+    """Bytes that are not an event log written with this lexicon (a damaged save)."""
+
+
+# ------------------------------------------------------------------ writing
+Entry = tuple[int, tuple[object, ...]]
+"""An event as the engine logs it: template number and arguments (ints, strings, tuples of them)."""
+
+
+def write(out: bytearray, ids: Mapping[str, int], template: int, args: Sequence[object]) -> None:
+    """Append one event to ``out``."""
+    encode_into(out, ids, ((template, tuple(args)),))
+
+
+def encode_into(out: bytearray, ids: Mapping[str, int], entries: Sequence[Entry]) -> None:
+    """Append events to ``out``.  Hot when a game is frozen: one-byte values take no call."""
+    append = out.append
+    for template, args in entries:
+        append(template)  # fewer than 128 templates: one byte
+        for a in args:
+            if a.__class__ is int:
+                z = a << 1 if a >= 0 else (-a << 1) - 1
+                if z < 0x80:
+                    append(z)
+                else:
+                    _varint(out, z)
+            elif a.__class__ is str:
+                i = ids.get(a)
+                if i is not None and i < 0x80:
+                    append(i)
+                else:
+                    _word(out, ids, a)
+            else:
+                items: Sequence[object] = a  # type: ignore[assignment]
+                _varint(out, len(items))
+                for item in items:
+                    if item.__class__ is int:
+                        _number(out, item)
+                    else:
+                        _word(out, ids, item)  # type: ignore[arg-type]
+
+
+def _varint(out: bytearray, n: int) -> None:
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+
+
+def _number(out: bytearray, n: int) -> None:
+    _varint(out, n << 1 if n >= 0 else (-n << 1) - 1)
+
+
+def _word(out: bytearray, ids: Mapping[str, int], word: str) -> None:
+    i = ids.get(word)
+    if i is not None:
+        _varint(out, i)
+        return
+    raw = word.encode()
+    out.append(_LITERAL)
+    _varint(out, len(raw))
+    out.extend(raw)
+
+
+# ------------------------------------------------------------------ reading
+class _Reader:
+    __slots__ = ("data", "pos", "words")
+
+    def __init__(self, data: bytes, words: Sequence[str]) -> None:
+        self.data = data
+        self.pos = 0
+        self.words = words
+
+    def varint(self) -> int:
+        n = shift = 0
+        while True:
+            if self.pos >= len(self.data):
+                raise JournalError(f"the log ends inside an event (byte {self.pos})")
+            b = self.data[self.pos]
+            self.pos += 1
+            n |= (b & 0x7F) << shift
+            if b < 0x80:
+                return n
+            shift += 7
+            if shift > 70:
+                raise JournalError(f"a number too long to be real at byte {self.pos}")
+
+    def number(self) -> int:
+        z = self.varint()
+        return z >> 1 if not z & 1 else -((z + 1) >> 1)
+
+    def word(self) -> str:
+        i = self.varint()
+        if i == _LITERAL:
+            size = self.varint()
+            raw = self.data[self.pos:self.pos + size]
+            if len(raw) != size:
+                raise JournalError(f"a word runs past the end of the log (byte {self.pos})")
+            self.pos += size
+            try:
+                return raw.decode()
+            except UnicodeDecodeError as e:
+                raise JournalError(f"a word that is not UTF-8 at byte {self.pos - size}") from e
+        if i >= len(self.words):
+            raise JournalError(f"word number {i} is not in these rules' lexicon ({len(self.words)} words)")
+        return self.words[i]
+
+    def count(self) -> int:
+        n = self.varint()
+        if n > len(self.data):
+            raise JournalError(f"a list of {n} items cannot fit in the log (byte {self.pos})")
+        return n
+
+    def pairs(self) -> int:
+        """A list of pairs is written flat: its length counts both halves."""
+        n = self.count()
+        if n % 2:
+            raise JournalError(f"a list of pairs with an odd length {n} (byte {self.pos})")
+        return n // 2
+
+
+def _with_article(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def _read(r: _Reader, shape: str) -> tuple[object, str]:
+    """One argument: its value (for the Event's fields) and how it reads in the sentence."""
+    if shape == "n":
+        n = r.number()
+        return n, str(n)
+    if shape == "w":
+        w = r.word()
+        return w, w
+    if shape == "a":
+        w = r.word()
+        return w, _with_article(w)
+    if shape in "WV":
+        words = [r.word() for _ in range(r.count())]
+        return tuple(words), ", ".join(words) or ("nothing" if shape == "V" else "")
+    if shape == "R":
+        pairs = [(r.number(), r.word()) for _ in range(r.pairs())]
+        return tuple(pairs), ", ".join(name if seat < 0 else f"{name} (seat {seat})" for seat, name in pairs)
+    if shape == "S":
+        scores = [r.number() for _ in range(r.count())]
+        return tuple(scores), ", ".join(f"seat {i} {s}" for i, s in enumerate(scores))
+    pairs_w = [(r.word(), r.word()) for _ in range(r.pairs())]  # "P"
+    return tuple(pairs_w), ", ".join(f"{a} {b}" for a, b in pairs_w)
+
+
+def decode(data: bytes, words: Sequence[str], players: int | None = None) -> tuple[Event, ...]:
+    """The events ``data`` records, sentences included; ``JournalError`` if it is damaged.
+
+    With ``players``, an event's seat must also be one of the game's seats.
+    """
+    r = _Reader(data, words)
+    events = []
+    while r.pos < len(data):
+        at = r.pos
+        number = data[r.pos]
+        r.pos += 1
+        if number >= len(TEMPLATES):
+            raise JournalError(f"byte {at} starts an event of unknown template {number}")
+        t = TEMPLATES[number]
+        values, texts = [], []
+        for shape in t.shapes:
+            value, text = _read(r, shape)
+            values.append(value)
+            texts.append(text)
+        seat = values[t.seat] if t.seat is not None else None
+        if seat is not None and (not isinstance(seat, int) or seat < 0
+                                 or (players is not None and seat >= players)):
+            raise JournalError(f"the event at byte {at} names seat {seat}, not a seat of this game")
+        source = values[t.source] if t.source is not None else None
+        amount = values[t.amount] if t.amount is not None else 0
+        kind = t.kind or str(values[0])
+        events.append(Event(kind, t.text.format(*texts), seat,
+                            source, amount))  # type: ignore[arg-type]
+    return tuple(events)
+
+
+def began_with_deal(packed: bytes | None, words: Sequence[str]) -> bool:
+    """Whether the game was dealt its cards (a voyage began before any card was played).
+
+    ``False`` for a declared position, and for a game without a log (nothing to tell by).
+    """
+    for e in decode(packed or b"", words):
+        if e.kind in ("voyage", "play"):
+            return e.kind == "voyage"
+    return False

@@ -1,0 +1,112 @@
+"""The packed event log: every template reads back as the sentence and fields it was written with."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import libertalia as lt
+from libertalia.engine import journal
+from libertalia.errors import SaveError
+
+WORDS = journal.lexicon(["Cook", "Parrot", "map", "relic"])
+IDS = {w: i for i, w in enumerate(WORDS) if i}
+
+
+def _one(template: int, *args: object) -> lt.Event:
+    out = bytearray()
+    journal.write(out, IDS, template, args)
+    (event,) = journal.decode(bytes(out), WORDS)
+    return event
+
+
+def test_a_gain_reads_back_with_its_seat_source_and_amount() -> None:
+    """The fields stats rely on (kind, seat, source, amount) survive packing."""
+    e = _one(journal.CHANGE, "doubloons", 2, "gains", 3, "doubloons", "Cook", 3)
+    assert (e.kind, e.seat, e.source, e.amount) == ("doubloons", 2, "Cook", 3)
+    assert e.text == "seat 2 gains 3 doubloons (Cook)"
+
+
+def test_list_shapes_read_as_the_engine_wrote_them() -> None:
+    """Word lists, 'nothing' for an empty day, characters with seats, scores and pairs."""
+    assert _one(journal.DAY, 1, 2, ()).text == "voyage 1, day 2: today's loot is nothing"
+    assert _one(journal.DAY, 1, 2, ("map", "relic")).text == "voyage 1, day 2: today's loot is map, relic"
+    assert _one(journal.REVEAL, (-1, "Parrot", 0, "Cook")).text == "the island: Parrot, Cook (seat 0)"
+    assert _one(journal.OVER, (31, 24)).text == "the game is over: seat 0 31, seat 1 24"
+    assert _one(journal.RULES, "Galecrest", ("map", "calm")).text == "Galecrest; loot sides: map calm"
+    assert _one(journal.SWAP_LOOT, 1, "map", "anchor").text == "seat 1 swaps a map for an anchor"
+
+
+def test_words_outside_the_lexicon_and_large_numbers_are_kept_exactly() -> None:
+    """A modded name the lexicon lacks is spelled out; numbers of any size and sign round-trip."""
+    e = _one(journal.CHANGE, "doubloons", 0, "loses", 10**12, "doubloons", "Fußpilz Pirat", -(10**12))
+    assert e.source == "Fußpilz Pirat" and e.amount == -(10**12)
+    assert "loses 1000000000000 doubloons" in e.text
+
+
+@pytest.mark.parametrize(("packed", "message"), [
+    (bytes([200]), "unknown template"),
+    (bytes([journal.BANK, 2]), "ends inside an event"),
+    (bytes([journal.DISCARD, 2, 250, 1]), "not in these rules' lexicon"),
+    (bytes([journal.DISCARD, 2, 0, 9, 65]), "runs past the end"),
+    (bytes([journal.REVEAL, 3, 0, 1, 2]), "odd length"),
+])
+def test_damaged_logs_are_refused_with_a_reason(packed: bytes, message: str) -> None:
+    """Decoding checks every byte: a damaged log raises JournalError, never garbage events."""
+    with pytest.raises(journal.JournalError, match=message):
+        journal.decode(packed, WORDS)
+
+
+def test_a_seat_outside_the_game_is_refused() -> None:
+    """With the player count known, an event's seat must be one of the game's seats."""
+    out = bytearray()
+    journal.write(out, IDS, journal.DISCARD, (5, "Cook"))
+    with pytest.raises(journal.JournalError, match="names seat 5"):
+        journal.decode(bytes(out), WORDS, players=3)
+
+
+def test_a_finished_game_logs_every_event_in_a_few_bytes_each() -> None:
+    """Packing is the point: a finished 4-player game's log stays under 16 bytes an event."""
+    game = lt.play(lt.load_rules("galecrest"), [lt.agents.RandomAgent(i) for i in range(4)], seed=3)
+    assert game.state.journal is not None
+    assert len(game.state.journal) < 16 * len(game.events)
+    assert game.events[-1].kind == "over"
+
+
+def test_a_game_without_a_log_is_the_same_game() -> None:
+    """log=False: no events, and every other field equal to the logged game's."""
+    rules = lt.load_rules("galecrest")
+    agents = [lt.agents.RandomAgent(i) for i in range(3)]
+    logged = lt.play(rules, agents, seed=8)
+    agents = [lt.agents.RandomAgent(i) for i in range(3)]
+    quiet = lt.play(rules, agents, seed=8, log=False)
+    assert quiet.events == () and quiet.state.journal is None
+    assert quiet.state == type(logged.state)(**{**_fields(logged.state), "journal": None})
+    game = lt.new_game(rules, 3, seed=8, log=False)
+    assert game.choose(game.legal_keys()[0]).events == ()
+
+
+def test_a_save_without_a_log_round_trips() -> None:
+    """A game played without a log saves its journal as null and loads back equal."""
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, seed=2, log=False)
+    game = game.choose(game.legal_keys()[0])
+    again = lt.Game.from_json(game.to_json(), rules)
+    assert again == game and again.events == ()
+
+
+def test_a_damaged_log_in_a_save_is_a_save_error() -> None:
+    """A save whose packed log does not decode names state.journal."""
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, seed=2)
+    payload = json.loads(game.to_json())
+    payload["state"]["journal"] = "AAAA////"
+    with pytest.raises(SaveError, match=r"state\.journal: the event log is damaged"):
+        lt.Game.from_json(json.dumps(payload), rules)
+
+
+def _fields(state: object) -> dict[str, object]:
+    import attrs
+
+    return attrs.asdict(state, recurse=False)  # type: ignore[arg-type]
