@@ -62,6 +62,10 @@ def _answer(w: Work, key: str) -> None:
     flow.run(w)
 
 
+def _question_limit(rules: Rules, players: int) -> int:
+    return 50 * rules.board.days_in_game * players
+
+
 def _check_question_budget(rules: Rules, players: int, asked: int, d: Decision, w: Work | GameState) -> None:
     """A per-game bound on decisions, for loops that ask a question every time round.
 
@@ -70,8 +74,7 @@ def _check_question_budget(rules: Rules, players: int, asked: int, d: Decision, 
     about 2 per seat and day and never reached 3, so 50 per seat and day of the edition's
     voyages is generous for any mod and still ends a loop in seconds.
     """
-    limit = 50 * rules.board.days_in_game * players
-    if asked >= limit:
+    if asked >= _question_limit(rules, players):
         frames: Sequence[Frame | FrameState] = w.frames
         running = [f.source for f in reversed(frames)]
         raise StepBudgetExceeded(
@@ -315,12 +318,15 @@ class Game(_PublicReading):
             return self
         w = self._work()
         live = _LiveState(w)
+        history = w.history
+        most = _question_limit(self.rules, w.n)
 
         def pick(d: Decision) -> str:
             key = agents[d.player].choose(Observation(live, d.player), d)
             if key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
                 raise IllegalChoice(key, d.keys(), f"seat {d.player}'s agent answered {d.prompt!r}")
-            _check_question_budget(self.rules, w.n, len(w.history), d, w)
+            if len(history) >= most:
+                _check_question_budget(self.rules, w.n, len(history), d, w)
             return key
 
         def answer(d: Decision) -> str:

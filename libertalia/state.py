@@ -35,7 +35,7 @@ class Decision:
     source: str | None = None
 
     def keys(self) -> tuple[str, ...]:
-        return tuple(o.key for o in self.options)
+        return tuple([o.key for o in self.options])
 
 
 @attrs.frozen

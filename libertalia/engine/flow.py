@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 
 from ..errors import StepBudgetExceeded
 from ..language.compile import push_frame
-from ..loading.specs import Compiled, Rules
-from ..state import CardRef, Decision, Option, PendingState
+from ..loading.specs import Rules
+from ..state import CardRef, Decision, Option
 from . import journal
-from .work import Suspend, Work
+from .work import Frame, Queued, Suspend, Work
 
 STEP_BUDGET = 100_000
 """Instructions and flow steps ``run`` may execute between two decisions.
@@ -39,6 +39,8 @@ def run(w: Work) -> None:
     # Sources of the abilities that finished last: with the frames still on the
     # stack they name the cards of a loop, whether it recurses or repeats.
     recent: deque[str] = deque(maxlen=RECENT_SOURCES)
+    frames = w.frames  # the engine's hottest loop: the stack and the flow's answers, held locally
+    flow = w.flow
     try:
         while True:
             steps += 1
@@ -49,23 +51,36 @@ def run(w: Work) -> None:
                 raise StepBudgetExceeded(
                     f"the game ran {STEP_BUDGET:,} steps without asking anything (voyage {w.voyage}, "
                     f"day {w.day}, {w.step})",
-                    [*(f.source for f in reversed(w.frames)), *reversed(recent)])
-            if w.frames:
-                f = w.frames[-1]
-                if f.pc >= len(f.code):
-                    recent.append(w.frames.pop().source)
+                    [*(f.source for f in reversed(frames)), *reversed(recent)])
+            if frames:
+                f = frames[-1]
+                pc = f.pc
+                if pc >= len(f.code):
+                    recent.append(frames.pop().source)
                     continue
                 f.pos = 0
-                f.pc = f.code[f.pc](w, f)
-                f.answers.clear()
+                f.pc = f.code[pc](w, f)
+                if f.answers:
+                    f.answers.clear()
                 continue
-            if w.step == "over":
+            step = w.step
+            if step == "over":
                 return
-            w.flow.pos = 0
-            _STEPS[w.step](w)
-            w.flow.answers.clear()
+            flow.pos = 0
+            _STEPS[step](w)
+            if flow.answers:
+                flow.answers.clear()
     except Suspend:
         return
+
+
+def run_direct(w: Work, f: Frame) -> None:
+    """Run a ``direct`` ability (one that neither asks nor starts another) start to end, unstacked."""
+    code = f.code
+    pc = 0
+    while pc < len(code):
+        f.pc = pc
+        pc = code[pc](w, f)
 
 
 # ---------------------------------------------------------------- voyage start
@@ -85,10 +100,10 @@ def _voyage(w: Work) -> None:
     dealt = []
     for _ in range(min(count, len(w.undealt))):
         dealt.append(w.undealt.pop(w.random(len(w.undealt))))
-    dealt.sort(key=w.rules.rank)
+    dealt.sort(key=w.rules.ranks.__getitem__)
     for p in w.seats:
         p.hand.extend(dealt)
-        p.hand.sort(key=w.rules.rank)
+        p.hand.sort(key=w.rules.ranks.__getitem__)
     w.log(journal.VOYAGE, w.voyage, days, tuple(dealt))
     for seat, p in enumerate(w.seats):
         if board.start_doubloons == "income":
@@ -130,17 +145,22 @@ def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None]
 
 
 def selection_question(rules: Rules, seat: int, hand: Sequence[str]) -> Decision:
-    return Decision(seat, "play_character", tuple(rules.play_options[n] for n in hand), SELECT_PROMPT, None)
+    return Decision(seat, "play_character", _play_options(rules, hand), SELECT_PROMPT, None)
+
+
+def _play_options(rules: Rules, hand: Sequence[str]) -> tuple[Option, ...]:
+    play = rules.play_options
+    return tuple([play[name] for name in hand])
 
 
 def _select(w: Work) -> None:
+    """One seat's pick a call: a step asks at most once, so that a suspended one replays exactly."""
     w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits)
     if seat is None:
         w.step = "reveal"
         return
     hand = w.seats[seat].hand  # kept sorted by rank
-    options = list(selection_question(w.rules, seat, hand).options)
-    w.commits[seat] = w.ask(w.flow, seat, "play_character", options, SELECT_PROMPT, None)
+    w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
 
 
 def _reveal(w: Work) -> None:
@@ -167,13 +187,11 @@ def _sun(w: Work) -> None:
         w.cursor += 1
         if ref[0] is None:
             continue
-        spec = w.rules.card(ref[1])
-        pushed = False
-        for i in reversed(range(len(spec.compiled))):
-            if spec.compiled[i].timing == "sun":
-                push_frame(w, f"c:{ref[1]}", i, ref[0], ref)
-                pushed = True
-        if pushed:
+        source = f"c:{ref[1]}"
+        abilities = w.rules.timed.get((source, "sun"))
+        if abilities:
+            for i, _ in reversed(abilities):
+                push_frame(w, source, i, ref[0], ref)
             return
     w.step, w.order, w.cursor, w.sub = "dusk", list(reversed(w.island)), 0, 0
     w.left_of_neutral = _left_of_neutral(w)
@@ -193,6 +211,7 @@ def _left_of_neutral(w: Work) -> CardRef | None:
 # ---------------------------------------------------------------- dusk
 def _dusk(w: Work) -> None:
     """R6, right to left: (remove,) take, resolve, board the ship."""
+    flow = w.flow
     while w.cursor < len(w.order):
         ref = w.order[w.cursor]
         seat = ref[0]
@@ -200,15 +219,19 @@ def _dusk(w: Work) -> None:
             w.cursor, w.sub = w.cursor + 1, 0
             continue
         # Each sub-step moves ``sub`` on only after its question (if any) is
-        # answered: a suspension re-runs the same sub-step with the answer.
+        # answered: a suspension re-runs the same sub-step with the answer.  A
+        # call asks at most one question (``flow.pos`` counts them), so after
+        # one it returns; a sub-step that asked nothing goes straight on.
         if w.sub == 0:
             _neutral_removal(w, ref, seat)
             w.sub = 1
-            return
+            if flow.pos:
+                return
         if w.sub == 1:
             _dusk_take(w, ref, seat)
             w.sub = 2
-            return
+            if flow.pos:
+                return
         if w.sub == 2:
             if not _drain(w, ordered=True, zone="island"):
                 return
@@ -252,15 +275,25 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
         w.seats[seat].loot.append(kind)
         w.just_took[ref] = kind
         w.log(journal.TAKE_AT_DUSK, seat, ref[1], kind)
-        _queue_source(w, seat, f"l:{kind}", w.rules.loot_spec(kind).compiled, "dusk", ref)
-    _queue_source(w, seat, f"c:{ref[1]}", spec.compiled, "dusk", ref)
+        _queue_source(w, seat, f"l:{kind}", "dusk", ref)
+    _queue_source(w, seat, f"c:{ref[1]}", "dusk", ref)
 
 
-def _queue_source(w: Work, seat: int, source: str, compiled: tuple[Compiled, ...], timing: str,
-                  this: CardRef | None) -> None:
-    for i, c in enumerate(compiled):
-        if c.timing == timing and not c.passive:
-            w.queue.append(PendingState(seat, source, i, this, c.last, c.first))
+def _queue_source(w: Work, seat: int, source: str, timing: str, this: CardRef | None) -> None:
+    for i, c in w.rules.timed.get((source, timing), ()):
+        if not c.passive:
+            w.queue.append((seat, source, i, this, c.last, c.first))
+
+
+def _queue_ship(w: Work, seat: int, timing: str) -> None:
+    """Queue the ``timing`` abilities of every character aboard ``seat``'s ship."""
+    timed = w.rules.timed
+    queue = w.queue
+    for name in w.seats[seat].ship:
+        source = "c:" + name
+        for i, c in timed.get((source, timing), ()):
+            if not c.passive:
+                queue.append((seat, source, i, (seat, name), c.last, c.first))
 
 
 # ---------------------------------------------------------------- night
@@ -268,9 +301,8 @@ def _night(w: Work) -> None:
     """R8: each player orders their own night abilities; R11 ``last`` ones after all."""
     if w.sub == 0:
         w.census = tuple(tuple(p.ship) for p in w.seats)
-        for seat, p in enumerate(w.seats):
-            for name in p.ship:
-                _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "moon", (seat, name))
+        for seat in range(w.n):
+            _queue_ship(w, seat, "moon")
             _queue_held_loot(w, seat, "moon")
         w.sub = 1
     if not _drain(w, ordered=True, zone="ship"):
@@ -293,13 +325,12 @@ def _anchor(w: Work) -> None:
     split = w.rules.board.anchor_order == "characters_then_loot"
     if w.sub == 0:
         w.net = [0] * w.n
-        for seat, p in enumerate(w.seats):
-            for name in p.ship:
-                _queue_source(w, seat, f"c:{name}", w.rules.card(name).compiled, "anchor", (seat, name))
+        for seat in range(w.n):
+            _queue_ship(w, seat, "anchor")
             if not split:
                 _queue_held_loot(w, seat, "anchor")
         # Count adjustments (the Explorer) first: E2.
-        w.queue.sort(key=lambda p: not w.rules.ability(p.source, p.index).early)
+        w.queue.sort(key=lambda q: not w.rules.ability(q[1], q[2]).early)
         w.sub = 1
     if w.sub == 1:
         if not _drain(w, ordered=False, zone="ship"):
@@ -367,12 +398,16 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
 
     Loot goes in board order: a stormy chest that spends maps resolves before the maps score.
     """
+    loot = w.seats[seat].loot
+    if not loot:
+        return
     done: set[str] = set()
-    for kind in sorted(w.seats[seat].loot, key=w.rules.kinds.index):
-        for i, c in enumerate(w.rules.loot_spec(kind).compiled):
-            if c.timing != timing or (c.once and kind in done):
-                continue
-            w.queue.append(PendingState(seat, f"l:{kind}", i, None, c.last, c.first))
+    timed = w.rules.timed
+    for kind in sorted(loot, key=w.rules.kind_order.__getitem__):
+        source = f"l:{kind}"
+        for i, c in timed.get((source, timing), ()):
+            if not (c.once and kind in done):
+                w.queue.append((seat, source, i, None, c.last, c.first))
         done.add(kind)
 
 
@@ -384,49 +419,65 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     owner is asked for the order only when two or more differ and at least
     one is not a plain fixed gain (order cannot matter then).
     """
-    # Drop abilities whose card has left its zone first, so that nothing
-    # changes before the question below (a resumed run must see the same group).
-    w.queue = [p for p in w.queue if p.source[0] != "c" or w.in_zone((p.seat, p.source[2:]), zone)]
-    if w.step == "night":
-        w.queue = _tokens_still_held(w, w.queue)
-    if not w.queue:
-        return True
-    early = [p for p in w.queue if p.first] or [p for p in w.queue if not p.late] or w.queue
-    seat = early[0].seat
-    group = [p for p in early if p.seat == seat]
-    chosen = _ask_order(w, seat, group) if ordered and len(group) > 1 else group[0]
-    w.queue.remove(chosen)
-    push_frame(w, chosen.source, chosen.index, chosen.seat, chosen.this)
-    return False
+    queue = w.queue
+    in_zone = w.in_zone
+    sources = w.rules.sources
+    while queue:
+        # Drop abilities whose card has left its zone first, so that nothing
+        # changes before the question below (a resumed run must see the same group).
+        queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
+        if w.step == "night":
+            queue[:] = _tokens_still_held(w, queue)
+        if not queue:
+            break
+        if len(queue) == 1:
+            chosen = queue.pop()
+        else:
+            # R11: ``first`` abilities before the rest, ``last`` ones after; then by seat.
+            early = [q for q in queue if q[5]] or [q for q in queue if not q[4]] or queue
+            seat = early[0][0]
+            group = [q for q in early if q[0] == seat]
+            chosen = _ask_order(w, seat, group) if ordered and len(group) > 1 else group[0]
+            queue.remove(chosen)
+        seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
+        ability = sources[source][index]
+        if not ability.direct:
+            push_frame(w, source, index, seat, this)
+            return False
+        run_direct(w, Frame(source, index, seat, this, ability.code, this))
+        if w.flow.pos:  # the order was asked: this call may ask nothing more
+            return False
+    return True
 
 
-def _tokens_still_held(w: Work, queue: list[PendingState]) -> list[PendingState]:
+def _tokens_still_held(w: Work, queue: list[Queued]) -> list[Queued]:
     """A held token's night ability waits for its token: one that left its holder is dropped."""
     left: dict[tuple[int, str, int], int] = {}
     out = []
-    for p in queue:
-        if p.source[0] == "l":
-            key = (p.seat, p.source, p.index)
+    for q in queue:
+        seat, source, index = q[0], q[1], q[2]
+        if source[0] == "l":
+            key = (seat, source, index)
             if key not in left:
-                left[key] = w.seats[p.seat].loot.count(p.source[2:])
+                left[key] = w.seats[seat].loot.count(source[2:])
             if left[key] <= 0:
                 continue
             left[key] -= 1
-        out.append(p)
+        out.append(q)
     return out
 
 
-def _ask_order(w: Work, seat: int, group: list[PendingState]) -> PendingState:
-    compiled = [w.rules.ability(p.source, p.index) for p in group]
+def _ask_order(w: Work, seat: int, group: list[Queued]) -> Queued:
+    compiled = [w.rules.ability(q[1], q[2]) for q in group]
     if all(c.constant_gain for c in compiled):
         return group[0]
-    by_key: dict[str, PendingState] = {}
+    by_key: dict[str, Queued] = {}
     labels: dict[str, str] = {}
-    for p, c in zip(group, compiled, strict=True):
-        key = p.source[2:]
+    for q, c in zip(group, compiled, strict=True):
+        key = q[1][2:]
         if key in by_key:
             continue
-        by_key[key] = p
+        by_key[key] = q
         labels[key] = f"{key}: {c.text}"
     if len(by_key) == 1:
         return group[0]

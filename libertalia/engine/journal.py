@@ -18,7 +18,8 @@ A template's arguments have one of these shapes:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -39,6 +40,16 @@ class Template:
     seat: int | None = None
     source: int | None = None
     amount: int | None = None
+    # For a sentence a format cannot write: its text and amount from the argument values.
+    custom: Callable[[list[Any]], tuple[str, int]] | None = None
+
+
+def _change(values: list[Any]) -> tuple[str, int]:
+    """Gains and losses are logged as (unit, seat, signed n, source): the commonest event, kept short."""
+    unit, seat, n, source = values
+    what = "doubloon" if unit == "doubloons" and abs(n) == 1 else unit
+    text = f"seat {seat} {'gains' if n > 0 else 'loses'} {abs(n)} {what} ({source})"
+    return text, n if unit == "doubloons" else 0
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -58,8 +69,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("move", "seat {0} takes seat {1}'s {2} into their own zones", "nnw", seat=0),
     Template("move", "seat {0} takes a card from their graveyard into their hand", "n", seat=0),
     Template("move", "seat {0} puts {1} from their {2} into their {3}", "nwww", seat=0),
-    # Gains and losses: kind (the unit), seat, "gains"/"loses", n, the unit's word, source, amount.
-    Template("", "seat {1} {2} {3} {4} ({5})", "wnwnwwn", seat=1, source=5, amount=6),
+    # Gains and losses: kind (the unit), seat, n (negative: a loss), source.
+    Template("", "", "wnnw", seat=1, source=3, custom=_change),
     Template("pay", "seat {0} pays seat {1} {2} doubloons ({3})", "nnnw", seat=1, source=3, amount=2),
     Template("reputation", "seat {0} moves to the {1} reputation space", "nw", seat=0),
     Template("play", "seat {0} puts {1} onto the island", "nw", seat=0, source=1),
@@ -131,6 +142,10 @@ def encode_into(out: bytearray, ids: Mapping[str, int], entries: Sequence[Entry]
                 for item in items:
                     if item.__class__ is int:
                         _number(out, item)
+                        continue
+                    i = ids.get(item)  # type: ignore[call-overload]
+                    if i is not None and i < 0x80:
+                        append(i)
                     else:
                         _word(out, ids, item)  # type: ignore[arg-type]
 
@@ -266,10 +281,13 @@ def decode(data: bytes, words: Sequence[str], players: int | None = None) -> tup
                                  or (players is not None and seat >= players)):
             raise JournalError(f"the event at byte {at} names seat {seat}, not a seat of this game")
         source = values[t.source] if t.source is not None else None
-        amount = values[t.amount] if t.amount is not None else 0
+        if t.custom is not None:
+            text, amount = t.custom(values)
+        else:
+            text = t.text.format(*texts)
+            amount = values[t.amount] if t.amount is not None else 0  # type: ignore[assignment]
         kind = t.kind or str(values[0])
-        events.append(Event(kind, t.text.format(*texts), seat,
-                            source, amount))  # type: ignore[arg-type]
+        events.append(Event(kind, text, seat, source, amount))  # type: ignore[arg-type]
     return tuple(events)
 
 

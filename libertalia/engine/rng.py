@@ -41,7 +41,14 @@ def draw(seed: int, counter: int, n: int) -> int:
     if n == 1:
         return 0
     limit = _MAX_N - (_MAX_N % n)
-    for k in range(_MAX_TRIES):
+    z = ((seed & _MASK) * _GOLDEN + (counter << 8) + 1) & _MASK
+    # The first try, with ``_mix`` written out: every bot and shuffle draws through here.
+    x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    x ^= x >> 31
+    if x < limit:
+        return x % n
+    for k in range(1, _MAX_TRIES):
         x = _mix(((seed & _MASK) * _GOLDEN + (counter << 8) + k + 1) & _MASK)
         if x < limit:
             return x % n

@@ -12,7 +12,7 @@ anchor, reputation overflow, island order); every rule about *when* lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..state import (
@@ -21,6 +21,7 @@ from ..state import (
     FrameState,
     GameState,
     Option,
+    PendingState,
     PlayerState,
 )
 from . import journal, rng
@@ -63,26 +64,35 @@ class Frame:
     __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "it", "did", "count", "moved", "gained",
                  "code", "origin")
 
-    def __init__(self, fs: FrameState, code: tuple[Instruction, ...]) -> None:
+    def __init__(self, source: str, index: int, seat: int, this: CardRef | None, code: tuple[Instruction, ...],
+                 origin: CardRef | None) -> None:
+        """A fresh start of the ability (``thaw`` resumes a suspended one)."""
         self.code = code
-        self.source = fs.source
-        self.index = fs.index
-        self.seat = fs.seat
-        self.this = fs.this
-        self.pc = fs.pc
-        self.answers = list(fs.answers)
+        self.source = source
+        self.index = index
+        self.seat = seat
+        self.this = this
+        self.pc = 0
+        self.answers: list[str] = []
         self.pos = 0
-        self.it = fs.it
-        self.did = fs.did
-        self.count = fs.count
-        self.moved = fs.moved
-        self.gained = fs.gained
-        self.origin = fs.origin
+        self.it: CardRef | None = None
+        self.did = False
+        self.count = 0
+        self.moved = 0
+        self.gained = 0
+        self.origin = origin
 
     @classmethod
-    def start(cls, source: str, index: int, seat: int, this: CardRef | None,
-              code: tuple[Instruction, ...], origin: CardRef | None = None) -> Frame:
-        return cls(FrameState(source, index, seat, this, origin=origin), code)
+    def thaw(cls, fs: FrameState, code: tuple[Instruction, ...]) -> Frame:
+        f = cls(fs.source, fs.index, fs.seat, fs.this, code, fs.origin)
+        f.pc = fs.pc
+        f.answers = list(fs.answers)
+        f.it = fs.it
+        f.did = fs.did
+        f.count = fs.count
+        f.moved = fs.moved
+        f.gained = fs.gained
+        return f
 
     def freeze(self) -> FrameState:
         return FrameState(
@@ -102,6 +112,9 @@ class FlowAnswers:
 
 
 Asker = Frame | FlowAnswers
+
+Queued = tuple[int, str, int, CardRef | None, bool, bool]
+"""A ``PendingState`` while the engine runs, as a plain tuple: (seat, source, index, this, late, first)."""
 
 
 class Work:
@@ -124,8 +137,8 @@ class Work:
         self.sub = s.sub
         self.order = list(s.order)
         self.commits = list(s.commits)
-        self.frames = [Frame(f, rules.sources[f.source][f.index].code) for f in s.frames]
-        self.queue = list(s.queue)
+        self.frames = [Frame.thaw(f, rules.sources[f.source][f.index].code) for f in s.frames]
+        self.queue: list[Queued] = [(q.seat, q.source, q.index, q.this, q.late, q.first) for q in s.queue]
         self.flow = FlowAnswers(s.flow_answers)
         self.seed = s.seed
         self.counter = s.counter
@@ -174,7 +187,7 @@ class Work:
             order=tuple(self.order),
             commits=tuple(self.commits),
             frames=tuple(f.freeze() for f in self.frames),
-            queue=tuple(self.queue),
+            queue=tuple(PendingState(*q) for q in self.queue),
             flow_answers=tuple(self.flow.answers),
             seed=self.seed,
             counter=self.counter,
@@ -189,7 +202,7 @@ class Work:
         )
 
     # ------------------------------------------------------------ questions
-    def ask(self, asker: Asker, seat: int, kind: str, options: list[Option], prompt: str,
+    def ask(self, asker: Asker, seat: int, kind: str, options: Sequence[Option], prompt: str,
             source: str | None) -> str:
         """The answer to a question, or suspend the game until it is given.
 
@@ -247,9 +260,12 @@ class Work:
         if seat is None:
             return None
         p = self.seats[seat]
-        for pile in PILES:
-            if name in p.pile(pile):
-                return pile
+        if name in p.hand:
+            return "hand"
+        if name in p.ship:
+            return "ship"
+        if name in p.graveyard:
+            return "graveyard"
         return None
 
     def in_zone(self, ref: CardRef, zone: str) -> bool:
@@ -257,7 +273,11 @@ class Work:
         if zone == "island":
             return ref in self.island
         seat, name = ref
-        return seat is not None and name in self.seats[seat].pile(zone) and ref not in self.island
+        if seat is None:
+            return False
+        p = self.seats[seat]
+        pile = p.ship if zone == "ship" else p.pile(zone)
+        return name in pile and ref not in self.island
 
     def adjacent(self, seat: int) -> list[int]:
         """R12: seat neighbours, wrapping; one opponent counts once."""
@@ -324,7 +344,7 @@ class Work:
     def sort_key(self, ref: CardRef) -> tuple[float, float]:
         """Rank, then the board's tie rule: reputation (R4) or printed tie-breakers (C1)."""
         seat, name = ref
-        rank = self.rules.rank(name)
+        rank = self.rules.ranks[name]
         if seat is None:
             return (rank, -1.0)  # a neutral card goes left on ties (S1)
         board = self.rules.board
@@ -403,7 +423,7 @@ class Work:
         came_from = self.remove(ref)
         self.seats[seat].pile(pile).append(name)
         if pile == "hand":
-            self.seats[seat].hand.sort(key=self.rules.rank)  # hands stay sorted by rank
+            self.seats[seat].hand.sort(key=self.rules.ranks.__getitem__)  # hands stay sorted by rank
         if pile == "hand" and came_from == "graveyard":
             # Face-down cards: others learn that a card moved, not which (Surgeon).
             self.log(GRAVEYARD_TO_HAND, seat)

@@ -39,6 +39,9 @@ class Compiled:
     passive: bool  # a standing rule (``take no loot``) with nothing to run
     text: str
     code: tuple[Instruction, ...] = attrs.field(eq=False, repr=False)
+    # Only changes its owner's doubloons or reputation: it can neither ask nor start another
+    # ability, so the engine runs it on the spot instead of stacking a frame for it.
+    direct: bool = False
 
 
 @attrs.frozen
@@ -154,6 +157,11 @@ class Rules:
     sources: dict[str, tuple[Compiled, ...]] = attrs.field(init=False, eq=False, repr=False)
     play_options: dict[str, Option] = attrs.field(init=False, eq=False, repr=False)
     loot_options: dict[str, Option] = attrs.field(init=False, eq=False, repr=False)
+    # Each source's abilities by timing, as (index, ability): what the engine queues at each phase.
+    timed: dict[tuple[str, str], tuple[tuple[int, Compiled], ...]] = attrs.field(init=False, eq=False, repr=False)
+    kind_order: dict[str, int] = attrs.field(init=False, eq=False, repr=False)  # board order of loot kinds
+    # Options naming a character to a seat, by (card, asker, zone): filled as games ask.
+    option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
     lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
@@ -174,6 +182,9 @@ class Rules:
         sources: dict[str, tuple[Compiled, ...]] = {f"c:{name}": c.compiled for name, c in self._by_name.items()}
         sources.update({f"l:{spec.kind}": spec.compiled for spec in self.loot})
         put("sources", sources)
+        put("timed", {(source, timing): tuple((i, c) for i, c in enumerate(abilities) if c.timing == timing)
+                      for source, abilities in sources.items() for timing in {c.timing for c in abilities}})
+        put("kind_order", {kind: i for i, kind in enumerate(self.kinds)})
         options = {c.name: Option(c.name, f"{c.name} ({c.rank:g})") for c in self.characters}
         options.update({name: Option(name, f"{c.name} ({c.rank:g}, seat {name.partition('#')[2]}'s card)")
                         for name, c in marked.items()})

@@ -23,7 +23,7 @@ def _one(template: int, *args: object) -> lt.Event:
 
 def test_a_gain_reads_back_with_its_seat_source_and_amount() -> None:
     """The fields stats rely on (kind, seat, source, amount) survive packing."""
-    e = _one(journal.CHANGE, "doubloons", 2, "gains", 3, "doubloons", "Cook", 3)
+    e = _one(journal.CHANGE, "doubloons", 2, 3, "Cook")
     assert (e.kind, e.seat, e.source, e.amount) == ("doubloons", 2, "Cook", 3)
     assert e.text == "seat 2 gains 3 doubloons (Cook)"
 
@@ -35,12 +35,14 @@ def test_list_shapes_read_as_the_engine_wrote_them() -> None:
     assert _one(journal.REVEAL, (-1, "Parrot", 0, "Cook")).text == "the island: Parrot, Cook (seat 0)"
     assert _one(journal.OVER, (31, 24)).text == "the game is over: seat 0 31, seat 1 24"
     assert _one(journal.RULES, "Galecrest", ("map", "calm")).text == "Galecrest; loot sides: map calm"
+    assert _one(journal.CHANGE, "doubloons", 1, -1, "Cook").text == "seat 1 loses 1 doubloon (Cook)"
+    assert _one(journal.CHANGE, "reputation", 1, 2, "Cook").amount == 0
     assert _one(journal.SWAP_LOOT, 1, "map", "anchor").text == "seat 1 swaps a map for an anchor"
 
 
 def test_words_outside_the_lexicon_and_large_numbers_are_kept_exactly() -> None:
     """A modded name the lexicon lacks is spelled out; numbers of any size and sign round-trip."""
-    e = _one(journal.CHANGE, "doubloons", 0, "loses", 10**12, "doubloons", "Fußpilz Pirat", -(10**12))
+    e = _one(journal.CHANGE, "doubloons", 0, -(10**12), "Fußpilz Pirat")
     assert e.source == "Fußpilz Pirat" and e.amount == -(10**12)
     assert "loses 1000000000000 doubloons" in e.text
 

@@ -146,9 +146,15 @@ def compile_ability(ability: ast.Ability) -> Compiled:
         for s in ability.steps
     )
     passive = all(isinstance(a, ast.TakeNoLoot) for s in ability.steps for a in s.actions)
+    direct = all(
+        s.form == "plain" and all(isinstance(a, ast.MoveReputation)
+                                  or (isinstance(a, ast.Change) and a.subject is None) for a in s.actions)
+        for s in ability.steps
+    )
     return Compiled(
         timing=ability.timing, last=ability.last, once=ability.once, first=ability.first, early=early,
         constant_gain=constant_gain, passive=passive, text=render_ability(ability), code=tuple(code),
+        direct=direct,
     )
 
 

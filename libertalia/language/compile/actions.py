@@ -34,25 +34,31 @@ def _(a: ast.Change) -> ActionFn:
     subjects, current, amount = _subject_amount(a)
     unit = unit_of(a.amount)
     sign = 1 if a.verb == "gain" else -1
-    verb = "gains" if sign > 0 else "loses"
+
+    def apply(w: Work, f: Frame, seat: int) -> bool:
+        current[0] = seat
+        n = amount(w, f)
+        if unit == "reputation":
+            w.change_reputation(seat, sign * n)
+        elif sign > 0:
+            w.gain(seat, n)
+        else:
+            w.lose(seat, n)
+        if n:
+            w.log(journal.CHANGE, unit, seat, sign * n, source_name(f))
+        return n > 0
+
+    if a.subject is None:  # "gain 2 doubloons": the ability's owner, the commonest action of all
+        def change_own(w: Work, f: Frame) -> None:
+            f.did = apply(w, f, f.seat)
+        return change_own
 
     def change(w: Work, f: Frame) -> None:
         did = False
         for seat, named_by in subjects(w, f):
             if named_by is not None:
                 f.it = named_by
-            current[0] = seat
-            n = amount(w, f)
-            if unit == "reputation":
-                w.change_reputation(seat, sign * n)
-            elif sign > 0:
-                w.gain(seat, n)
-            else:
-                w.lose(seat, n)
-            if n:
-                w.log(journal.CHANGE, unit, seat, verb, n, "doubloon" if unit == "doubloons" and n == 1 else unit,
-                      source_name(f), sign * n if unit == "doubloons" else 0)
-            did = did or n > 0
+            did = apply(w, f, seat) or did
         f.did = did
     return change
 

@@ -25,8 +25,8 @@ def source_name(f: Frame) -> str:
 def push_frame(w: Work, source: str, index: int, seat: int, this: CardRef | None,
                origin: CardRef | None = None) -> None:
     """Start an ability; ``origin`` is the card whose text runs, when another card borrows it."""
-    w.frames.append(Frame.start(source, index, seat, this, w.rules.sources[source][index].code,
-                                this if origin is None else origin))
+    w.frames.append(Frame(source, index, seat, this, w.rules.sources[source][index].code,
+                          this if origin is None else origin))
 
 
 def push_loot_abilities(w: Work, seat: int, kind: str, timing: str, taker: CardRef | None) -> None:

@@ -51,6 +51,11 @@ def candidates(np: ast.CharNP) -> CharFn:
         return [(s, n) for s in seats for n in w.seats[s].ship]
 
     def run(w: Work, f: Frame) -> list[CardRef]:
+        if not tests:
+            return source(w, f)
+        if len(tests) == 1:
+            test = tests[0]
+            return [r for r in source(w, f) if test(w, f, r)]
         return [r for r in source(w, f) if all(t(w, f, r) for t in tests)]
 
     def at_nightfall(w: Work, f: Frame) -> list[CardRef]:
@@ -161,7 +166,7 @@ def choose_char(w: Work, f: Frame, refs: list[CardRef], verb: str) -> CardRef | 
     """Ask the ability's owner to pick one of ``refs`` (none asked when there is nothing to pick)."""
     if not refs:
         return None
-    options = [Option(w.key_for(r, f.seat), label(w, r, f.seat)) for r in refs]
+    options = [character_option(w, r, f.seat) for r in refs]
     key = w.ask(f, f.seat, "choose_character", options, f"choose a character to {verb}", source_name(f))
     return refs[[o.key for o in options].index(key)]
 
@@ -187,9 +192,16 @@ def _per_ship(sel: ast.CharSel, cands: CharFn, verb: str,
     return each
 
 
-def label(w: Work, ref: CardRef, seat: int) -> str:
-    owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
-    return f"{owner} {ref[1]} ({w.rules.rank(ref[1]):g}, {w.zone_of(ref)})"
+def character_option(w: Work, ref: CardRef, seat: int) -> Option:
+    """The option naming ``ref`` to ``seat``: made once per card, asker and zone (``Rules.option_cache``)."""
+    zone = w.zone_of(ref)
+    cache = w.rules.option_cache
+    option = cache.get((ref, seat, zone))
+    if option is None:
+        owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
+        option = Option(w.key_for(ref, seat), f"{owner} {ref[1]} ({w.rules.rank(ref[1]):g}, {zone})")
+        cache[(ref, seat, zone)] = option
+    return option
 
 
 # ------------------------------------------------------------------ loot
