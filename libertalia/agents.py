@@ -22,12 +22,16 @@ class Agent(Protocol):
 class FirstOptionAgent:
     """Always the first option offered: a cheap, fully predictable opponent."""
 
+    answers_from_options = True  # returns an offered key by construction (``play_out`` need not check it)
+
     def choose(self, observation: Observation, decision: Decision) -> str:
         return decision.options[0].key
 
 
 class RandomAgent:
     """A uniformly random legal option, from its own seeded counter-based stream."""
+
+    answers_from_options = True
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

@@ -43,12 +43,18 @@ def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any]
     reads it; everything else about the game is the same.
     """
     rules = rules.for_game(seed) if isinstance(seed, int) and not isinstance(seed, bool) else rules
-    w = Work(rules, initial_state(rules, players, seed, setup))
+    start = initial_state(rules, players, seed, setup)
     if not log:
-        w.journal = w.old_journal = None
+        start = attrs.evolve(start, journal=None)
+    return Game._owning(rules, _begin(rules, start), None, start)
+
+
+def _begin(rules: Rules, start: GameState) -> Work:
+    """A working copy of a new game, run from its starting state to the first decision."""
+    w = Work(rules, start)
     w.log(journal.RULES, rules.board.title, tuple(x for kind, side in rules.loot_sides.items() for x in (kind, side)))
     flow.run(w)
-    return Game._owning(rules, w, w.freeze())
+    return w
 
 
 def _answer(w: Work, key: str) -> None:
@@ -250,9 +256,13 @@ class Game(_PublicReading):
         return None
 
     def _replay(self) -> Work:
-        """A working copy at this game, rebuilt from its earlier state and the answers since."""
+        """A working copy at this game, rebuilt from its earlier state and the answers since.
+
+        The earlier state is a decision, or the starting state of ``new_game`` (no decision
+        yet and not over), which is begun again first.
+        """
         base = self._base
-        w = Work(self.rules, base)
+        w = _begin(self.rules, base) if base.decision is None and base.step != "over" else Work(self.rules, base)
         if self._history is not None:
             for key in self._history[len(base.history):self._asked]:
                 _answer(w, key)
@@ -320,24 +330,26 @@ class Game(_PublicReading):
         live = _LiveState(w)
         history = w.history
         most = _question_limit(self.rules, w.n)
-
-        def pick(d: Decision) -> str:
-            key = agents[d.player].choose(Observation(live, d.player), d)
-            if key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
-                raise IllegalChoice(key, d.keys(), f"seat {d.player}'s agent answered {d.prompt!r}")
-            if len(history) >= most:
-                _check_question_budget(self.rules, w.n, len(history), d, w)
-            return key
+        # One view per seat for the whole game: each reads the working copy as it stands.
+        views = [Observation(live, seat) for seat in range(w.n)]
+        # The library's own bots answer with an offered key by construction: not checked again.
+        checked = [type(agent).__dict__.get("answers_from_options") is not True for agent in agents]
 
         def answer(d: Decision) -> str:
-            key = pick(d)
-            w.history.append(key)
+            seat = d.player
+            key = agents[seat].choose(views[seat], d)
+            if checked[seat] and key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
+                raise IllegalChoice(key, d.keys(), f"seat {seat}'s agent answered {d.prompt!r}")
+            if len(history) >= most:
+                _check_question_budget(self.rules, w.n, len(history), d, w)
+            history.append(key)
             return key
 
         # The pending question resumes the suspended step; every later one is answered where
         # it is asked (``Work.answerer``), so no step is suspended and re-run.
         w.decision = d
-        key = pick(d)
+        key = answer(d)
+        history.pop()  # ``_answer`` records it
         w.answerer = answer
         _answer(w, key)
         w.answerer = None

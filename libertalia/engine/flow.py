@@ -154,26 +154,32 @@ def _play_options(rules: Rules, hand: Sequence[str]) -> tuple[Option, ...]:
 
 
 def _select(w: Work) -> None:
-    """One seat's pick a call: a step asks at most once, so that a suspended one replays exactly."""
-    w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits)
-    if seat is None:
-        w.step = "reveal"
-        return
-    hand = w.seats[seat].hand  # kept sorted by rank
-    w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
+    """One seat's pick a call: a step asks at most once, so that a suspended one replays exactly.
+
+    Live (``Work.answerer``) nothing is ever replayed, so every seat picks in one call.
+    """
+    while True:
+        w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits)
+        if seat is None:
+            w.step = "reveal"
+            return
+        hand = w.seats[seat].hand  # kept sorted by rank
+        w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
+        if w.answerer is None:
+            return
 
 
 def _reveal(w: Work) -> None:
-    w.island = []
     w.left_of_neutral = None
-    for neutral in w.rules.board.neutrals:
-        if w.n in neutral.players:
-            w.insert_on_island((None, neutral.name))
+    arriving: list[CardRef] = [(None, neutral.name) for neutral in w.rules.board.neutrals if w.n in neutral.players]
     for seat, name in enumerate(w.commits):
         if name is not None:
             w.seats[seat].hand.remove(name)
-            w.insert_on_island((seat, name))
+            arriving.append((seat, name))
             w.log(journal.PLAY, seat, name, w.rules.card(name).name)
+    # As if placed one by one (``insert_on_island``): a stable sort keeps equal keys in arrival order.
+    w.island = sorted(arriving, key=w.sort_key)
+    w.moves += 1
     w.commits = [None] * w.n
     w.log(journal.REVEAL, tuple(x for seat, name in w.island for x in (-1 if seat is None else seat, name)))
     w.step, w.cursor = "sun", 0
@@ -377,6 +383,7 @@ def _voyage_end(w: Work) -> None:
         (p.removed if board.ship_after_voyage == "removed" else p.graveyard).extend(leaving)
         p.ship = aboard
         p.kept.clear()
+    w.moves += 1
     for kind in w.aside:
         w.to_bag(kind)
     w.aside.clear()
@@ -425,7 +432,9 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
-        queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
+        # Unless no card moved and nothing was queued since the last check.
+        if w.queue_checked != (w.moves, len(queue)):
+            queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
         if w.step == "night":
             queue[:] = _tokens_still_held(w, queue)
         if not queue:
@@ -439,6 +448,7 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
             group = [q for q in early if q[0] == seat]
             chosen = _ask_order(w, seat, group) if ordered and len(group) > 1 else group[0]
             queue.remove(chosen)
+        w.queue_checked = (w.moves, len(queue))
         seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
         ability = sources[source][index]
         if not ability.direct:

@@ -120,6 +120,13 @@ Queued = tuple[int, str, int, CardRef | None, bool, bool]
 class Work:
     """A game in progress, mutable, owned by one ``choose()`` call."""
 
+    __slots__ = (
+        "rules", "n", "seats", "track", "island", "days", "aside", "bag", "undealt", "voyage", "day", "step",
+        "cursor", "sub", "order", "commits", "frames", "queue", "flow", "seed", "counter", "census", "net",
+        "extra", "just_took", "left_of_neutral", "decision", "old_journal", "journal", "history", "answerer",
+        "answered", "moves", "queue_checked",
+    )
+
     def __init__(self, rules: Rules, s: GameState) -> None:
         self.rules = rules
         self.n = s.players
@@ -156,6 +163,10 @@ class Work:
         # so no step is suspended and re-run.  ``answered`` counts its answers.
         self.answerer: Callable[[Decision], str] | None = None
         self.answered = 0
+        # Counts changes of the island or of any seat's piles, so that a queue checked
+        # since the last one (``flow._drain``) is not checked again.
+        self.moves = 0
+        self.queue_checked: tuple[int, int] | None = None
 
     def freeze_seats(self) -> tuple[PlayerState, ...]:
         space = {token: i for i, token in enumerate(self.track)}
@@ -359,12 +370,14 @@ class Work:
         while i < len(self.island) and self.sort_key(self.island[i]) <= key:
             i += 1
         self.island.insert(i, ref)
+        self.moves += 1
         if i < self.cursor and self.step == "sun":
             self.cursor += 1
 
     def remove(self, ref: CardRef) -> str | None:
         """Take a character out of wherever it is; returns the zone it left."""
         zone = self.zone_of(ref)
+        self.moves += 1
         if zone == "island":
             i = self.island.index(ref)
             self.island.pop(i)
@@ -409,6 +422,7 @@ class Work:
         if zone == "island":
             i = self.island.index(ref)
             self.island[i] = new
+            self.moves += 1
         else:
             assert zone is not None
             self.remove(ref)

@@ -48,7 +48,20 @@ def _(a: ast.Change) -> ActionFn:
             w.log(journal.CHANGE, unit, seat, sign * n, source_name(f))
         return n > 0
 
-    if a.subject is None:  # "gain 2 doubloons": the ability's owner, the commonest action of all
+    fixed = a.amount.n if isinstance(a.amount, ast.Fixed) and a.amount.per is None else None
+    if a.subject is None and fixed is not None and unit == "doubloons":
+        # "gain 2 doubloons": the commonest action of all, with nothing to work out.
+        signed = sign * fixed
+        change_coins = Work.gain if sign > 0 else Work.lose
+
+        def coins_own(w: Work, f: Frame) -> None:
+            change_coins(w, f.seat, fixed)
+            if fixed:
+                w.log(journal.CHANGE, unit, f.seat, signed, f.source[2:])
+            f.did = fixed > 0
+        return coins_own
+
+    if a.subject is None:  # the ability's owner
         def change_own(w: Work, f: Frame) -> None:
             f.did = apply(w, f, f.seat)
         return change_own
