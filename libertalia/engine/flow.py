@@ -88,14 +88,7 @@ def _voyage(w: Work) -> None:
     board = w.rules.board
     days = board.voyage_days[w.voyage - 1]
     per_day = board.loot_per_day_for(w.n)
-    w.days = []
-    for _ in range(days):
-        day: list[str] = []
-        for _ in range(per_day):
-            kind = w.draw_from_bag()
-            if kind is not None:
-                day.append(kind)
-        w.days.append(day)
+    w.days = [w.draw_many_from_bag(per_day) for _ in range(days)]
     count = board.deal[w.voyage - 1]
     dealt = []
     for _ in range(min(count, len(w.undealt))):
@@ -176,7 +169,7 @@ def _reveal(w: Work) -> None:
         if name is not None:
             w.seats[seat].hand.remove(name)
             arriving.append((seat, name))
-            w.log(journal.PLAY, seat, name, w.rules.card(name).name)
+            w.log(journal.PLAY, seat, name)
     # As if placed one by one (``insert_on_island``): a stable sort keeps equal keys in arrival order.
     w.island = sorted(arriving, key=w.sort_key)
     w.moves += 1
@@ -193,9 +186,15 @@ def _sun(w: Work) -> None:
         w.cursor += 1
         if ref[0] is None:
             continue
-        source = f"c:{ref[1]}"
-        abilities = w.rules.timed.get((source, "sun"))
+        if ref[1] not in w.rules.acting["sun"]:
+            continue
+        source = w.rules.card_sources[ref[1]]
+        abilities = w.rules.timed[(source, "sun")]
         if abilities:
+            if (source, "sun") in w.rules.all_direct:  # nothing to stack: run them here, in order
+                for i, c in abilities:
+                    run_direct(w, Frame(source, i, ref[0], ref, c.code, ref))
+                continue
             for i, _ in reversed(abilities):
                 push_frame(w, source, i, ref[0], ref)
             return
@@ -272,17 +271,23 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
 
 
 def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
-    spec = w.rules.card(ref[1])
+    rules = w.rules
+    name = ref[1]
     today = w.today()
-    if spec.takes_loot and today:
-        options = [w.rules.loot_options[k] for k in dict.fromkeys(today)]
-        kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {ref[1]}", ref[1])
+    if today and rules.card(name).takes_loot:
+        if len(today) == 1 or len(set(today)) == 1:
+            kind = today[0]
+        else:
+            options = [rules.loot_options[k] for k in dict.fromkeys(today)]
+            kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {name}", name)
         today.remove(kind)
         w.seats[seat].loot.append(kind)
         w.just_took[ref] = kind
-        w.log(journal.TAKE_AT_DUSK, seat, ref[1], kind)
-        _queue_source(w, seat, f"l:{kind}", "dusk", ref)
-    _queue_source(w, seat, f"c:{ref[1]}", "dusk", ref)
+        w.log(journal.TAKE_AT_DUSK, seat, name, kind)
+        if kind in rules.timed_kinds["dusk"]:
+            _queue_source(w, seat, "l:" + kind, "dusk", ref)
+    if name in rules.acting["dusk"]:
+        _queue_source(w, seat, rules.card_sources[name], "dusk", ref)
 
 
 def _queue_source(w: Work, seat: int, source: str, timing: str, this: CardRef | None) -> None:
@@ -295,8 +300,12 @@ def _queue_ship(w: Work, seat: int, timing: str) -> None:
     """Queue the ``timing`` abilities of every character aboard ``seat``'s ship."""
     timed = w.rules.timed
     queue = w.queue
+    sources = w.rules.card_sources
+    acting = w.rules.acting[timing]
     for name in w.seats[seat].ship:
-        source = "c:" + name
+        if name not in acting:
+            continue
+        source = sources[name]
         for i, c in timed.get((source, timing), ()):
             if not c.passive:
                 queue.append((seat, source, i, (seat, name), c.last, c.first))
@@ -406,7 +415,7 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
     Loot goes in board order: a stormy chest that spends maps resolves before the maps score.
     """
     loot = w.seats[seat].loot
-    if not loot:
+    if not loot or w.rules.timed_kinds.get(timing, frozenset()).isdisjoint(loot):
         return
     done: set[str] = set()
     timed = w.rules.timed
@@ -443,11 +452,15 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
             chosen = queue.pop()
         else:
             # R11: ``first`` abilities before the rest, ``last`` ones after; then by seat.
-            early = [q for q in queue if q[5]] or [q for q in queue if not q[4]] or queue
-            seat = early[0][0]
-            group = [q for q in early if q[0] == seat]
-            chosen = _ask_order(w, seat, group) if ordered and len(group) > 1 else group[0]
-            queue.remove(chosen)
+            at = _next_in_line(queue)
+            chosen = queue[at]
+            if ordered:
+                tier = (lambda q: q[5]) if chosen[5] else (lambda q: not q[4]) if not chosen[4] else None
+                group = [q for q in queue if q[0] == chosen[0] and (tier is None or tier(q))]
+                if len(group) > 1:
+                    chosen = _ask_order(w, chosen[0], group)
+                    at = queue.index(chosen)
+            del queue[at]
         w.queue_checked = (w.moves, len(queue))
         seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
         ability = sources[source][index]
@@ -458,6 +471,17 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
         if w.flow.pos:  # the order was asked: this call may ask nothing more
             return False
     return True
+
+
+def _next_in_line(queue: list[Queued]) -> int:
+    """Where the next ability to resolve stands: the first ``first`` one, else the first not ``last``."""
+    not_late = -1
+    for i, q in enumerate(queue):
+        if q[5]:
+            return i
+        if not_late < 0 and not q[4]:
+            not_late = i
+    return max(not_late, 0)
 
 
 def _tokens_still_held(w: Work, queue: list[Queued]) -> list[Queued]:

@@ -40,16 +40,26 @@ class Template:
     seat: int | None = None
     source: int | None = None
     amount: int | None = None
-    # For a sentence a format cannot write: its text and amount from the argument values.
-    custom: Callable[[list[Any]], tuple[str, int]] | None = None
+    # For a sentence a format cannot write: its text, source and amount from the argument values.
+    custom: Callable[[list[Any]], tuple[str, str | None, int]] | None = None
 
 
-def _change(values: list[Any]) -> tuple[str, int]:
+def _change(values: list[Any]) -> tuple[str, str | None, int]:
     """Gains and losses are logged as (unit, seat, signed n, source): the commonest event, kept short."""
     unit, seat, n, source = values
     what = "doubloon" if unit == "doubloons" and abs(n) == 1 else unit
     text = f"seat {seat} {'gains' if n > 0 else 'loses'} {abs(n)} {what} ({source})"
-    return text, n if unit == "doubloons" else 0
+    return text, source, n if unit == "doubloons" else 0
+
+
+def _change_doubloons(values: list[Any]) -> tuple[str, str | None, int]:
+    return _change(["doubloons", *values])
+
+
+def _play(values: list[Any]) -> tuple[str, str | None, int]:
+    """A card played is its printed card, whoever holds it now ("Cook#1" is a Cook)."""
+    seat, name = values
+    return f"seat {seat} plays {name}", name.partition("#")[0], 0
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -58,7 +68,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("income", "seat {0} collects {1} doubloons of income", "nn", seat=0),
     Template("income", "seat {0} starts with {1} doubloons", "nn", seat=0),
     Template("day", "voyage {0}, day {1}: today's loot is {2}", "nnV"),
-    Template("play", "seat {0} plays {1}", "nww", seat=0, source=2),
+    Template("play", "", "nw", seat=0, custom=_play),
     Template("reveal", "the island: {0}", "R"),
     Template("loot", "unclaimed loot leaves the day: {0}", "W"),
     Template("loot", "seat {0} removes {1} from today's loot", "na", seat=0),
@@ -70,7 +80,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("move", "seat {0} takes a card from their graveyard into their hand", "n", seat=0),
     Template("move", "seat {0} puts {1} from their {2} into their {3}", "nwww", seat=0),
     # Gains and losses: kind (the unit), seat, n (negative: a loss), source.
-    Template("", "", "wnnw", seat=1, source=3, custom=_change),
+    Template("", "", "wnnw", seat=1, custom=_change),
     Template("pay", "seat {0} pays seat {1} {2} doubloons ({3})", "nnnw", seat=1, source=3, amount=2),
     Template("reputation", "seat {0} moves to the {1} reputation space", "nw", seat=0),
     Template("play", "seat {0} puts {1} onto the island", "nw", seat=0, source=1),
@@ -82,12 +92,14 @@ TEMPLATES: tuple[Template, ...] = (
     Template("loot", "seat {0} draws {1} from the bag", "nW", seat=0),
     Template("loot", "seat {0} swaps {1} for {2}", "naa", seat=0),
     Template("borrow", "seat {0} uses the {1} ability of {2}", "nww", seat=0),
+    Template("doubloons", "", "nnw", seat=0, custom=_change_doubloons),  # CHANGE, in doubloons: the commonest
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these).
 (RULES, VOYAGE, INCOME, START_COINS, DAY, PLAY, REVEAL, LEFTOVER, REMOVE_LOOT, TAKE_AT_DUSK,
  BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
- TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW) = range(len(TEMPLATES))
+ TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW,
+ CHANGE_DOUBLOONS) = range(len(TEMPLATES))
 
 VOCABULARY: tuple[str, ...] = (
     "doubloons", "doubloon", "reputation", "gains", "loses", "leftmost", "rightmost",
@@ -282,7 +294,7 @@ def decode(data: bytes, words: Sequence[str], players: int | None = None) -> tup
             raise JournalError(f"the event at byte {at} names seat {seat}, not a seat of this game")
         source = values[t.source] if t.source is not None else None
         if t.custom is not None:
-            text, amount = t.custom(values)
+            text, source, amount = t.custom(values)
         else:
             text = t.text.format(*texts)
             amount = values[t.amount] if t.amount is not None else 0  # type: ignore[assignment]

@@ -24,6 +24,8 @@ def _mix(z: int) -> int:
 
 _MAX_N = 1 << 64
 _MAX_TRIES = 1 << 10
+_LIMITS: dict[int, int] = {}
+"""Rejection limits of the small ``n`` that bots and shuffles draw again and again."""
 
 
 def draw(seed: int, counter: int, n: int) -> int:
@@ -40,7 +42,11 @@ def draw(seed: int, counter: int, n: int) -> int:
         raise ValueError(f"rng.draw needs 1 <= n <= 2**64, not {shown}")
     if n == 1:
         return 0
-    limit = _MAX_N - (_MAX_N % n)
+    limit = _LIMITS.get(n)
+    if limit is None:
+        limit = _MAX_N - (_MAX_N % n)
+        if n < 256:
+            _LIMITS[n] = limit
     z = ((seed & _MASK) * _GOLDEN + (counter << 8) + 1) & _MASK
     # The first try, with ``_mix`` written out: every bot and shuffle draws through here.
     x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK

@@ -459,5 +459,21 @@ class Work:
             r -= n
         raise AssertionError("unreachable: r < total")
 
+    def draw_many_from_bag(self, n: int) -> list[str]:
+        """Up to ``n`` tokens, each drawn as ``draw_from_bag`` would (a day's loot at voyage start)."""
+        bag = self.bag
+        total = sum(bag.values())
+        drawn = []
+        for _ in range(min(n, total)):
+            r = self.random(total)
+            for kind, left in bag.items():
+                if r < left:
+                    bag[kind] = left - 1
+                    drawn.append(kind)
+                    break
+                r -= left
+            total -= 1
+        return drawn
+
     def to_bag(self, kind: str) -> None:
         self.bag[kind] += 1

@@ -160,6 +160,11 @@ class Rules:
     # Each source's abilities by timing, as (index, ability): what the engine queues at each phase.
     timed: dict[tuple[str, str], tuple[tuple[int, Compiled], ...]] = attrs.field(init=False, eq=False, repr=False)
     kind_order: dict[str, int] = attrs.field(init=False, eq=False, repr=False)  # board order of loot kinds
+    timed_kinds: dict[str, frozenset[str]] = attrs.field(init=False, eq=False, repr=False)  # timing -> kinds
+    card_sources: dict[str, str] = attrs.field(init=False, eq=False, repr=False)  # name -> "c:name"
+    # Per timing, the card names with an ability then, and the sources whose abilities then are all direct.
+    acting: dict[str, frozenset[str]] = attrs.field(init=False, eq=False, repr=False)
+    all_direct: frozenset[tuple[str, str]] = attrs.field(init=False, eq=False, repr=False)
     # Options naming a character to a seat, by (card, asker, zone): filled as games ask.
     option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
@@ -185,6 +190,13 @@ class Rules:
         put("timed", {(source, timing): tuple((i, c) for i, c in enumerate(abilities) if c.timing == timing)
                       for source, abilities in sources.items() for timing in {c.timing for c in abilities}})
         put("kind_order", {kind: i for i, kind in enumerate(self.kinds)})
+        put("card_sources", {name: f"c:{name}" for name in self._by_name})
+        put("acting", {timing: frozenset(name for name, c in self._by_name.items() if c.has(timing))
+                       for timing in ("sun", "dusk", "moon", "anchor")})
+        put("all_direct", frozenset(key for key, abilities in self.timed.items()
+                                    if all(c.direct for _, c in abilities)))
+        put("timed_kinds", {timing: frozenset(s.kind for s in self.loot if any(c.timing == timing for c in s.compiled))
+                            for timing in ("sun", "dusk", "moon", "anchor")})
         options = {c.name: Option(c.name, f"{c.name} ({c.rank:g})") for c in self.characters}
         options.update({name: Option(name, f"{c.name} ({c.rank:g}, seat {name.partition('#')[2]}'s card)")
                         for name, c in marked.items()})

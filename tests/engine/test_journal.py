@@ -26,6 +26,13 @@ def test_a_gain_reads_back_with_its_seat_source_and_amount() -> None:
     e = _one(journal.CHANGE, "doubloons", 2, 3, "Cook")
     assert (e.kind, e.seat, e.source, e.amount) == ("doubloons", 2, "Cook", 3)
     assert e.text == "seat 2 gains 3 doubloons (Cook)"
+    assert _one(journal.CHANGE_DOUBLOONS, 2, 3, "Cook") == e
+
+
+def test_a_card_played_is_its_printed_card() -> None:
+    """A play event's source is the printed card, also for a marked card that changed hands."""
+    e = _one(journal.PLAY, 1, "Cook#0")
+    assert (e.kind, e.seat, e.source, e.text) == ("play", 1, "Cook", "seat 1 plays Cook#0")
 
 
 def test_list_shapes_read_as_the_engine_wrote_them() -> None:

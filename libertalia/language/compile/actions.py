@@ -45,7 +45,10 @@ def _(a: ast.Change) -> ActionFn:
         else:
             w.lose(seat, n)
         if n:
-            w.log(journal.CHANGE, unit, seat, sign * n, source_name(f))
+            if unit == "doubloons":
+                w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
+            else:
+                w.log(journal.CHANGE, unit, seat, sign * n, source_name(f))
         return n > 0
 
     fixed = a.amount.n if isinstance(a.amount, ast.Fixed) and a.amount.per is None else None
@@ -57,7 +60,7 @@ def _(a: ast.Change) -> ActionFn:
         def coins_own(w: Work, f: Frame) -> None:
             change_coins(w, f.seat, fixed)
             if fixed:
-                w.log(journal.CHANGE, unit, f.seat, signed, f.source[2:])
+                w.log(journal.CHANGE_DOUBLOONS, f.seat, signed, f.source[2:])
             f.did = fixed > 0
         return coins_own
 
