@@ -1,49 +1,120 @@
-"""Speed of the engine: random full games per second, rules loading time, peak memory.
+"""Speed and size of the engine: games and decisions per second, loading, memory.
 
-Run: ``python benchmarks/bench.py [--games N] [--players 4]``.  Speed is measured
-here, never in the pass/fail tests.
+Run: ``python benchmarks/bench.py [--games N] [--players 3 4 5 6] [--edition galecrest]``.
+
+Prints, per player count, random games per second and decisions per second through the
+three ways of playing (``lt.play`` / ``Game.play_out``, the same with ``log=False``, and a
+public ``choose()`` loop whose agents read their observation), then the time to import the
+library and to load the rules in fresh processes (warm cache, median of five), and the size
+of a finished game: its state in memory and its ``to_json`` text.  Speed is measured here,
+never in the pass/fail tests.  On a shared machine compare ratios, not absolute figures:
+``python ../shared/bench/ratio.py`` sets the engine against a bare mutable toy.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 
 import libertalia as lt
 
+Loop = Callable[[lt.Rules, int, int], int]
+
+
+def play_loop(log: bool) -> Loop:
+    def run(rules: lt.Rules, players: int, seed: int) -> int:
+        game = lt.play(rules, [lt.agents.RandomAgent(seed * 16 + i) for i in range(players)], seed=seed, log=log)
+        return len(game.history)
+    return run
+
+
+def choose_loop(rules: lt.Rules, players: int, seed: int) -> int:
+    agents = [lt.agents.RandomAgent(seed * 16 + i) for i in range(players)]
+    game = lt.new_game(rules, players, seed=seed)
+    decisions = 0
+    while (d := game.decision) is not None:
+        game = game.choose(agents[d.player].choose(game.observation(d.player), d))
+        decisions += 1
+    return decisions
+
+
+def rate(loop: Loop, rules: lt.Rules, players: int, games: int) -> tuple[float, float]:
+    """Games and decisions per second: the best of three batches (the least disturbed)."""
+    best = (0.0, 0.0)
+    for batch in range(3):
+        decisions = 0
+        t0 = time.perf_counter()
+        for seed in range(batch * games, (batch + 1) * games):
+            decisions += loop(rules, players, seed)
+        elapsed = time.perf_counter() - t0
+        best = max(best, (games / elapsed, decisions / elapsed))
+    return best
+
+
+def fresh_process_ms(code: str, runs: int = 5) -> float:
+    """Median wall time of ``code`` in a new interpreter, its own start-up subtracted."""
+    def once(snippet: str) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", snippet], check=True)
+        return time.perf_counter() - t0
+
+    base = statistics.median(once("pass") for _ in range(runs))
+    return 1000 * (statistics.median(once(code) for _ in range(runs)) - base)
+
+
+def deep_size(obj: object, seen: set[int] | None = None) -> int:
+    """Bytes of ``obj`` and everything it refers to, each object counted once."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, str | bytes | int | float | bool | type(None)):
+        return size
+    if isinstance(obj, dict):
+        return size + sum(deep_size(k, seen) + deep_size(v, seen) for k, v in obj.items())
+    if isinstance(obj, tuple | list | set | frozenset):
+        return size + sum(deep_size(v, seen) for v in obj)
+    slots = [s for cls in type(obj).__mro__ for s in getattr(cls, "__slots__", ())]
+    size += sum(deep_size(getattr(obj, s), seen) for s in slots if hasattr(obj, s))
+    return size + (deep_size(vars(obj), seen) if hasattr(obj, "__dict__") else 0)
+
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=300)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40, help="games per batch (three batches a figure)")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5, 6])
     parser.add_argument("--edition", default="galecrest")
     args = parser.parse_args()
-
-    t0 = time.perf_counter()
     rules = lt.load_rules(args.edition)
-    load = time.perf_counter() - t0
-    print(f"load_rules({args.edition!r}): {load * 1000:.0f} ms (parse, check and compile every card)")
 
+    loops: dict[str, Loop] = {"play": play_loop(True), "play, log off": play_loop(False), "choose()": choose_loop}
     for players in args.players:
-        agents = [lt.agents.RandomAgent(i) for i in range(players)]
-        decisions = 0
-        t0 = time.perf_counter()
-        for seed in range(args.games):
-            game = lt.new_game(rules, players, seed=seed)
-            while game.decision is not None:
-                d = game.decision
-                game = game.choose(agents[d.player].choose(game.observation(d.player), d))
-                decisions += 1
-        elapsed = time.perf_counter() - t0
-        print(f"{players} players: {args.games / elapsed:7.0f} games/s, "
-              f"{decisions / elapsed:8.0f} decisions/s ({decisions / args.games:.0f} decisions a game)")
+        for name, loop in loops.items():
+            games, decisions = rate(loop, rules, players, args.games)
+            print(f"{players} players, {name:13}: {games:6.0f} games/s {decisions:8.0f} decisions/s")
 
+    edition = repr(args.edition)
+    print(f"import libertalia:            {fresh_process_ms('import libertalia'):5.0f} ms (fresh process)")
+    print(f"import + load_rules({edition}): "
+          f"{fresh_process_ms(f'import libertalia as lt; lt.load_rules({edition})'):5.0f} ms (fresh process)")
+
+    game = lt.play(rules, [lt.agents.RandomAgent(i) for i in range(4)], seed=1)
+    shared: set[int] = set()  # what the rules hold already costs a finished state nothing
+    deep_size(rules, shared)
+    print(f"finished 4-player game: state {deep_size(game.state) / 1024:.1f} KiB "
+          f"({deep_size(game.state, set(shared)) / 1024:.1f} KiB beyond what the rules hold), "
+          f"to_json {len(game.to_json()) / 1024:.1f} KiB, {len(game.events)} events")
     tracemalloc.start()
-    lt.play(lt.load_rules(args.edition), [lt.agents.RandomAgent(i) for i in range(4)], seed=1)
-    _, peak = tracemalloc.get_traced_memory()
+    lt.play(rules, [lt.agents.RandomAgent(i) for i in range(4)], seed=2)
+    peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    print(f"peak memory, loading rules and playing one 4-player game: {peak / 1e6:.1f} MB")
+    print(f"peak memory while playing one 4-player game: {peak / 1024:.0f} KiB")
 
 
 if __name__ == "__main__":
