@@ -226,16 +226,17 @@ def _dusk(w: Work) -> None:
         # Each sub-step moves ``sub`` on only after its question (if any) is
         # answered: a suspension re-runs the same sub-step with the answer.  A
         # call asks at most one question (``flow.pos`` counts them), so after
-        # one it returns; a sub-step that asked nothing goes straight on.
+        # one it returns; a sub-step that asked nothing goes straight on, and
+        # so does every one when playing live (nothing is ever re-run then).
         if w.sub == 0:
             _neutral_removal(w, ref, seat)
             w.sub = 1
-            if flow.pos:
+            if flow.pos and w.answerer is None:
                 return
         if w.sub == 1:
             _dusk_take(w, ref, seat)
             w.sub = 2
-            if flow.pos:
+            if flow.pos and w.answerer is None:
                 return
         if w.sub == 2:
             if not _drain(w, ordered=True, zone="island"):
@@ -468,7 +469,7 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
             push_frame(w, source, index, seat, this)
             return False
         run_direct(w, Frame(source, index, seat, this, ability.code, this))
-        if w.flow.pos:  # the order was asked: this call may ask nothing more
+        if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True
 
