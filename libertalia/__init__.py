@@ -23,6 +23,7 @@ from .errors import (
     SetupError,
     StepBudgetExceeded,
     UnverifiedLootWarning,
+    UnverifiedSoloWarning,
 )
 
 if TYPE_CHECKING:
@@ -69,5 +70,6 @@ __all__ = [
     "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
     "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
-    "UnverifiedLootWarning", "agents", "load_rules", "new_game", "parse", "play", "records", "render",
+    "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "load_rules", "new_game", "parse", "play",
+    "records", "render",
 ]

@@ -33,11 +33,12 @@ def cards_dir() -> Path:
 
 
 def cache_dir() -> Path | None:
-    """Where built artefacts (the parser tables) may be kept between runs, or None for no cache.
+    """Where built artefacts (parser tables, read cards) may be kept between runs, or None for no cache.
 
     ``LIBERTALIA_CACHE_DIR`` chooses the folder; set to ``off`` it disables caching.  The
     default follows XDG (``~/.cache/libertalia``).  The cache is best-effort: a folder
-    that cannot be made simply means no cache, never an error.
+    that cannot be made simply means no cache, never an error, and a folder that can be
+    read but not written (one prepared in an image, say) is still read from.
     """
     chosen = os.environ.get("LIBERTALIA_CACHE_DIR")
     if chosen is not None and chosen.lower() in ("", "0", "off", "no", "false"):
@@ -47,4 +48,4 @@ def cache_dir() -> Path | None:
         base.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return base if os.access(base, os.W_OK | os.R_OK) else None
+    return base if os.access(base, os.R_OK | os.X_OK) else None

@@ -167,3 +167,7 @@ class StepBudgetExceeded(LibertaliaError, RuntimeError):
 
 class UnverifiedLootWarning(UserWarning):
     """Loaded loot tiles whose text is a reconstruction (``verified: false``), not the printed card."""
+
+
+class UnverifiedSoloWarning(UnverifiedLootWarning):
+    """A solo game started with solo cards whose values are constructions (``verified: false``, docs/solo.md)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from . import saves
 from .engine import flow, journal, rng
 from .engine.setup import initial_state
 from .engine.work import Frame, Work
-from .errors import IllegalChoice, StepBudgetExceeded
+from .errors import IllegalChoice, StepBudgetExceeded, UnverifiedSoloWarning
 from .loading.specs import Rules
 
 if TYPE_CHECKING:
@@ -35,15 +36,27 @@ SAVE_FORMAT = saves.SAVE_FORMAT
 
 
 def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None,
-             *, log: bool = True) -> Game:
+             *, log: bool = True, handicap: Mapping[int, int] | None = None) -> Game:
     """A game at its first decision: the start of voyage 1, or a declared position.
 
     Uncharted loot sides are drawn here, from ``seed``: ``game.rules.loot_sides`` shows them.
+    ``players=1`` is the solo game against Automa (seat 1) and the Pilferer, with the
+    board's solo tiles.  ``handicap`` gives seats extra doubloons at the start, such as
+    ``{0: 10}`` to make a solo game easier or ``{1: 10}`` to make it harder.
     ``log=False`` keeps no event log (``events`` stays empty), for bulk play where nobody
     reads it; everything else about the game is the same.
     """
-    rules = rules.for_game(seed) if isinstance(seed, int) and not isinstance(seed, bool) else rules
-    start = initial_state(rules, players, seed, setup)
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        rules = rules.for_game(seed)
+        solo = rules.board.solo
+        if players == 1 and solo is not None:
+            rules = rules.for_solo()
+            guessed = sum(not card.verified for card in solo.deck)
+            if guessed:
+                warnings.warn(UnverifiedSoloWarning(
+                    f"{guessed} of the {len(solo.deck)} solo cards are constructions, not the "
+                    "printed values (see docs/solo.md)"), stacklevel=2)
+    start = initial_state(rules, players, seed, setup, handicap)
     if not log:
         start = attrs.evolve(start, journal=None)
     return Game._owning(rules, _begin(rules, start), None, start)
@@ -53,6 +66,9 @@ def _begin(rules: Rules, start: GameState) -> Work:
     """A working copy of a new game, run from its starting state to the first decision."""
     w = Work(rules, start)
     w.log(journal.RULES, rules.board.title, tuple(x for kind, side in rules.loot_sides.items() for x in (kind, side)))
+    for p in start.seats:
+        if p.doubloons:
+            w.log(journal.HANDICAP, p.seat, p.doubloons)
     flow.run(w)
     return w
 
@@ -141,6 +157,14 @@ class _LiveState:
     def commits(self) -> tuple[str | None, ...]:
         return tuple(self._w.commits)
 
+    @property
+    def automa(self) -> int | None:
+        return self._w.automa
+
+    @property
+    def solo_deck(self) -> tuple[str, ...]:
+        return tuple(self._w.solo_deck)
+
 
 class _PublicReading:
     """The reading API that a game and a seat's observation share: nothing here is secret."""
@@ -166,6 +190,16 @@ class _PublicReading:
     @property
     def island(self) -> tuple[CardRef, ...]:
         return self._public.island
+
+    @property
+    def automa(self) -> int | None:
+        """Automa's seat in a solo game (seat 1), else ``None``; the Pilferer's cards have no seat."""
+        return self._public.automa
+
+    @property
+    def solo_deck_size(self) -> int:
+        """Solo cards left in the deck (0 outside a solo game)."""
+        return len(self._public.solo_deck)
 
     @property
     def day_loot(self) -> tuple[str, ...]:
@@ -301,7 +335,7 @@ class Game(_PublicReading):
                 # next seat: done on the frozen state, without thawing the whole game.
                 commits = list(s.commits)
                 commits[d.player] = key
-                commits, seat = flow.forced_commits([p.hand for p in s.seats], commits)
+                commits, seat = flow.forced_commits([p.hand for p in s.seats], commits, s.automa)
                 if seat is not None:
                     question = flow.selection_question(self.rules, seat, s.seats[seat].hand)
                     return Game(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
@@ -475,8 +509,10 @@ class Observation(_PublicReading):
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
+        """Every seat; another's hand and graveyard hidden (Automa's hand lies open, solo)."""
+        automa = self._public.automa
         return tuple(
-            p if p.seat == self.seat else PlayerState(
+            p if p.seat in (self.seat, automa) else PlayerState(
                 p.seat, p.doubloons, p.score, p.reputation, ("?",) * len(p.hand), p.ship,
                 ("?",) * len(p.graveyard), p.loot, p.kept, p.kept_loot, p.removed)
             for p in self._public.seats

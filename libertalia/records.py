@@ -45,12 +45,13 @@ class GameRecord:
     answers: tuple[str, ...]
     setup: dict[str, Any] | None = None
     agents: tuple[str, ...] = ()  # who played each seat, for people reading the record
+    handicap: tuple[int, ...] = ()  # extra starting doubloons per seat (``new_game(handicap=...)``)
     library_version: str = attrs.field(factory=library_version)
     rules_fingerprint: str = ""  # of the files the rules were loaded from (``Rules.fingerprint``)
 
     @classmethod
     def of(cls, game: Game, *, seed: int | None = None, setup: Mapping[str, Any] | None = None,
-           agents: Sequence[str] = ()) -> GameRecord:
+           agents: Sequence[str] = (), handicap: Mapping[int, int] | None = None) -> GameRecord:
         """The record of ``game`` (started from ``setup``, if any), as far as it has gone.
 
         The game knows its seed; ``seed``, if given, must be that one (it is kept for callers
@@ -64,11 +65,12 @@ class GameRecord:
         return cls(
             rules_args=dict(game.rules.load_args),
             rules_identity=game.rules.identity,
-            players=len(game.players),
+            players=1 if game.state.automa is not None else len(game.players),
             seed=game.seed,
             answers=game.history,
             setup=dict(setup) if setup is not None else None,
             agents=tuple(agents),
+            handicap=tuple((handicap or {}).get(i, 0) for i in range(len(game.players))) if handicap else (),
             rules_fingerprint=game.rules.fingerprint,
         )
 
@@ -97,7 +99,8 @@ class GameRecord:
             _check_fields(_fields_of(self))
             self._check_rules(rules)
         try:
-            game = new_game(rules, self.players, self.seed, self.setup)
+            game = new_game(rules, self.players, self.seed, self.setup,
+                            handicap=dict(enumerate(self.handicap)) if self.handicap else None)
         except SetupError as exc:
             raise RecordError(str(exc), "setup" if self.setup is not None else "players", action="replay") from None
         for i, key in enumerate(self.answers):
@@ -113,7 +116,10 @@ class GameRecord:
     def _check_rules(self, rules: Rules) -> None:
         stamp = {"identity": self.rules_identity, "fingerprint": self.rules_fingerprint,
                  "library": self.library_version}
-        mismatch = rules_mismatch(stamp, rules.for_game(self.seed), "record")
+        played = rules.for_game(self.seed)
+        if self.players == 1 and played.board.solo is not None:
+            played = played.for_solo()
+        mismatch = rules_mismatch(stamp, played, "record")
         if mismatch is not None:
             field = {"identity": "rules_identity", "fingerprint": "rules_fingerprint"}.get(mismatch[0],
                                                                                             "library_version")
@@ -146,7 +152,8 @@ class GameRecord:
                               f"v{rng.RNG_VERSION}", "rng")
         fields = {k: v for k, v in data.items() if k not in ("format", "rng")}
         _check_fields(fields)
-        return cls(**{**fields, "answers": tuple(fields["answers"]), "agents": tuple(fields.get("agents", ()))})
+        return cls(**{**fields, "answers": tuple(fields["answers"]), "agents": tuple(fields.get("agents", ())),
+                      "handicap": tuple(fields.get("handicap", ()))})
 
     def save(self, path: str | Path) -> None:
         """Write the record to ``path``, atomically (see ``write_atomic``)."""
@@ -165,7 +172,7 @@ class GameRecord:
 
 # ---------------------------------------------------------------- checks
 _REQUIRED = ("rules_args", "rules_identity", "players", "seed", "answers", "library_version", "rules_fingerprint")
-_OPTIONAL = ("setup", "agents")
+_OPTIONAL = ("setup", "agents", "handicap")
 _RULES_ARGS = ("edition", "loot", "seed", "extra_cards")
 
 
@@ -191,6 +198,11 @@ def _check_fields(data: Mapping[str, Any]) -> None:
             raise RecordError(f"must be a list, not {describe(items)}", key)
         for i, item in enumerate(items):
             _text(item, f"{key}[{i}]")
+    handicap = data.get("handicap", ())
+    if not isinstance(handicap, list | tuple):
+        raise RecordError(f"must be a list, not {describe(handicap)}", "handicap")
+    for i, extra in enumerate(handicap):
+        _whole(extra, f"handicap[{i}]")
     setup = data.get("setup")
     if setup is not None and not isinstance(setup, dict):
         raise RecordError(f"a declared position is an object (or null), not {describe(setup)}", "setup")

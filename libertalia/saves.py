@@ -201,6 +201,7 @@ class _Check:
         board = rules.board
         self.kinds = tuple(k for k, _ in board.bag)
         self.printed = frozenset(c.name for c in rules.characters if not c.neutral)
+        self.solo_names: frozenset[str] = frozenset()  # the solo deck's, in a solo game (the Pilferer's cards)
         self.neutrals = frozenset(c.name for c in rules.characters if c.neutral)
         self.players = 0
         self.things = 0  # every card and token a game can hold: the bound of any count
@@ -302,7 +303,7 @@ class _Check:
             self.fail(where, f"a card in play is [seat, name], not a list of {len(pair)}")
         if pair[0] is None:
             name = self.text(pair[1], f"{where}[1]")
-            if name not in self.neutrals:
+            if name not in self.neutrals and name not in self.solo_names:
                 self.fail(f"{where}[1]", f"{describe(name)} is no neutral card, so it needs a seat")
             return None, name
         seat = self.seat(pair[0], f"{where}[0]")
@@ -340,6 +341,10 @@ class _Check:
         # Uncharted loot sides are drawn from the game's seed: the save is for those sides.
         fields = self.obj(payload["state"], "state", STATE_FIELDS[:-1], optional=("history",))
         self.rules = self.rules.for_game(self.number(fields["seed"], "state.seed", -SEED_BOUND, SEED_BOUND))
+        if fields["automa"] is not None:  # a solo game: the board's solo tiles
+            if self.rules.board.solo is None:
+                self.fail("state.automa", f"{self.rules.board.title} has no solo mode")
+            self.rules = self.rules.for_solo()
         mismatch = rules_mismatch(stamp, self.rules, "save")
         if mismatch:
             self.fail(f"rules.{mismatch[0]}", mismatch[1])
@@ -353,6 +358,11 @@ class _Check:
         at = functools.partial(_join, where)
         lo, hi = board.players
         self.players = n = self.number(d["players"], at("players"), lo, hi)
+        automa = None if d["automa"] is None else self.seat(d["automa"], at("automa"))
+        if automa is not None:
+            if board.solo is None or n != 2 or automa != 1:
+                self.fail(at("automa"), "only a solo game (two seats, Automa the second) has Automa")
+            self.solo_names = frozenset(card.name for card in board.solo.deck)
         self.things = n * len(self.printed) + len(self.neutrals) + sum(c for _, c in board.bag)
         most_abilities = max((len(a) for a in self.rules.sources.values()), default=1)
         voyage = self.number(d["voyage"], at("voyage"), 1, len(board.voyage_days))
@@ -420,6 +430,13 @@ class _Check:
             left_of_neutral=self.opt_ref(d["left_of_neutral"], at("left_of_neutral")),
             decision=None if d["decision"] is None else self.decision(d["decision"], at("decision")),
             journal=self.journal(d["journal"], at("journal"), n),
+            automa=automa,
+            solo_deck=self.solo_cards(d["solo_deck"], at("solo_deck")),
+            solo_discard=self.solo_cards(d["solo_discard"], at("solo_discard")),
+            ranks=tuple((self.ref(pair[0], at(f"ranks[{i}][0]")), self.rank(pair[1], at(f"ranks[{i}][1]")))
+                        for i, pair in enumerate(self.pairs(d["ranks"], at("ranks")))),
+            watching=None if d["watching"] is None else self.watching(d["watching"], at("watching")),
+            no_effect=self.refs(d["no_effect"], at("no_effect")),
             history=self.strs(d.get("history", []), at("history")),
         )
         self.conserved(state, where)
@@ -478,6 +495,29 @@ class _Check:
             count = self.number(pair[1], f"{where}[{i}][1]", 0, most)
             out.append((kind, count))
         return tuple(out)
+
+    def solo_cards(self, value: Any, where: str) -> tuple[str, ...]:
+        names = self.strs(self.items(value, where, len(self.solo_names)), where)
+        for i, name in enumerate(names):
+            if name not in self.solo_names:
+                self.fail(f"{where}[{i}]", f"{describe(name)} is no card of this game's solo deck")
+        return names
+
+    def rank(self, value: Any, where: str) -> float:
+        if type(value) not in (int, float) or not -MAX_AMOUNT <= value <= MAX_AMOUNT:
+            self.fail(where, f"a rank is a number, not {describe(value)}")
+        return float(value)
+
+    def watching(self, value: Any, where: str) -> tuple[CardRef, str]:
+        (pair,) = self.pairs([value], where)
+        return self.ref(pair[0], f"{where}[0]"), self.text(pair[1], f"{where}[1]")
+
+    def pairs(self, value: Any, where: str) -> list[list[Any]]:
+        items = self.items(value, where, self.things)
+        for i, pair in enumerate(items):
+            if type(pair) is not list or len(pair) != 2:
+                self.fail(f"{where}[{i}]", "expected a pair [a, b]")
+        return items
 
     def undealt(self, value: Any, where: str) -> tuple[str, ...]:
         names = self.strs(self.items(value, where, len(self.printed)), where)
@@ -578,12 +618,16 @@ class _Check:
     def conserved(self, s: GameState, where: str) -> None:
         """Every character where exactly one seat's zones (or the island, or undealt) hold it; all the loot."""
         held: dict[tuple[int, str], str] = {}
+        if s.automa is not None:
+            self.solo_conserved(s, where)
         for p in s.seats:
+            if p.seat == s.automa:
+                continue  # Automa plays solo cards, not a deck of her own
             for zone in ("hand", "ship", "graveyard", "removed"):
                 for j, name in enumerate(getattr(p, zone)):
                     self.hold(held, p.seat, name, _join(where, f"seats[{p.seat}].{zone}[{j}]"))
         for j, (seat, name) in enumerate(s.island):
-            if seat is not None:
+            if seat is not None and seat != s.automa:
                 self.hold(held, seat, name, _join(where, f"island[{j}]"))
         undealt = set(s.undealt)
         for (owner, base), at in held.items():
@@ -594,8 +638,12 @@ class _Check:
         began_with_deal = journal.began_with_deal(s.journal, self.rules.lexicon)
         owned = [{base for owner, base in held if owner == seat} for seat in range(s.players)]
         everyone = set().union(*owned)
+        solo = self.rules.board.solo
+        unused = frozenset(solo.without) if s.automa is not None and solo is not None else frozenset()
         for seat in range(s.players):
-            missing = sorted(self.printed - undealt - (owned[seat] if began_with_deal else everyone))
+            if seat == s.automa:
+                continue
+            missing = sorted(self.printed - undealt - unused - (owned[seat] if began_with_deal else everyone))
             if missing:
                 whose = f"seat {seat}'s" if began_with_deal else "the"
                 self.fail(_join(where, f"seats[{seat}]"),
@@ -605,6 +653,26 @@ class _Check:
             if loot[kind] != count:
                 self.fail(where, f"loot is not conserved: the bag, days, seats and aside hold {loot[kind]} {kind} "
                                  f"tokens, the board's bag {count}")
+
+    def solo_conserved(self, s: GameState, where: str) -> None:
+        """Each solo card once: in Automa's zones, the solo deck or discard, or the Pilferer's on the island."""
+        places: list[tuple[str, str]] = []
+        automa = s.seats[s.automa or 0]
+        for zone in ("hand", "ship", "graveyard", "removed"):
+            places += [(name, f"seats[{automa.seat}].{zone}[{j}]") for j, name in enumerate(getattr(automa, zone))]
+        places += [(name, f"island[{j}]") for j, (seat, name) in enumerate(s.island) if seat in (None, s.automa)]
+        places += [(name, f"solo_deck[{j}]") for j, name in enumerate(s.solo_deck)]
+        places += [(name, f"solo_discard[{j}]") for j, name in enumerate(s.solo_discard)]
+        seen: dict[str, str] = {}
+        for name, at in places:
+            if name not in self.solo_names:
+                self.fail(_join(where, at), f"{describe(name)} is no card of the solo deck")
+            if name in seen:
+                self.fail(_join(where, at), f"the solo card {name} is also at {seen[name]}")
+            seen[name] = at
+        missing = sorted(self.solo_names - set(seen))
+        if missing:
+            self.fail(where, f"the solo card {missing[0]} is nowhere")
 
     def hold(self, held: dict[tuple[int, str], str], holder: int, name: str, where: str) -> None:
         _, owner, base = self.card(name, where, holder)
@@ -642,7 +710,8 @@ _STEPS = tuple(s for s in ("voyage", "select", "reveal", "sun", "dusk", "night",
 STATE_FIELDS = (
     "players", "seats", "track", "days", "bag", "undealt", "voyage", "day", "step", "commits", "seed", "counter",
     "island", "aside", "cursor", "sub", "order", "frames", "queue", "flow_answers", "census", "net", "extra",
-    "just_took", "left_of_neutral", "decision", "journal", "history",
+    "just_took", "left_of_neutral", "decision", "journal", "automa", "solo_deck", "solo_discard", "ranks",
+    "watching", "no_effect", "history",
 )
 """Every field of ``GameState`` (``history`` last: saves from before it existed may omit it)."""
 _PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept",

@@ -136,6 +136,15 @@ class GameState:
     # Every event so far, packed (``engine.journal``; ``Game.events`` reads it); ``None`` when
     # the game was started with its log turned off.
     journal: bytes | None = b""
+    # Solo games (``players=1``): Automa's seat, the solo deck (top first) and its discard, the
+    # island ranks that changed (S2), the Automa card whose sun ability is being watched with a
+    # digest of the game before it, and the cards found to have changed nothing.
+    automa: int | None = None
+    solo_deck: tuple[str, ...] = ()
+    solo_discard: tuple[str, ...] = ()
+    ranks: tuple[tuple[CardRef, float], ...] = ()
+    watching: tuple[CardRef, str] | None = None
+    no_effect: tuple[CardRef, ...] = ()
     history: tuple[str, ...] = ()  # every answer given so far, in order: enough to replay the game
 
 

@@ -106,6 +106,8 @@ def play_one(task: Task) -> Result:
     rules = _rules(args_json)
     seats = [BOTS[bots[i % len(bots)]](seed * 16 + i) for i in range(players)]
     names = tuple(bots[i % len(bots)] for i in range(players))
+    if players == 1:
+        names += ("automa",)  # the solo opponent's seat, played by her own rules
     try:
         game = play_out(new_game(rules, players, seed), seats)
     except LibertaliaError as exc:

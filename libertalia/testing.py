@@ -49,6 +49,8 @@ def check_invariants(game: Game, before: Game | None = None) -> None:
         assert pick is None or pick in s.seats[seat].hand, f"seat {seat} picked {pick}, which is not in its hand"
     assert sorted(s.track) == list(range(len(rules.board.track_income))), f"track is no permutation: {s.track}"
     _check_characters(game, before)
+    if s.automa is not None:
+        _check_solo(game)
     _check_loot(game)
 
 
@@ -64,6 +66,8 @@ def _owned(game: Game) -> list[list[str]]:
             else:
                 out[p.seat].append(entry)
     for holder, entry in s.island:
+        if holder is None and s.automa is not None:
+            continue  # the Pilferer's card: a solo card, nobody's (``_check_solo``)
         if holder is None:
             assert "#" not in entry and game.rules.has_card(entry) and game.rules.card(entry).neutral, \
                 f"{entry!r} is on the island as a neutral card"
@@ -92,7 +96,9 @@ def _check_characters(game: Game, before: Game | None) -> None:
     names = {c.name for c in game.rules.characters if not c.neutral and "#" not in c.name}  # printed cards only
     undealt = set(s.undealt)
     assert len(undealt) == len(s.undealt) and undealt <= names, f"undealt is not a set of cards: {s.undealt}"
-    dealt = names - undealt
+    solo = game.rules.board.solo
+    unused = set(solo.without) if s.automa is not None and solo is not None else set()
+    dealt = names - undealt - unused
     began_with_deal = journal.began_with_deal(s.journal, game.rules.lexicon)
     listed = _owned(game)
     owned = [set(cards) for cards in listed]
@@ -109,6 +115,19 @@ def _check_characters(game: Game, before: Game | None) -> None:
         for seat, (cards, then) in enumerate(zip(owned, _owned(before), strict=True)):
             assert cards == set(then) | newly, \
                 f"seat {seat}'s characters changed from {sorted(then)} to {sorted(cards)}"
+
+
+def _check_solo(game: Game) -> None:
+    """Each solo card exactly once: Automa's zones, the solo deck and discard, the Pilferer's card."""
+    s = game.state
+    solo = game.rules.board.solo
+    assert solo is not None, "a game with Automa needs a board with a solo mode"
+    automa = s.seats[s.automa or 0]
+    places = [*automa.hand, *automa.ship, *automa.graveyard, *automa.removed, *s.solo_deck, *s.solo_discard,
+              *(name for seat, name in s.island if seat in (None, s.automa))]
+    deck = Counter(card.name for card in solo.deck)
+    assert Counter(places) == deck, \
+        f"solo cards not conserved: {dict(Counter(places) - deck)} too many, {dict(deck - Counter(places))} missing"
 
 
 def _check_loot(game: Game) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import attrs
 import click
 from rich.table import Table
 
 from ..errors import DataError, LibertaliaError
+from ..language.ast import fields as ast_fields
+from ..language.ast import is_node
 from ..language.render import render
 from ..loading.examples import example_files, run_examples
 from ..loading.rules import check_files
@@ -160,9 +161,9 @@ def words(edition: str, as_json: bool) -> None:
 def tree(node: Any, indent: int = 0) -> str:
     """An indented outline of a syntax tree, one node or field per line."""
     pad = "  " * indent
-    if attrs.has(type(node)):
-        fields = [f for f in attrs.fields(type(node)) if f.eq]
-        simple = all(not attrs.has(type(getattr(node, f.name))) and not isinstance(getattr(node, f.name), tuple)
+    if is_node(node):
+        fields = [f for f in ast_fields(node) if f.eq]
+        simple = all(not is_node(getattr(node, f.name)) and not isinstance(getattr(node, f.name), tuple)
                      for f in fields)
         if simple:
             inner = ", ".join(f"{f.name}={getattr(node, f.name)!r}" for f in fields)
@@ -170,7 +171,7 @@ def tree(node: Any, indent: int = 0) -> str:
         lines = [f"{pad}{type(node).__name__}"]
         for f in fields:
             value = getattr(node, f.name)
-            if attrs.has(type(value)) or (isinstance(value, tuple) and value and attrs.has(type(value[0]))):
+            if is_node(value) or (isinstance(value, tuple) and value and is_node(value[0])):
                 lines.append(f"{pad}  {f.name}:")
                 items = value if isinstance(value, tuple) else (value,)
                 lines.extend(tree(v, indent + 2) for v in items)

@@ -17,8 +17,9 @@ from ..state import Decision, Event
 def table_view(game: Game, seat: int) -> Group:
     """The island, every seat's ship, loot, doubloons and reputation, today's loot and your hand."""
     obs = game.observation(seat)
+    solo = obs.automa is not None
     island = Text("Island: ", style="bold")
-    island.append(", ".join(name if owner is None else f"{name}@{owner}" for owner, name in obs.island) or "empty")
+    island.append(", ".join(_card(name, owner, solo) for owner, name in obs.island) or "empty")
     loot = Text(f"Voyage {obs.voyage}, day {obs.day} ({obs.phase}). Today's loot: ", style="bold")
     loot.append(", ".join(obs.day_loot) or "none")
     seats = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -30,7 +31,7 @@ def table_view(game: Game, seat: int) -> Group:
     seats.add_column("ship")
     seats.add_column("loot")
     for p in obs.players:
-        name = f"{p.seat} (you)" if p.seat == seat else str(p.seat)
+        name = f"{p.seat} (you)" if p.seat == seat else f"{p.seat} (Automa)" if p.seat == obs.automa else str(p.seat)
         row = [name, str(p.doubloons), str(p.score)]
         if game.rules.board.track_income:
             row.append(str(p.reputation))
@@ -39,7 +40,20 @@ def table_view(game: Game, seat: int) -> Group:
     me = obs.players[seat]
     hand = Text("Your hand: ", style="bold")
     hand.append(", ".join(me.hand) or "empty")
-    return Group(loot, island, seats, hand)
+    if not solo:
+        return Group(loot, island, seats, hand)
+    assert obs.automa is not None
+    automa = Text("Automa's open hand: ", style="bold")
+    automa.append(", ".join(obs.players[obs.automa].hand) or "empty")
+    automa.append(f"   (solo deck: {obs.solo_deck_size} cards)")
+    return Group(loot, island, seats, automa, hand)
+
+
+def _card(name: str, owner: int | None, solo: bool) -> str:
+    """A card on the island: ``Cook@1`` for seat 1's; ``Cook (Pilferer)`` in a solo game, else neutral."""
+    if owner is not None:
+        return f"{name}@{owner}"
+    return f"{name} (Pilferer)" if solo else name
 
 
 def decision_view(decision: Decision) -> Group:

@@ -116,17 +116,23 @@ def _resume(record: GameRecord, path: str) -> tuple[Rules, Game]:
 class _Session:
     """One game in progress, the seat it is played from and where it is saved."""
 
-    def __init__(self, out: Console, game: Game, seat: int, bots: str, seed: int, path: Path) -> None:
+    def __init__(self, out: Console, game: Game, seat: int, bots: str, seed: int, path: Path,
+                 handicap: dict[int, int] | None = None) -> None:
         self.out = out
         self.game = game
         self.seat = seat
         self.seed = seed
         self.path = path
-        self.agents, self.labels = _bots(bots, len(game.players), seat, seed)
+        self.handicap = handicap
+        automa = game.state.automa
+        if automa is None:
+            self.agents, self.labels = _bots(bots, len(game.players), seat, seed)
+        else:  # solo: Automa plays by her own rules, no bot needed
+            self.agents, self.labels = {}, tuple("automa" if s == automa else "human" for s in range(2))
         self.saved_at = -1  # how many answers the file at ``path`` holds, as far as we know
 
     def write(self, target: Path) -> None:
-        record = GameRecord.of(self.game, agents=self.labels)
+        record = GameRecord.of(self.game, agents=self.labels, handicap=self.handicap)
         write_atomic(target, record.to_json() + "\n")
 
     def save_as(self, target: Path) -> bool:
@@ -216,7 +222,10 @@ class _Session:
 
 
 @click.command()
-@click.option("--players", default=4, show_default=True, help="Number of seats.")
+@click.option("--players", default=4, show_default=True,
+              help="Number of players: 1 is the solo game against Automa and the Pilferer.")
+@click.option("--handicap", default=None, metavar="SEAT=N,...",
+              help="Extra starting doubloons, e.g. 0=10 (easier solo) or 1=10 (Automa richer).")
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
@@ -228,7 +237,7 @@ class _Session:
 @click.option("--record", "record_path", type=click.Path(dir_okay=False),
               help="Where the game is saved after every answer and at the end "
                    "(default: the --load file, else libertalia-SEED.json here).")
-def play(players: int, seat: int, edition: str, loot: str | None, seed: int, bots: str,
+def play(players: int, handicap: str | None, seat: int, edition: str, loot: str | None, seed: int, bots: str,
          load_path: str | None, record_path: str | None) -> None:
     """Play one seat against bots.
 
@@ -237,15 +246,29 @@ def play(players: int, seat: int, edition: str, loot: str | None, seed: int, bot
     """
     out = console()
     try:
-        session = _start(out, players, seat, edition, loot, seed, bots, load_path, record_path)
+        session = _start(out, players, seat, edition, loot, seed, bots, load_path, record_path,
+                         parse_handicap(handicap))
     except KeyboardInterrupt:
         click.echo("\nInterrupted before the game began: nothing to save.", err=True)
         sys.exit(INTERRUPTED)
     session.play()
 
 
+def parse_handicap(spec: str | None) -> dict[int, int] | None:
+    """``0=10,1=5`` as {seat: extra doubloons}; ``BadParameter`` naming the bad part."""
+    if spec is None:
+        return None
+    out: dict[int, int] = {}
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        seat, sep, amount = part.partition("=")
+        if not sep or not seat.strip().isdigit() or not amount.strip().isdigit():
+            raise click.BadParameter(f"{part!r} is not SEAT=N, such as 0=10", param_hint="--handicap")
+        out[int(seat)] = int(amount)
+    return out
+
+
 def _start(out: Console, players: int, seat: int, edition: str, loot: str | None, seed: int, bots: str,
-           load_path: str | None, record_path: str | None) -> _Session:
+           load_path: str | None, record_path: str | None, handicap: dict[int, int] | None = None) -> _Session:
     """Check every path and option, then set up or resume the game."""
     record = _read_record(load_path) if load_path is not None else None
     if record is not None:
@@ -256,7 +279,8 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
         raise click.BadParameter(f"cannot save the game to {path}: {problem}", param_hint="--record")
     if record is not None:
         rules, game = _resume(record, str(load_path))
-        players = len(game.players)
+        players = record.players
+        handicap = dict(enumerate(record.handicap)) if record.handicap else None
         if "human" in record.agents:
             seat = record.agents.index("human")
         recorded = [a for i, a in enumerate(record.agents) if i != seat]
@@ -268,17 +292,18 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
         with friendly_errors():
             rules = load(rules_args(edition, loot))
         lo, hi = rules.board.players
-        if not lo <= players <= hi:
-            raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players, not {players}",
+        solo = " (or 1: the solo game)" if rules.board.solo is not None else ""
+        if not (lo <= players <= hi or (players == 1 and rules.board.solo is not None)):
+            raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players{solo}, not {players}",
                                      param_hint="--players")
     if not 0 <= seat < players:
         raise click.BadParameter(f"your seat must be 0 to {players - 1}, not {seat}", param_hint="--seat")
     if record is None:
         with friendly_errors():
-            game = new_game(rules, players, seed)
+            game = new_game(rules, players, seed, handicap=handicap)
     else:
         out.print(f"Resumed {load_path}: {len(record.answers)} answers replayed.")
-    session = _Session(out, game, seat, bots, seed, path)
+    session = _Session(out, game, seat, bots, seed, path, handicap)
     out.print(f"The game is saved to {path} after every answer.")
     return session
 

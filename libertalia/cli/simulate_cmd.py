@@ -23,7 +23,7 @@ from . import console, friendly_errors, load, rules_args
 
 @click.command()
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="How many games.")
-@click.option("--players", default=4, show_default=True, help="Seats per game.")
+@click.option("--players", default=4, show_default=True, help="Players per game (1: solo against Automa).")
 @click.option("--bots", default="random", show_default=True,
               help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3...")
 @click.option("--seed", default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
@@ -55,8 +55,9 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, dask_add
         args = rules_args(edition, loot, extra)
         board = load(args).board
         lo, hi = board.players
-        if not lo <= players <= hi:
-            raise click.BadParameter(f"{board.title} is for {lo} to {hi} players, not {players}",
+        if not (lo <= players <= hi or (players == 1 and board.solo is not None)):
+            solo = " (or 1: the solo game)" if board.solo is not None else ""
+            raise click.BadParameter(f"{board.title} is for {lo} to {hi} players{solo}, not {players}",
                                      param_hint="--players")
         results: list[stats.GameSummary | stats.GameFailure] = []
         with _executor(distributed, dask_address, jobs) as executor, \

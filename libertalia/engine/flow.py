@@ -8,6 +8,7 @@ can stop at any question and resume after a save and load.
 
 from __future__ import annotations
 
+import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
 
@@ -15,7 +16,7 @@ from ..errors import StepBudgetExceeded
 from ..language.compile import push_frame
 from ..loading.specs import Rules
 from ..state import CardRef, Decision, Option
-from . import journal
+from . import automa, journal
 from .work import Frame, Queued, Suspend, Work
 
 STEP_BUDGET = 100_000
@@ -91,8 +92,17 @@ def _voyage(w: Work) -> None:
     w.days = [w.draw_many_from_bag(per_day) for _ in range(days)]
     count = board.deal[w.voyage - 1]
     dealt = []
-    for _ in range(min(count, len(w.undealt))):
-        dealt.append(w.undealt.pop(w.random(len(w.undealt))))
+    if w.automa is not None:
+        # Solo: Automa's hand is the top of the solo deck; you take the same characters.
+        assert board.solo is not None
+        dealt = w.solo_deck[:board.solo.hand]
+        del w.solo_deck[:board.solo.hand]
+        for name in dealt:
+            if name in w.undealt:
+                w.undealt.remove(name)
+    else:
+        for _ in range(min(count, len(w.undealt))):
+            dealt.append(w.undealt.pop(w.random(len(w.undealt))))
     dealt.sort(key=w.rules.ranks.__getitem__)
     for p in w.seats:
         p.hand.extend(dealt)
@@ -121,16 +131,17 @@ def _start_day(w: Work) -> None:
 SELECT_PROMPT = "choose a character to send to the island"
 
 
-def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None],
+def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None], automa: int | None = None,
                    ) -> tuple[list[str | None], int | None]:
     """Commit every seat whose pick is forced (one card); the next seat that has a real choice.
 
-    ``None`` for the seat means everyone has chosen (R19: an empty hand skips).
-    Pure, so that ``Game.choose`` can record a pick without thawing the game.
+    ``None`` for the seat means everyone has chosen (R19: an empty hand skips).  Automa is
+    never asked: her card is picked at the reveal.  Pure, so that ``Game.choose`` can record
+    a pick without thawing the game.
     """
     out = list(commits)
     for seat, hand in enumerate(hands):
-        if out[seat] is None and hand:
+        if out[seat] is None and hand and seat != automa:
             if len(hand) > 1:
                 return out, seat
             out[seat] = hand[0]
@@ -152,7 +163,7 @@ def _select(w: Work) -> None:
     Live (``Work.answerer``) nothing is ever replayed, so every seat picks in one call.
     """
     while True:
-        w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits)
+        w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits, w.automa)
         if seat is None:
             w.step = "reveal"
             return
@@ -164,12 +175,16 @@ def _select(w: Work) -> None:
 
 def _reveal(w: Work) -> None:
     w.left_of_neutral = None
-    arriving: list[CardRef] = [(None, neutral.name) for neutral in w.rules.board.neutrals if w.n in neutral.players]
+    w.ranks = {}
+    neutrals = w.rules.board.neutrals if w.automa is None else ()  # solo: no Midshipman
+    arriving: list[CardRef] = [(None, neutral.name) for neutral in neutrals if w.n in neutral.players]
     for seat, name in enumerate(w.commits):
         if name is not None:
             w.seats[seat].hand.remove(name)
             arriving.append((seat, name))
             w.log(journal.PLAY, seat, name)
+    if w.automa is not None:
+        arriving.extend(_solo_picks(w))
     # As if placed one by one (``insert_on_island``): a stable sort keeps equal keys in arrival order.
     w.island = sorted(arriving, key=w.sort_key)
     w.moves += 1
@@ -178,9 +193,35 @@ def _reveal(w: Work) -> None:
     w.step, w.cursor = "sun", 0
 
 
+def _solo_picks(w: Work) -> list[CardRef]:
+    """After your pick: the Pilferer's card, the top solo card; then Automa's, by the table
+    on the back of the new top card (the board's ``solo:`` block)."""
+    solo = w.rules.board.solo
+    assert solo is not None and w.automa is not None
+    out: list[CardRef] = []
+    if w.solo_deck:
+        name = w.solo_deck.pop(0)
+        out.append((None, name))
+        w.log(journal.PILFERER_PLAYS, name)
+    hand = w.seats[w.automa].hand
+    if hand:
+        at = automa.table_pick(solo, w.solo_deck[0] if w.solo_deck else None, w.today(), hand,
+                               [solo.card(name).symbol for name in hand])
+        name = hand.pop(at)
+        out.append((w.automa, name))
+        w.log(journal.PLAY, w.automa, name)
+    return out
+
+
 # ---------------------------------------------------------------- daytime
 def _sun(w: Work) -> None:
-    """R5: walk the island left to right as it stands."""
+    """R5: walk the island left to right as it stands.
+
+    Solo (S2): Automa's sun abilities are watched; a card whose abilities changed nothing
+    takes its "No effect" rank when the walk ends, and the island is sorted again.
+    """
+    if w.watching is not None:  # Automa's abilities that were stacked have all run
+        _watched(w, *w.watching)
     while w.cursor < len(w.island):
         ref = w.island[w.cursor]
         w.cursor += 1
@@ -191,20 +232,62 @@ def _sun(w: Work) -> None:
         source = w.rules.card_sources[ref[1]]
         abilities = w.rules.timed[(source, "sun")]
         if abilities:
+            watch = ref[0] == w.automa
+            before = situation(w) if watch else ""
             if (source, "sun") in w.rules.all_direct:  # nothing to stack: run them here, in order
                 for i, c in abilities:
-                    run_direct(w, Frame(source, i, ref[0], ref, c.code, ref))
+                    if c.fast is not None:
+                        c.fast(w, ref[0], source)
+                    else:
+                        run_direct(w, Frame(source, i, ref[0], ref, c.code, ref))
+                if watch:
+                    _watched(w, ref, before)
                 continue
+            if watch:
+                w.watching = (ref, before)
             for i, _ in reversed(abilities):
                 push_frame(w, source, i, ref[0], ref)
             return
+    if w.no_effect:
+        _rerank(w)
     w.step, w.order, w.cursor, w.sub = "dusk", list(reversed(w.island)), 0, 0
     w.left_of_neutral = _left_of_neutral(w)
+
+
+def situation(w: Work) -> str:
+    """A digest of everything an ability can change: doubloons, reputation, cards and loot (S2)."""
+    seats = [(p.coins, p.score, p.hand, p.ship, p.graveyard, p.loot, p.kept, p.kept_loot, p.removed)
+             for p in w.seats]
+    state = (seats, w.track, w.island, w.days, w.bag, w.aside, sorted(w.extra.items()), w.solo_deck,
+             w.solo_discard)
+    return hashlib.blake2b(repr(state).encode(), digest_size=12).hexdigest()
+
+
+def _watched(w: Work, ref: CardRef, before: str) -> None:
+    w.watching = None
+    if situation(w) == before:
+        w.no_effect.append(ref)
+
+
+def _rerank(w: Work) -> None:
+    """S2: each Automa card whose sun ability changed nothing takes its "No effect" rank."""
+    solo = w.rules.board.solo
+    assert solo is not None
+    for ref in w.no_effect:
+        if ref in w.island:
+            rank = solo.card(ref[1]).no_effect
+            w.ranks[ref] = rank
+            w.log(journal.NO_EFFECT, ref[0], ref[1], f"{rank:g}")
+    w.no_effect = []
+    w.island = sorted(w.island, key=w.sort_key)
+    w.moves += 1
 
 
 def _left_of_neutral(w: Work) -> CardRef | None:
     """R13: the card directly left of a loot-removing neutral card as dusk begins (not at reveal)."""
     players = w.n
+    if w.automa is not None:
+        return None  # solo: no Midshipman
     removing = {n.name for n in w.rules.board.neutrals if n.directly_left_removes_loot and players in n.players}
     for i, ref in enumerate(w.island):
         if ref[0] is None and ref[1] in removing:
@@ -221,6 +304,8 @@ def _dusk(w: Work) -> None:
         ref = w.order[w.cursor]
         seat = ref[0]
         if seat is None or (w.sub == 0 and ref not in w.island):
+            if seat is None and w.automa is not None and ref in w.island:
+                _pilferer_takes(w, ref)
             w.cursor, w.sub = w.cursor + 1, 0
             continue
         # Each sub-step moves ``sub`` on only after its question (if any) is
@@ -256,6 +341,22 @@ def _dusk(w: Work) -> None:
         w.log(journal.LEFTOVER, tuple(leftover))
         leftover.clear()
     w.step, w.sub = "night", 0
+
+
+def _pilferer_takes(w: Work, ref: CardRef) -> None:
+    """S3: the Pilferer takes the first token in the preference order; it goes back to the bag
+    with no effect, and his card to the solo discard."""
+    solo = w.rules.board.solo
+    assert solo is not None
+    today = w.today()
+    if today:
+        place = {kind: i for i, kind in enumerate(solo.preference)}
+        kind = min(today, key=lambda k: place.get(k, len(place)))
+        today.remove(kind)
+        w.to_bag(kind)
+        w.log(journal.PILFERER_TAKES, kind)
+    w.remove(ref)
+    w.solo_discard.append(ref[1])
 
 
 def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
@@ -468,7 +569,10 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
         if not ability.direct:
             push_frame(w, source, index, seat, this)
             return False
-        run_direct(w, Frame(source, index, seat, this, ability.code, this))
+        if ability.fast is not None:
+            ability.fast(w, seat, source)
+        else:
+            run_direct(w, Frame(source, index, seat, this, ability.code, this))
         if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True

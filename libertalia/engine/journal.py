@@ -93,13 +93,18 @@ TEMPLATES: tuple[Template, ...] = (
     Template("loot", "seat {0} swaps {1} for {2}", "naa", seat=0),
     Template("borrow", "seat {0} uses the {1} ability of {2}", "nww", seat=0),
     Template("doubloons", "", "nnw", seat=0, custom=_change_doubloons),  # CHANGE, in doubloons: the commonest
+    # Solo games: the Pilferer is nobody's, so these events have no seat.
+    Template("play", "the Pilferer plays {0}", "w"),
+    Template("loot", "the Pilferer takes {0} and returns it to the bag", "a"),
+    Template("rank", "seat {0}'s {1} changed nothing: it now ranks {2}", "nww", seat=0),
+    Template("income", "seat {0} starts with {1} extra doubloons", "nn", seat=0),
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these).
 (RULES, VOYAGE, INCOME, START_COINS, DAY, PLAY, REVEAL, LEFTOVER, REMOVE_LOOT, TAKE_AT_DUSK,
  BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
  TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW,
- CHANGE_DOUBLOONS) = range(len(TEMPLATES))
+ CHANGE_DOUBLOONS, PILFERER_PLAYS, PILFERER_TAKES, NO_EFFECT, HANDICAP) = range(len(TEMPLATES))
 
 VOCABULARY: tuple[str, ...] = (
     "doubloons", "doubloon", "reputation", "gains", "loses", "leftmost", "rightmost",
@@ -160,6 +165,27 @@ def encode_into(out: bytearray, ids: Mapping[str, int], entries: Sequence[Entry]
                         append(i)
                     else:
                         _word(out, ids, item)  # type: ignore[arg-type]
+
+
+CACHE_LIMIT = 50_000
+"""Packed events remembered per rules (``encode_cached``) before the memo starts afresh."""
+
+
+def encode_cached(out: bytearray, ids: Mapping[str, int], entries: Sequence[Entry],
+                  cache: dict[Entry, bytes]) -> None:
+    """``encode_into`` with a memo of whole events: games repeat the same few hundred events
+    (a seat, a card, an amount), so most are packed once per process, not once per game."""
+    get = cache.get
+    for entry in entries:
+        packed = get(entry)
+        if packed is None:
+            one = bytearray()
+            encode_into(one, ids, (entry,))
+            packed = bytes(one)
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[entry] = packed
+        out += packed
 
 
 def _varint(out: bytearray, n: int) -> None:

@@ -22,38 +22,85 @@ _SETUP_KEYS = {"voyage", "day", "reputation", "players", "loot"}
 _PLAYER_KEYS = {"hand", "ship", "graveyard", "loot", "doubloons", "score"}
 
 
-def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None) -> GameState:
-    lo, hi = rules.board.players
+def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None,
+                  handicap: Mapping[int, int] | None = None) -> GameState:
+    """The game before its first voyage; ``players=1`` is the solo game (seat 1 is Automa).
+
+    ``handicap`` gives seats extra doubloons at the start (the solo difficulty setting).
+    """
+    board = rules.board
+    lo, hi = board.players
+    solo = board.solo
+    also = " (or 1: the solo game)" if solo is not None else ""
     # bool is an int subclass and 3.0 compares like 3: both are refused by type, not left
     # to fail later as a TypeError deep in the set-up.
     if not isinstance(players, int) or isinstance(players, bool):
-        raise SetupError(f"the player count must be a whole number from {lo} to {hi}, "
+        raise SetupError(f"the player count must be a whole number from {lo} to {hi}{also}, "
                          f"not {players!r} ({type(players).__name__})")
-    if not lo <= players <= hi:
-        raise SetupError(f"{rules.board.title} is for {lo} to {hi} players, not {players}")
+    if not (lo <= players <= hi or (players == 1 and solo is not None)):
+        raise SetupError(f"{board.title} is for {lo} to {hi} players{also}, not {players}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SetupError(f"the seed must be a whole number, not {seed!r} ({type(seed).__name__})")
-    track, counter = _shuffled_track(rules, players, seed)
+    seats = players
+    solo_deck: tuple[str, ...] = ()
+    left_out: frozenset[str] = frozenset()
+    if players == 1:
+        assert solo is not None
+        if setup is not None:
+            raise SetupError("a solo game starts at the beginning: setup= declares positions of 2 or more players")
+        seats = 2  # you, and Automa
+        track, counter = _shuffled_track(rules, seats, seed, solo.start_spaces)
+        deck, counter = _shuffle(seed, counter, [card.name for card in solo.deck])
+        solo_deck = tuple(deck)
+        left_out = frozenset(solo.without)
+    else:
+        track, counter = _shuffled_track(rules, players, seed, board.start_spaces.get(players))
+    bonus = _handicap(handicap, seats)
     state = GameState(
-        players=players,
-        seats=tuple(PlayerState(i, 0, 0, 0, (), (), (), ()) for i in range(players)),
+        players=seats,
+        seats=tuple(PlayerState(i, bonus[i], 0, 0, (), (), (), ()) for i in range(seats)),
         track=tuple(track),
         days=(),
-        bag=rules.board.bag,
-        undealt=tuple(c.name for c in rules.characters if not c.neutral),
+        bag=board.bag,
+        undealt=tuple(c.name for c in rules.characters if not c.neutral and c.name not in left_out),
         voyage=1,
         day=0,
         step="voyage",
-        commits=(None,) * players,
+        commits=(None,) * seats,
         seed=seed,
         counter=counter,
+        automa=1 if players == 1 else None,
+        solo_deck=solo_deck,
     )
     if setup is None:
         return state
     return _declared(rules, state, setup)
 
 
-def _shuffled_track(rules: Rules, players: int, seed: int) -> tuple[list[int], int]:
+def _handicap(handicap: Mapping[int, int] | None, seats: int) -> list[int]:
+    bonus = [0] * seats
+    if handicap is None:
+        return bonus
+    if not isinstance(handicap, Mapping):
+        raise SetupError(f"handicap maps seats to extra doubloons, not {handicap!r}")
+    for seat, extra in handicap.items():
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+            raise SetupError(f"handicap: {seat!r} is not a seat (0 to {seats - 1})")
+        bonus[seat] = _int(extra, f"handicap[{seat}]", 0)
+    return bonus
+
+
+def _shuffle(seed: int, counter: int, items: list[Any]) -> tuple[list[Any], int]:
+    """``items`` in random order, drawn from ``seed`` from draw number ``counter`` on."""
+    out = []
+    while items:
+        out.append(items.pop(rng.draw(seed, counter, len(items))))
+        counter += 1
+    return out, counter
+
+
+def _shuffled_track(rules: Rules, players: int, seed: int, spaces: tuple[int, ...] | None,
+                    ) -> tuple[list[int], int]:
     """Every colour's token on the track in random order (E7).
 
     Where the board fixes start spaces for this player count (two players:
@@ -61,23 +108,14 @@ def _shuffled_track(rules: Rules, players: int, seed: int) -> tuple[list[int], i
     unused colours onto the rest.
     """
     size = len(rules.board.track_income)
-    counter = 0
-
-    def shuffle(items: list[int]) -> list[int]:
-        nonlocal counter
-        out = []
-        while items:
-            out.append(items.pop(rng.draw(seed, counter, len(items))))
-            counter += 1
-        return out
-
-    spaces = rules.board.start_spaces.get(players)
     if spaces is None:
-        return shuffle(list(range(size))), counter
+        return _shuffle(seed, 0, list(range(size)))
+    seats, counter = _shuffle(seed, 0, list(range(players)))
     track = [-1] * size
-    for space, seat in zip(spaces, shuffle(list(range(players))), strict=True):
+    for space, seat in zip(spaces, seats, strict=True):
         track[space] = seat
-    others = iter(shuffle(list(range(players, size))))
+    rest, counter = _shuffle(seed, counter, list(range(players, size)))
+    others = iter(rest)
     return [t if t >= 0 else next(others) for t in track], counter
 
 

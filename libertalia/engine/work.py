@@ -24,7 +24,7 @@ from ..state import (
     PendingState,
     PlayerState,
 )
-from . import journal, rng
+from . import automa, journal, rng
 from .journal import DISCARD, GRAVEYARD_TO_HAND, PUT, TAKE_OVER
 
 if TYPE_CHECKING:
@@ -124,7 +124,8 @@ class Work:
         "rules", "n", "seats", "track", "island", "days", "aside", "bag", "undealt", "voyage", "day", "step",
         "cursor", "sub", "order", "commits", "frames", "queue", "flow", "seed", "counter", "census", "net",
         "extra", "just_took", "left_of_neutral", "decision", "old_journal", "journal", "history", "answerer",
-        "answered", "moves", "queue_checked",
+        "answered", "moves", "queue_checked", "automa", "solo_deck", "solo_discard", "ranks", "watching",
+        "no_effect",
     )
 
     def __init__(self, rules: Rules, s: GameState) -> None:
@@ -167,6 +168,12 @@ class Work:
         # since the last one (``flow._drain``) is not checked again.
         self.moves = 0
         self.queue_checked: tuple[int, int] | None = None
+        self.automa = s.automa
+        self.solo_deck = list(s.solo_deck)
+        self.solo_discard = list(s.solo_discard)
+        self.ranks = dict(s.ranks)  # island rank overrides (S2), by card
+        self.watching = s.watching
+        self.no_effect = list(s.no_effect)
 
     def freeze_seats(self) -> tuple[PlayerState, ...]:
         space = {token: i for i, token in enumerate(self.track)}
@@ -209,6 +216,12 @@ class Work:
             left_of_neutral=self.left_of_neutral,
             decision=self.decision,
             journal=self.journal_bytes(),
+            automa=self.automa,
+            solo_deck=tuple(self.solo_deck),
+            solo_discard=tuple(self.solo_discard),
+            ranks=tuple(self.ranks.items()),
+            watching=self.watching,
+            no_effect=tuple(self.no_effect),
             history=tuple(self.history),
         )
 
@@ -222,6 +235,8 @@ class Work:
         """
         if len(options) == 1:
             return options[0].key
+        if seat == self.automa:  # Automa's choices follow fixed rules; nobody is asked (solo)
+            return automa.choose(self, kind, options)
         pos = asker.pos
         asker.pos += 1
         if pos < len(asker.answers):
@@ -240,7 +255,7 @@ class Work:
             return None
         if self.journal:
             out = bytearray(self.old_journal)
-            journal.encode_into(out, self.rules.lexicon_ids, self.journal)
+            journal.encode_cached(out, self.rules.lexicon_ids, self.journal, self.rules.event_cache)
             self.old_journal = bytes(out)
             self.journal.clear()
         return self.old_journal
@@ -355,12 +370,12 @@ class Work:
     def sort_key(self, ref: CardRef) -> tuple[float, float]:
         """Rank, then the board's tie rule: reputation (R4) or printed tie-breakers (C1)."""
         seat, name = ref
-        rank = self.rules.ranks[name]
+        rank = self.ranks[ref] if self.ranks and ref in self.ranks else self.rules.ranks[name]
         if seat is None:
             return (rank, -1.0)  # a neutral card goes left on ties (S1)
         board = self.rules.board
         if board.tie_break == "tie_breakers":
-            return (rank, float(board.tie_breakers[rank][seat]))
+            return (rank, float(board.tie_breakers[self.rules.ranks[name]][seat]))
         return (rank, float(self.track.index(seat)))
 
     def insert_on_island(self, ref: CardRef) -> None:

@@ -3,16 +3,23 @@
 Nodes compare by meaning only: source positions ride along (``eq=False``) so
 that ``parse(render(ast)) == ast`` holds even though the rendered text sits at
 other columns than the original.
+
+The classes are :class:`~.nodes.Node` records rather than ``attrs`` classes only
+because those cost some 45 ms to create at every start (see ``nodes``); they
+behave the same.
 """
 
 from __future__ import annotations
 
-import attrs
+# ``fields`` and ``is_node`` are for tools that walk any tree (``libertalia cards show``).
+from .nodes import FieldInfo as FieldInfo
+from .nodes import Node, field
+from .nodes import fields as fields
+from .nodes import is_node as is_node
 
 
 # ------------------------------------------------------------------ characters
-@attrs.frozen
-class Zone:
+class Zone(Node):
     prep: str  # "in" | "from" | "on": kept so that rendering reads naturally
     # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship", or one of the
     # per-ship places "each_ship" | "each_opponent_ship" | "each_adjacent_ship"
@@ -21,23 +28,19 @@ class Zone:
     wording: str = ""  # "any"/"every", "another player's"/"an opponent's"
 
 
-@attrs.frozen
-class RankedAbove:
+class RankedAbove(Node):
     rank: int
 
 
-@attrs.frozen
-class RankedBelow:
+class RankedBelow(Node):
     rank: int
 
 
-@attrs.frozen
-class WithAbility:
+class WithAbility(Node):
     timing: str
 
 
-@attrs.frozen
-class OwnedBy:
+class OwnedBy(Node):
     who: str  # "other" | "you" | "player" (then ``player`` says whom)
     player: PlayerRef | None = None
 
@@ -51,16 +54,15 @@ CharFilter = (
 )
 
 
-@attrs.frozen
-class CharNP:
+class CharNP(Node):
     """A character noun phrase: ``other Wind Nymph in every ship``."""
 
     other: bool
     noun: str  # "character" or a card name
     filters: tuple[CharFilter, ...]
-    plural: bool = attrs.field(default=False, eq=False, kw_only=True)  # written "characters"
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    plural: bool = field(default=False, eq=False, kw_only=True)  # written "characters"
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
     @property
     def zone(self) -> Zone | None:
@@ -70,40 +72,33 @@ class CharNP:
         return None
 
 
-@attrs.frozen
-class This:
+class This(Node):
     pass
 
 
-@attrs.frozen
-class It:
+class It(Node):
     pass
 
 
-@attrs.frozen
-class Taker:
+class Taker(Node):
     """In a loot ability: the character that took the token."""
 
 
-@attrs.frozen
-class ChooseChar:
+class ChooseChar(Node):
     np: CharNP
     another: bool = False  # written "another ..." rather than "a ..."
 
 
-@attrs.frozen
-class EveryChar:
+class EveryChar(Node):
     np: CharNP
 
 
-@attrs.frozen
-class Positional:
+class Positional(Node):
     position: str  # leftmost | rightmost | lowest-ranked | highest-ranked
     np: CharNP
 
 
-@attrs.frozen
-class Beside:
+class Beside(Node):
     """The character directly left or right of ``this`` on the island."""
 
     side: str  # left | right
@@ -121,48 +116,41 @@ CharSel = (
 
 
 # ------------------------------------------------------------------ loot
-@attrs.frozen
-class LootNP:
+class LootNP(Node):
     kinds: tuple[str, ...]  # empty: any loot
     place: str  # today | tomorrow | bag | adjacent_player | held
     prep: str = ""
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class ChooseLoot:
+class ChooseLoot(Node):
     np: LootNP
 
 
-@attrs.frozen
-class RandomLoot:
+class RandomLoot(Node):
     np: LootNP
 
 
-@attrs.frozen
-class EveryLoot:
+class EveryLoot(Node):
     np: LootNP
 
 
-@attrs.frozen
-class EveryLootBut:
+class EveryLootBut(Node):
     """Every token the phrase names except ``keep`` that the player picks."""
 
     np: LootNP
     keep: int
 
 
-@attrs.frozen
-class ChooseLootN:
+class ChooseLootN(Node):
     """``2 loot from today's loot``: the player picks that many, one at a time."""
 
     counts: tuple[int, ...]
     np: LootNP
 
 
-@attrs.frozen
-class ChooseLootSet:
+class ChooseLootSet(Node):
     """``1, 2 or 3 loot of one kind you hold``: the player picks a kind and how many."""
 
     counts: tuple[int, ...]
@@ -180,38 +168,32 @@ LootSel = (
 
 
 # ------------------------------------------------------------------ amounts
-@attrs.frozen
-class CountCharacters:
+class CountCharacters(Node):
     np: CharNP
 
 
-@attrs.frozen
-class CountLoot:
+class CountLoot(Node):
     kinds: tuple[str, ...]
 
 
-@attrs.frozen
-class CountKinds:
+class CountKinds(Node):
     """How many different kinds of the named loot you hold."""
 
     kinds: tuple[str, ...] = ()
-    plural: bool = attrs.field(default=True, eq=False, kw_only=True)  # written "kinds of" (or "kind of")
+    plural: bool = field(default=True, eq=False, kw_only=True)  # written "kinds of" (or "kind of")
 
 
-@attrs.frozen
-class CountMoved:
+class CountMoved(Node):
     pass
 
 
-@attrs.frozen
-class CountSpaces:
+class CountSpaces(Node):
     """Track spaces on one side of your reputation token (low reputation: many to the right)."""
 
     side: str  # left | right
 
 
-@attrs.frozen
-class CountAffected:
+class CountAffected(Node):
     word: str
 
 
@@ -225,38 +207,32 @@ Counter = (
 )
 
 
-@attrs.frozen
-class Row:
+class Row(Node):
     count: int
     cmp: str  # "" (exactly), "more" (this many or more) or "fewer" (this many or fewer)
     value: int
 
 
-@attrs.frozen
-class Fixed:
+class Fixed(Node):
     n: int
     unit: str  # doubloons | reputation (``doubloon`` normalises to doubloons)
     per: Counter | None = None
 
 
-@attrs.frozen
-class Half:
+class Half(Node):
     pass
 
 
-@attrs.frozen
-class UpTo:
+class UpTo(Node):
     n: int
 
 
-@attrs.frozen
-class ByTable:
+class ByTable(Node):
     counter: Counter
     rows: tuple[Row, ...]
 
 
-@attrs.frozen
-class InSets:
+class InSets(Node):
     kind: str
     rows: tuple[Row, ...]
 
@@ -271,25 +247,21 @@ Amount = (
 
 
 # ------------------------------------------------------------------ actions
-@attrs.frozen
-class OwnerOf:
+class OwnerOf(Node):
     target: CharSel
 
 
-@attrs.frozen
-class ItsOwner:
+class ItsOwner(Node):
     pass
 
 
-@attrs.frozen
-class PlayerOnSide:
+class PlayerOnSide(Node):
     """The seat neighbour on your left (the next seat) or right (the previous seat)."""
 
     side: str
 
 
-@attrs.frozen
-class EveryPlayer:
+class EveryPlayer(Node):
     """Every seat, or every seat but yours."""
 
     other: bool
@@ -303,132 +275,116 @@ PlayerRef = (
 )
 
 
-@attrs.frozen
-class Change:
+class Change(Node):
     """Gain or lose doubloons or reputation, for you or for another player."""
 
     verb: str  # gain | lose
     amount: Amount
     subject: PlayerRef | None = None
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class PaysYou:
+class PaysYou(Node):
     subject: PlayerRef
     amount: Amount
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class MoveReputation:
+class MoveReputation(Node):
     end: str  # leftmost | rightmost
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Discard:
+class Discard(Node):
     target: CharSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Put:
+class Put(Node):
     target: CharSel
     pile: str
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Play:
+class Play(Node):
     target: CharSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class TakeNoLoot:
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+class TakeNoLoot(Node):
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Take:
+class Take(Node):
     loot: LootSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class ReturnLoot:
+class ReturnLoot(Node):
     loot: LootSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Keep:
+class Keep(Node):
     target: CharSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class KeepLoot:
+class KeepLoot(Node):
     """Loot that stays with its holder at the end of the voyage instead of returning to the bag."""
 
     loot: LootSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Give:
+class Give(Node):
     """Hand loot you hold to another player; it fires nothing (E3)."""
 
     loot: LootSel
     to: PlayerRef
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Draw:
+class Draw(Node):
     """Random tokens from the bag into your loot, with no effect (unlike ``take``)."""
 
     n: int
     per: Counter | None = None
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Swap:
+class Swap(Node):
     first: LootSel
     second: LootSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class UseAbility:
+class UseAbility(Node):
     timing: str
     target: CharSel
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class CountExtra:
+class CountExtra(Node):
     n: int
     kind: str
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
 Action = (
@@ -452,75 +408,64 @@ Action = (
 
 
 # ------------------------------------------------------------------ conditions
-@attrs.frozen
-class IsPositioned:
+class IsPositioned(Node):
     ref: str  # this | it | taker
     position: str
     np: CharNP
 
 
-@attrs.frozen
-class IsLike:
+class IsLike(Node):
     """``this is on the island``, ``it was owned by you``: a character filter said of a named character."""
 
     ref: str  # this | it | taker
     filter: CharFilter
-    verb: str = attrs.field(default="is", eq=False, kw_only=True)  # "is" or "was", as written
+    verb: str = field(default="is", eq=False, kw_only=True)  # "is" or "was", as written
 
 
-@attrs.frozen
-class IsA:
+class IsA(Node):
     """``this is a Wind Nymph``: the named character is that card (whoever owns it)."""
 
     ref: str
     name: str
-    verb: str = attrs.field(default="is", eq=False, kw_only=True)
+    verb: str = field(default="is", eq=False, kw_only=True)
 
 
-@attrs.frozen
-class LastVoyage:
+class LastVoyage(Node):
     ref: str = "this"
 
 
-@attrs.frozen
-class HaveDoubloons:
+class HaveDoubloons(Node):
     n: int
     at_most: bool = False  # "N or fewer" rather than "N or more"
 
 
-@attrs.frozen
-class NoOtherHas:
+class NoOtherHas(Node):
     """No other player has fewer (or more) characters in that pile than you."""
 
     cmp: str  # fewer | more
     pile: str
 
 
-@attrs.frozen
-class Hold:
+class Hold(Node):
     kinds: tuple[str, ...]
     negated: bool = False  # "you hold no map"
 
 
-@attrs.frozen
-class JustTook:
+class JustTook(Node):
     kinds: tuple[str, ...]
 
 
-@attrs.frozen
-class Exists:
+class Exists(Node):
     np: CharNP
     negated: bool
     at_nightfall: bool = False
 
 
-@attrs.frozen
-class YouDid:
+class YouDid(Node):
     pass
 
 
-@attrs.frozen
-class HoldCount:
+class HoldCount(Node):
     """You hold N or more (or N or fewer) tokens of these kinds."""
 
     n: int
@@ -528,8 +473,7 @@ class HoldCount:
     kinds: tuple[str, ...]
 
 
-@attrs.frozen
-class CountExists:
+class CountExists(Node):
     """There are N or more (or N or fewer) such characters."""
 
     n: int
@@ -553,8 +497,7 @@ Cond = (
 )
 
 
-@attrs.frozen
-class Condition:
+class Condition(Node):
     """Conditions joined by "and" inside each group, and the groups by "or"."""
 
     groups: tuple[tuple[Cond, ...], ...]
@@ -565,8 +508,7 @@ class Condition:
 
 
 # ------------------------------------------------------------------ structure
-@attrs.frozen
-class Step:
+class Step(Node):
     """One sentence part between ``then``s.
 
     ``form`` is ``plain``, ``postfix_if``, ``prefix_if``, ``unless``, ``may``
@@ -579,20 +521,19 @@ class Step:
     actions: tuple[Action, ...]
     condition: Condition | None = None
     otherwise: tuple[Action, ...] | None = None
-    choices: tuple[tuple[Action, ...], ...] = attrs.field(default=(), kw_only=True)
+    choices: tuple[tuple[Action, ...], ...] = field(default=(), kw_only=True)
     # "A if X; otherwise B if Y; otherwise C": each further test and its actions, in order.
-    elifs: tuple[tuple[Condition, tuple[Action, ...]], ...] = attrs.field(default=(), kw_only=True)
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    elifs: tuple[tuple[Condition, tuple[Action, ...]], ...] = field(default=(), kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
-class Ability:
+class Ability(Node):
     timing: str  # sun | dusk | moon | anchor
     modifiers: tuple[str, ...]  # "last", "once"
     steps: tuple[Step, ...]
-    line: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
-    column: int = attrs.field(default=0, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
     @property
     def last(self) -> bool:

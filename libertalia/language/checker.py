@@ -13,17 +13,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-import attrs
-
 from ..errors import CardError
 from . import ast
+from .nodes import Node
 from .suggest import did_you_mean
 
 Report = Callable[[str, int, int, str], CardError]
 
 
-@attrs.frozen
-class Vocabulary:
+# The two records below are frozen ``Node`` records, like the syntax tree's, rather than
+# ``attrs`` classes: those are slower to create at import (see ``nodes``).
+class Vocabulary(Node):
     """The names a card may mention."""
 
     names: frozenset[str]
@@ -39,8 +39,7 @@ _TOMORROW_TIMINGS = ("sun", "dusk", "moon")
 _EMPTY_ISLAND = "at night and at anchor every character is in a ship: the island is empty"
 
 
-@attrs.frozen
-class _Context:
+class _Context(Node):
     """Where an ability runs: its timing, and whether it is printed on a loot tile."""
 
     timing: str

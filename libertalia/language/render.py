@@ -57,85 +57,85 @@ def _action(a: object) -> str:  # pragma: no cover - every node is registered
     raise TypeError(f"cannot render {a!r}")
 
 
-@_action.register
+@_action.register(ast.Change)
 def _(a: ast.Change) -> str:
     if a.subject is None:
         return f"{a.verb} {_amount(a.amount)}"
     return f"{_player(a.subject)} {a.verb}s {_amount(a.amount)}"
 
 
-@_action.register
+@_action.register(ast.PaysYou)
 def _(a: ast.PaysYou) -> str:
     return f"{_player(a.subject)} pays you {_amount(a.amount)}"
 
 
-@_action.register
+@_action.register(ast.MoveReputation)
 def _(a: ast.MoveReputation) -> str:
     return f"move your reputation to the {a.end} space"
 
 
-@_action.register
+@_action.register(ast.Discard)
 def _(a: ast.Discard) -> str:
     return f"discard {char_sel(a.target)}"
 
 
-@_action.register
+@_action.register(ast.Put)
 def _(a: ast.Put) -> str:
     return f"put {char_sel(a.target)} into your {a.pile}"
 
 
-@_action.register
+@_action.register(ast.Play)
 def _(a: ast.Play) -> str:
     return f"play {char_sel(a.target)} onto the island"
 
 
-@_action.register
+@_action.register(ast.TakeNoLoot)
 def _(a: ast.TakeNoLoot) -> str:
     return "take no loot"
 
 
-@_action.register
+@_action.register(ast.Take)
 def _(a: ast.Take) -> str:
     return f"take {_loot_sel(a.loot)}"
 
 
-@_action.register
+@_action.register(ast.ReturnLoot)
 def _(a: ast.ReturnLoot) -> str:
     return f"return {_loot_sel(a.loot)} to the bag"
 
 
-@_action.register
+@_action.register(ast.Keep)
 def _(a: ast.Keep) -> str:
     return f"keep {char_sel(a.target)} for the next voyage"
 
 
-@_action.register
+@_action.register(ast.KeepLoot)
 def _(a: ast.KeepLoot) -> str:
     return f"keep {_loot_sel(a.loot)} for the next voyage"
 
 
-@_action.register
+@_action.register(ast.Give)
 def _(a: ast.Give) -> str:
     return f"give {_loot_sel(a.loot)} to {_player(a.to)}"
 
 
-@_action.register
+@_action.register(ast.Draw)
 def _(a: ast.Draw) -> str:
     per = f" for each {_counter(a.per)}" if a.per is not None else ""
     return f"draw {a.n} random loot from the bag{per}"
 
 
-@_action.register
+@_action.register(ast.Swap)
 def _(a: ast.Swap) -> str:
     return f"swap {_loot_sel(a.first)} with {_loot_sel(a.second)}"
 
 
-@_action.register
+@_action.register(ast.UseAbility)
 def _(a: ast.UseAbility) -> str:
     return f"use the {a.timing} ability of {char_sel(a.target)}"
 
 
-@_action.register
+@_action.register(ast.CountExtra)
 def _(a: ast.CountExtra) -> str:
     return f"count {a.n} extra {a.kind}"
 

@@ -10,7 +10,6 @@ and ignoring spaces, hyphens and underscores, so that ``Wind Nimph`` finds
 from __future__ import annotations
 
 from collections.abc import Iterable
-from difflib import SequenceMatcher
 
 CUTOFF = 0.6
 """The least similarity (0 to 1, as :mod:`difflib` measures it) worth suggesting."""
@@ -30,6 +29,8 @@ def _score(word: str, choice: str) -> float:
     """
     if word == choice:
         return 1.0
+    from difflib import SequenceMatcher  # imported here: only a misspelling needs it
+
     ratio = SequenceMatcher(None, word, choice, autojunk=False).ratio()
     short, long = sorted((word, choice), key=len)
     if len(short) >= 3 and long.startswith(short):

@@ -7,6 +7,7 @@ the disk or the parser.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -20,6 +21,7 @@ from ..language import ast, checker
 from ..language.compile import compile_ability
 from ..language.parser import parse, save_parsed
 from ..language.suggest import did_you_mean
+from .solo import solo_spec
 from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from .yamlfile import Document, Field, read
 
@@ -30,7 +32,7 @@ _BOARD_KEYS = {
     "reputation": False, "bag": True, "loot_per_day": False, "island_ties": True,
     "winner_ties": True, "leftover_loot": True, "start_doubloons": True,
     "characters": True, "loot": True, "default_loot": True, "neutrals": False,
-    "tie_breakers": False, "voyage_end": False,
+    "tie_breakers": False, "voyage_end": False, "solo": False,
 }
 _CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False, "examples": False}
 _LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False,
@@ -58,7 +60,7 @@ def load_rules(
     and loot add to or replace the edition's: a mod needs nothing else.
     """
     board_path = _board_path(edition)
-    board, board_fields = _load_board(board_path)
+    board, board_fields, board_files = _load_board(board_path)
     cards_root = _paths.cards_dir()
     bundled_files = _distinct([*_yaml_files(cards_root / board.characters_dir),
                                *_yaml_files(cards_root / board.loot_dir)])
@@ -98,6 +100,7 @@ def load_rules(
                              else _loot(*loot_docs[(k, sd)], vocab) for sd in options)
                     for k, options in uncharted_sides.items()}
     _check_ranks(characters)
+    solo_loot = _solo_loot(board, board_fields, loot_docs, vocab, {c.name for c in characters})
     unverified = [f"{spec.kind} ({spec.side})" for spec in (*loot_specs, *(sp for alts in alternatives.values()
                                                                             for sp in alts)) if not spec.verified]
     unverified = list(dict.fromkeys(unverified))
@@ -106,9 +109,11 @@ def load_rules(
             "these loot tiles are reconstructions, not the printed text: " + ", ".join(unverified)
             + " (see docs/loot-sides.md)"), stacklevel=2)
     identity = f"{board.edition}:" + ",".join(f"{k}={sides[k]}" for k, _ in board.bag)
-    used = [(f"character {name}", doc.path) for name, (_, doc) in char_docs.items()]
-    used += [(f"loot {kind} {sides[kind]}", loot_docs[(kind, sides[kind])][1].path) for kind, _ in board.bag]
-    used += [(f"loot {sp.kind} {sp.side}", sp.path) for alts in alternatives.values() for sp in alts
+    used = [(f"character {name}", doc) for name, (_, doc) in char_docs.items()]
+    used += [(f"loot {kind} {sides[kind]}", loot_docs[(kind, sides[kind])][1]) for kind, _ in board.bag]
+    used += [(f"loot {sp.kind} {sp.side}", loot_docs[(sp.kind, sp.side)][1]) for alts in alternatives.values()
+             for sp in alts if sp.side != sides[sp.kind]]
+    used += [(f"loot {sp.kind} {sp.side}", loot_docs[(sp.kind, sp.side)][1]) for sp in solo_loot.values()
              if sp.side != sides[sp.kind]]
     save_parsed()
     return Rules(
@@ -125,20 +130,46 @@ def load_rules(
             "seed": seed,
             "extra_cards": [str(Path(p).resolve()) for p in extra_cards],
         },
-        fingerprint=_fingerprint([("board", str(board_path)), ("grammar", str(_paths.grammar_path())), *used]),
+        fingerprint=_fingerprint([("board", board_fields["edition"].doc.raw),  # each field knows its file
+                                  ("grammar", _paths.grammar_path().read_bytes()),
+                                  *((label, doc.raw) for label, doc in used), *board_files]),
         uncharted=alternatives,
+        solo_loot=solo_loot,
     )
 
 
-def _fingerprint(files: list[tuple[str, str]]) -> str:
+def _solo_loot(board: BoardSpec, fields: dict[str, Field], loot_docs: Mapping[tuple[str, str], tuple[Field, Document]],
+               vocab: checker.Vocabulary, names: set[str]) -> dict[str, LootSpec]:
+    """The solo side of each kind the board's solo mode replaces; its deck and left-out cards checked."""
+    solo = board.solo
+    if solo is None:
+        return {}
+    where = fields["solo"]
+    unknown = sorted({c.name for c in solo.deck} - names) or sorted(set(solo.without) - names)
+    if unknown:
+        raise where.error(f"the solo mode names {unknown[0]!r}, which is no character of this edition",
+                          did_you_mean(unknown[0], sorted(names)) or "a character's name")
+    used = sorted({c.name for c in solo.deck} & set(solo.without))
+    if used:
+        raise where.error(f"{used[0]} is both in the solo deck and left out of solo games", "one or the other")
+    out = {}
+    for kind in solo.replaced:
+        if (kind, solo.loot_side) not in loot_docs:
+            raise where.error(f"there is no {solo.loot_side} side of {kind} for the solo mode",
+                              f"a loot file with kind: {kind} and side: {solo.loot_side}")
+        out[kind] = _loot(*loot_docs[(kind, solo.loot_side)], vocab)
+    return out
+
+
+def _fingerprint(files: list[tuple[str, bytes]]) -> str:
     """A short sha256 of the bytes of every file the rules are made of, each under what it defines.
 
     Labels ("board", "character Cook", "loot map calm") rather than paths go into the hash, so
-    the same files give the same fingerprint wherever they are installed or copied to.
+    the same files give the same fingerprint wherever they are installed or copied to.  The
+    bytes are those the files were read from (no second reading, which could differ).
     """
     digest = hashlib.sha256()
-    for label, path in sorted(files):
-        data = Path(path).read_bytes()
+    for label, data in sorted(files):
         digest.update(f"{label}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()[:16]
@@ -184,10 +215,20 @@ def _add_card(doc: Document, seen: dict[CardKey, tuple[Field, Document]]) -> Non
 
 
 def _distinct(paths: list[Path]) -> list[Path]:
-    """The paths without repeats (a folder and a file in it, given together, name the file once)."""
-    out: dict[Path, Path] = {}
+    """The paths without repeats (a folder and a file in it, given together, name the file once).
+
+    A file is known by its device and inode, which one ``stat`` gives (resolving every
+    path costs a system call per folder in it); where the system gives no inode, by its
+    resolved path.
+    """
+    out: dict[object, Path] = {}
     for p in paths:
-        out.setdefault(p.resolve(), p)
+        try:
+            info = os.stat(p)
+            identity: object = (info.st_dev, info.st_ino) if info.st_ino else p.resolve()
+        except OSError:
+            identity = p.resolve()
+        out.setdefault(identity, p)
     return list(out.values())
 
 
@@ -198,7 +239,7 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     read, parsed and checked on its own, so a modder sees all mistakes at once.
     Names may refer to the edition's characters and to characters in ``paths``.
     """
-    board, _ = _load_board(_board_path(edition))
+    board = _load_board(_board_path(edition))[0]
     errors: list[DataError] = []
     docs: list[Document] = []
     seen: dict[CardKey, tuple[Field, Document]] = {}
@@ -226,6 +267,7 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
             from .examples import read_examples  # the examples' shape, not their play (cards test does that)
 
             read_examples(doc.path)
+    save_parsed()
     return errors
 
 
@@ -341,8 +383,9 @@ def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[
     return chosen
 
 
-def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
-    """A board file, checked for facts no game could run with, and its fields for the checks that need cards."""
+def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field], list[tuple[str, bytes]]]:
+    """A board file, checked for facts no game could run with; its fields, for the checks that
+    need cards; and the other files it names (the solo deck), labelled for the fingerprint."""
     doc = read(path)
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
     players = _players(f)
@@ -374,6 +417,10 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
         if f[key].value not in allowed:
             raise f[key].error(f"{key} must be one of {', '.join(allowed)}", " or ".join(allowed))
     tie_break = f["island_ties"].as_str("island_ties")
+    solo, files = None, []
+    if "solo" in f:
+        solo, deck = solo_spec(f["solo"], [path.parent, _paths.boards_dir()], [k for k, _ in bag], len(income))
+        files.append(("solo deck", deck.raw))
     if tie_break == "reputation" and not income or f["winner_ties"].value == "reputation" and not income:
         raise f["island_ties"].error("reputation ties need a reputation track", "tie_breakers or shared")
     board = BoardSpec(
@@ -400,8 +447,9 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field]]:
         graveyard_after_voyage=_choice(f, "voyage_end", "graveyard", ("keep", "removed"), "keep"),
         anchor_order=_choice(f, "voyage_end", "anchor", ("netted", "characters_then_loot"), "netted"),
         path=str(path),
+        solo=solo,
     )
-    return board, f
+    return board, f, files
 
 
 def _players(f: dict[str, Field]) -> tuple[int, int]:
@@ -430,10 +478,9 @@ def _loot_per_day(f: dict[str, Field], players: tuple[int, int]) -> dict[int, in
     if "loot_per_day" not in f:
         return None
     table = f["loot_per_day"]
-    values = [v for _, v in table.items()]  # a mapping, or an error at it
     per_day: dict[int, int] = {}
-    for (key_node, _), value in zip(table.node.value, values, strict=True):
-        count = _player_count(Field(key_node, table.doc), players, "a player count in loot_per_day")
+    for key, value in table.keyed_items():  # a mapping, or an error at it
+        count = _player_count(key, players, "a player count in loot_per_day")
         per_day[count] = value.as_int("loot per day", 0, MAX_NUMBER)
     return per_day
 

@@ -42,6 +42,8 @@ class Compiled:
     # Only changes its owner's doubloons or reputation: it can neither ask nor start another
     # ability, so the engine runs it on the spot instead of stacking a frame for it.
     direct: bool = False
+    # Only gains or loses fixed numbers of doubloons: run as ``fast(work, seat, source)``, frameless.
+    fast: Callable[[Work, int, str], None] | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -90,6 +92,48 @@ class NeutralSpec:
 
 
 @attrs.frozen
+class SoloCard:
+    """One card of the solo deck: the character on its face, and what its face and back add."""
+
+    name: str
+    no_effect: float  # its rank once Automa's sun ability changed nothing (S2)
+    symbol: bool  # shows the Automa symbol under its rank
+    picks: tuple[tuple[str, int], ...]  # its back, a pick per table row: ("left" | "right" | "symbol", n)
+    verified: bool = False  # the printed values; False: a documented construction (docs/solo.md)
+
+
+@attrs.frozen
+class SoloRow:
+    """A row of the table on the solo cards' backs: the first that today's loot matches is read."""
+
+    all_alike: bool = False  # every token of today in one category
+    at_least: tuple[tuple[str, int], ...] = ()  # (category, how many) that today must hold
+
+    def matches(self, categories: list[str]) -> bool:
+        if self.all_alike and len(set(categories)) != 1:
+            return False
+        return all(categories.count(category) >= n for category, n in self.at_least)
+
+
+@attrs.frozen
+class SoloSpec:
+    """The solo mode of a board: you against Automa (a full player) and the Pilferer (not one)."""
+
+    start_spaces: tuple[int, ...]  # track spaces your token and Automa's are shuffled onto
+    loot_side: str  # the side that ``replaced`` kinds take in a solo game ("automa")
+    replaced: tuple[str, ...]
+    preference: tuple[str, ...]  # the loot Automa and the Pilferer take first (S3)
+    categories: dict[str, str]  # loot kind -> its category for the table rows
+    rows: tuple[SoloRow, ...]
+    hand: int  # solo cards Automa's hand gets at each voyage start
+    without: tuple[str, ...]  # characters not used in a solo game (the Wind Nymph, S4)
+    deck: tuple[SoloCard, ...]
+
+    def card(self, name: str) -> SoloCard:
+        return next(c for c in self.deck if c.name == name)
+
+
+@attrs.frozen
 class BoardSpec:
     """Edition-level facts: everything the engine must not hard-code."""
 
@@ -118,6 +162,7 @@ class BoardSpec:
     # "characters_then_loot" (C4): the characters' changes first, floored at 0; then the loot's.
     anchor_order: str = "netted"
     path: str = ""
+    solo: SoloSpec | None = None  # the board's solo mode, if it has one
 
     @property
     def days_in_game(self) -> int:
@@ -149,6 +194,8 @@ class Rules:
     # Uncharted loot drawn per game: for each such kind, every side it may take (in a stable
     # order).  ``loot`` then holds the board's default sides until ``for_game`` draws them.
     uncharted: dict[str, tuple[LootSpec, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    # The solo mode's side of each kind it replaces (the board's ``solo.loot_side``): ``for_solo``.
+    solo_loot: dict[str, LootSpec] = attrs.field(factory=dict, eq=False, repr=False)
     _per_game: dict[tuple[str, ...], Rules] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _by_name: dict[str, CharacterSpec] = attrs.field(init=False, eq=False, repr=False)
     _by_kind: dict[str, LootSpec] = attrs.field(init=False, eq=False, repr=False)
@@ -170,6 +217,7 @@ class Rules:
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
     lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    event_cache: dict[Any, bytes] = attrs.field(init=False, factory=dict, eq=False, repr=False)  # journal memo
 
     def __attrs_post_init__(self) -> None:
         def put(name: str, value: object) -> None:
@@ -219,6 +267,22 @@ class Rules:
         key = tuple(spec.side for spec in chosen.values())
         if key not in self._per_game:
             loot = tuple(chosen.get(spec.kind, spec) for spec in self.loot)
+            sides = {spec.kind: spec.side for spec in loot}
+            identity = f"{self.board.edition}:" + ",".join(f"{k}={sides[k]}" for k in sides)
+            self._per_game[key] = attrs.evolve(self, loot=loot, loot_sides=sides, identity=identity, uncharted={})
+        return self._per_game[key]
+
+    def for_solo(self) -> Rules:
+        """The rules of a solo game: the replaced kinds take the solo side (the board's ``solo:``).
+
+        Call it on the rules of one game (after ``for_game``): the other kinds keep their sides.
+        """
+        solo = self.board.solo
+        if solo is None:
+            raise ValueError(f"{self.board.title} has no solo mode")
+        key = ("solo",)
+        if key not in self._per_game:
+            loot = tuple(self.solo_loot[spec.kind] if spec.kind in solo.replaced else spec for spec in self.loot)
             sides = {spec.kind: spec.side for spec in loot}
             identity = f"{self.board.edition}:" + ",".join(f"{k}={sides[k]}" for k in sides)
             self._per_game[key] = attrs.evolve(self, loot=loot, loot_sides=sides, identity=identity, uncharted={})

@@ -3,25 +3,31 @@
 PyYAML's composer keeps a mark for each node; reading through it (instead of
 ``safe_load``) lets every complaint about a data file name its line and
 column, and lets unknown keys be rejected instead of silently ignored.
+
+Composing is slow (PyYAML's composer is pure Python, and PyYAML itself takes a
+while to import), so each file's tree of ``Node`` objects is kept in the cache
+(``loading.cache``) under the file's bytes: a warm start imports no PyYAML and
+composes nothing (``yamlcompose`` is the slow path).  Only files that read without
+error are kept, so every error comes from a real reading of the file, at the exact
+line and column it always had.
 """
 
 from __future__ import annotations
 
-import codecs
+import copy
 import math
-import re
 import reprlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import DataError
 from ..language.suggest import did_you_mean
+from . import cache
 
 MAX_BYTES = 250_000
 """The largest card or board file read (the bundled ones are under 3 kB; 250 kB of card text parses in seconds)."""
+_FIRST_READ = 64 * 1024
 MAX_DEPTH = 64
 """The deepest nesting of lists and mappings read (the bundled files nest 8 deep)."""
 MAX_NODES = 10_000
@@ -30,36 +36,59 @@ MAX_NUMBER_DIGITS = 100
 """The longest number read; fields bound their numbers further (see ``Field.as_int``)."""
 
 
+class Node:
+    """One value of a YAML file as read: its kind, where it starts, how it is written and what it is.
+
+    ``kind`` is ``scalar``, ``sequence`` or ``mapping``; ``text`` is a scalar as written
+    (a key's name), ``children`` a sequence's items and ``pairs`` a mapping's keys and
+    values, in file order; ``data`` is the Python value PyYAML made of the whole node.
+    Plain slotted data, so that the cache stores and loads trees quickly and without
+    PyYAML (``yamlcompose`` builds them).
+    """
+
+    __slots__ = ("kind", "line", "column", "style", "text", "children", "pairs", "data")
+
+    def __init__(self, kind: str, line: int, column: int, style: str | None, text: str,
+                 children: tuple[Node, ...], pairs: tuple[tuple[Node, Node], ...], data: Any) -> None:
+        self.kind = kind
+        self.line = line  # 1-based, as are columns
+        self.column = column
+        self.style = style  # a scalar's: None (plain), "|" or ">" (block), "'" or '"' (quoted); else None
+        self.text = text
+        self.children = children
+        self.pairs = pairs
+        self.data = data
+
+
 class Field:
     """One YAML value with its position; ``value`` is plain Python data."""
 
     __slots__ = ("node", "doc")
 
-    def __init__(self, node: yaml.Node, doc: Document) -> None:
+    def __init__(self, node: Node, doc: Document) -> None:
         self.node = node
         self.doc = doc
 
     @property
     def line(self) -> int:
-        return int(self.node.start_mark.line) + 1
+        return self.node.line
 
     @property
     def column(self) -> int:
-        return int(self.node.start_mark.column) + 1
+        return self.node.column
 
     @property
     def value(self) -> Any:
-        try:
-            return _Constructor().construct_document(self.node)
-        except yaml.MarkedYAMLError as exc:  # pragma: no cover - Document already constructed every node
-            raise self.doc.marked_error(exc) from None
+        """The value as plain Python data, a fresh copy each time (callers may change it)."""
+        data = self.node.data
+        return copy.deepcopy(data) if isinstance(data, (list, dict, set)) else data
 
     def error(self, message: str, expected: str = "") -> DataError:
         return self.doc.error(message, self.line, self.column, expected)
 
     def is_block(self) -> bool:
         """Whether the value is a ``|`` or ``>`` block scalar (every line indented)."""
-        return getattr(self.node, "style", None) in ("|", ">")
+        return self.node.style in ("|", ">")
 
     def text_origin(self) -> tuple[int, int]:
         """Line and column offsets that map positions inside a string value back into the file.
@@ -67,7 +96,7 @@ class Field:
         A block scalar (``|``) starts on the line after its indicator; a
         quoted scalar one column after its quote.
         """
-        style = getattr(self.node, "style", None)
+        style = self.node.style
         if self.is_block():
             first = self.line  # 1-based line of the indicator = 0-based first content line
             raw = self.doc.lines[first] if first < len(self.doc.lines) else ""
@@ -108,19 +137,19 @@ class Field:
 
     def items(self) -> Iterator[tuple[str, Field]]:
         for k, v in self.keyed_items():
-            yield str(k.node.value), v
+            yield k.node.text, v
 
     def keyed_items(self) -> Iterator[tuple[Field, Field]]:
         """The keys and values of a mapping, each key as a field of its own (keys are always scalars)."""
-        if not isinstance(self.node, yaml.MappingNode):
+        if self.node.kind != "mapping":
             raise self.error("expected a mapping of keys to values", "key: value lines")
-        for k, v in self.node.value:
+        for k, v in self.node.pairs:
             yield Field(k, self.doc), Field(v, self.doc)
 
     def as_list(self) -> list[Field]:
-        if not isinstance(self.node, yaml.SequenceNode):
+        if self.node.kind != "sequence":
             raise self.error("expected a list", "a list such as [1, 2]")
-        return [Field(n, self.doc) for n in self.node.value]
+        return [Field(n, self.doc) for n in self.node.children]
 
     def mapping(self, allowed: dict[str, bool], what: str) -> dict[str, Field]:
         """The keys of a mapping, rejecting unknown ones and missing required ones.
@@ -128,20 +157,19 @@ class Field:
         ``allowed`` maps each key to whether it is required.
         """
         out: dict[str, Field] = {}
-        if not isinstance(self.node, yaml.MappingNode):
+        if self.node.kind != "mapping":
             raise self.error(f"{what} must be a mapping of keys to values", "key: value lines")
-        for k, v in self.node.value:
-            key = str(k.value)
+        for k, v in self.node.pairs:
+            key = k.text
             if key not in allowed:
                 raise self.doc.error(
                     f"unknown key {key!r} in {what}{did_you_mean(key, allowed)}",
-                    int(k.start_mark.line) + 1,
-                    int(k.start_mark.column) + 1,
+                    k.line,
+                    k.column,
                     "one of " + ", ".join(sorted(allowed)),
                 )
             if key in out:
-                raise self.doc.error(f"key {key!r} appears twice in {what}",
-                                     int(k.start_mark.line) + 1, int(k.start_mark.column) + 1)
+                raise self.doc.error(f"key {key!r} appears twice in {what}", k.line, k.column)
             out[key] = Field(v, self.doc)
         missing = [k for k, required in allowed.items() if required and k not in out]
         if missing:
@@ -150,58 +178,27 @@ class Field:
 
 
 class Document:
-    """A parsed YAML file: its root field, its text and its path for messages.
+    """A read YAML file: its root field, its text and its path for messages.
 
-    Every value is constructed once here, so that a bad tag or an unreadable
-    value (``!!int abc``, a date like 2020-13-45, ``!!python/object``) is an
-    error at its line and column when the file is read, whoever reads it.
+    Made from the text by ``yamlcompose.compose`` (which raises a DataError at the
+    first problem), or from a tree the cache kept for this very text.  ``raw`` is the
+    file's bytes as read (``read`` keeps them), for what must hash the file itself.
     """
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(self, path: Path | str, text: str, root: Node | None = None, *, raw: bytes = b"") -> None:
         self.path = str(path)
+        self.raw = raw
         self.lines = text.split("\n")
-        try:
-            node = yaml.compose(text, Loader=_Loader)
-            if node is not None:
-                _Constructor().construct_document(node)
-        except _Refused as exc:
-            raise self.marked_error(exc, exc.expected) from None
-        except yaml.constructor.ConstructorError as exc:
-            raise self.marked_error(exc, "a plain value, or quotes around it to make it text") from None
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line = int(mark.line) + 1 if mark else 0
-            column = int(mark.column) + 1 if mark else 0
-            raise self.error(f"this is not valid YAML: {exc.problem or exc.context}", line, column,
-                             "well-formed YAML (check indentation and colons)") from None
-        except yaml.reader.ReaderError as exc:
-            line, column = _position(text, exc.position)
-            raise self.error(f"the file contains a character YAML does not allow ({exc.character!r})",
-                             line, column, "printable text") from None
-        except yaml.YAMLError as exc:  # pragma: no cover - PyYAML's other errors are all marked
-            raise self.error(f"this is not valid YAML: {exc}", 0, 0) from None
-        if node is None:
-            raise DataError("the file is empty", path=self.path, expected="a YAML mapping")
-        self.root = Field(node, self)
+        if root is None:
+            from .yamlcompose import compose
+
+            root = compose(text, self)
+        self.root = Field(root, self)
 
     def error(self, message: str, line: int, column: int, expected: str = "") -> DataError:
         source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         return DataError(message, path=self.path, line=line, column=column, source_line=source,
                          expected=expected)
-
-    def marked_error(self, exc: yaml.MarkedYAMLError, expected: str = "") -> DataError:
-        """A refused or unconstructible value, at the position PyYAML marked."""
-        mark = exc.problem_mark or exc.context_mark
-        line = int(mark.line) + 1 if mark else 0
-        column = int(mark.column) + 1 if mark else 0
-        problem = exc.problem or exc.context or "this value cannot be read"
-        return self.error(problem, line, column, expected)
-
-
-def _position(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of a character offset."""
-    before = text[:offset]
-    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 def read(path: Path, *, skip: str | None = None) -> Document:
@@ -210,186 +207,35 @@ def read(path: Path, *, skip: str | None = None) -> Document:
     ``skip`` names a top-level key whose block is left unread (its lines blanked, so every
     other position stays exact): ``load_rules`` skips a card's ``examples:``, most of its
     text, which only ``cards test`` and ``cards check`` read.
+
+    What a file reads as depends only on its bytes (and ``skip``), so the text and tree
+    are kept in the cache under those: a warm start neither decodes nor composes.  A
+    file that does not read is never stored, so its errors always come from reading it.
     """
     try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+        with open(path, "rb") as fh:
+            data = fh.read(_FIRST_READ)  # a card file fits; asking for MAX_BYTES would allocate them all
+            if len(data) == _FIRST_READ:
+                data += fh.read(MAX_BYTES + 1 - _FIRST_READ)
     except OSError as exc:
         raise DataError(f"cannot read the file: {exc.strerror}", path=str(path)) from None
     if len(data) > MAX_BYTES:
         raise DataError(f"the file is larger than {MAX_BYTES:,} bytes", path=str(path),
                         expected=f"a card or board file of at most {MAX_BYTES // 1000} kB")
+    key = cache.key(f"{skip or ''}\n".encode() + data, *_SOURCES)
+    stored = cache.load("yaml", key)
+    if isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], str) and isinstance(stored[1], Node):
+        return Document(path, stored[0], stored[1], raw=data)
+    from .yamlcompose import blank_block, decode
+
     text = decode(data, str(path))
-    return Document(path, _blank_block(text, skip) if skip else text)
+    doc = Document(path, blank_block(text, skip) if skip else text, raw=data)
+    cache.save("yaml", key, ("\n".join(doc.lines), doc.root.node))
+    return doc
 
 
-def _blank_block(text: str, key: str) -> str:
-    """``text`` with the top-level ``key:`` block's lines emptied, when that block is plainly indented.
-
-    The block runs from ``key:`` at column 0 to the next line that starts at column 0 (another
-    key, or a document marker).  If any line in between is not indented or a comment, the text
-    is returned whole: an odd file is read as it is, never guessed at.
-    """
-    lines = text.split("\n")
-    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
-    if start is None:
-        return text
-    end = start + 1
-    while end < len(lines) and (not lines[end] or lines[end][0] in " \t#"):
-        end += 1
-    if end < len(lines) and not re.match(r"[A-Za-z_][\w-]*:", lines[end]):
-        return text
-    return "\n".join([*lines[:start], *([""] * (end - start)), *lines[end:]])
-
-
-_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-              (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
-_SAVE_AS_UTF8 = "UTF-8 text (save the file with the UTF-8 encoding)"
-
-
-def decode(data: bytes, path: str) -> str:
-    """The text of a UTF-8 file (a UTF-8 byte-order mark is dropped); any other encoding is a DataError."""
-    for bom, encoding in _WIDE_BOMS:
-        if data.startswith(bom):
-            raise DataError(f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
-                            "card and board files must be UTF-8", path=path, line=1, column=1,
-                            expected=_SAVE_AS_UTF8)
-    data = data.removeprefix(codecs.BOM_UTF8)
-    nul = data.find(b"\0")
-    if nul >= 0:
-        line, column, _ = _byte_position(data, nul)
-        raise DataError("the file contains NUL bytes, as UTF-16 or UTF-32 text does; card and board files "
-                        "must be UTF-8", path=path, line=line, column=column, expected=_SAVE_AS_UTF8)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line, column, source = _byte_position(data, exc.start)
-        raise DataError(f"the file is not UTF-8: byte 0x{data[exc.start]:02x} cannot be read as UTF-8 "
-                        "(is it Latin-1 or Windows-1252?)", path=path, line=line, column=column,
-                        source_line=source, expected=_SAVE_AS_UTF8) from None
-
-
-def _byte_position(data: bytes, offset: int) -> tuple[int, int, str]:
-    """1-based line and column of a byte offset, and its line (undecodable bytes shown as \ufffd)."""
-    start = data.rfind(b"\n", 0, offset) + 1
-    end = data.find(b"\n", offset)
-    column = len(data[start:offset].decode("utf-8", "replace")) + 1
-    return data.count(b"\n", 0, offset) + 1, column, data[start:end if end >= 0 else len(data)].decode(
-        "utf-8", "replace")
-
-
-class _Refused(yaml.MarkedYAMLError):
-    """Well-formed YAML that this library does not read: too deep, too big, an alias or a list as a key."""
-
-    def __init__(self, problem: str, mark: Any, expected: str) -> None:
-        super().__init__(problem=problem, problem_mark=mark)
-        self.expected = expected
-
-
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, with the document's size and shape bounded while it is composed.
-
-    Nesting deeper than ``MAX_DEPTH`` (PyYAML's composer recurses, so
-    ``[[[[...`` would raise ``RecursionError``), more than ``MAX_NODES``
-    values counting what every alias repeats (a "billion laughs" file), an
-    alias inside the value it names and a key that is not a scalar are refused
-    at the offending mark.
-    """
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
-        self._count = 0
-        self._open: set[str] = set()  # anchors of the collections being composed
-        self._sizes: dict[int, int] = {}  # values in a composed node, aliases expanded
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if isinstance(parent, yaml.MappingNode) and index is None and not isinstance(event, yaml.ScalarEvent):
-            what = "an alias" if isinstance(event, yaml.AliasEvent) else "a list or mapping"
-            raise _Refused(f"a mapping key must be a word or number, not {what}", event.start_mark,
-                           "a plain key such as name:")
-        if isinstance(event, yaml.AliasEvent):
-            if event.anchor in self._open:
-                raise _Refused(f"the alias *{event.anchor} is inside the value it names", event.start_mark,
-                               "an alias after the end of its anchored value")
-            target = self.anchors.get(event.anchor)
-            self._add(self._size(target) if target is not None else 1, event.start_mark)
-            return super().compose_node(parent, index)
-        self._add(1, event.start_mark)
-        if not isinstance(event, yaml.CollectionStartEvent):
-            return super().compose_node(parent, index)
-        if self._depth >= MAX_DEPTH:
-            raise _Refused(f"lists and mappings are nested more than {MAX_DEPTH} deep here", event.start_mark,
-                           f"at most {MAX_DEPTH} levels of nesting")
-        self._depth += 1
-        if event.anchor is not None:
-            self._open.add(event.anchor)
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-            self._open.discard(event.anchor or "")
-
-    def _add(self, values: int, mark: Any) -> None:
-        self._count += values
-        if self._count > MAX_NODES:
-            raise _Refused(f"the file holds more than {MAX_NODES:,} values here, counting every value an alias "
-                           "repeats", mark, f"at most {MAX_NODES:,} values (fewer or smaller aliases)")
-
-    def _size(self, node: yaml.Node) -> int:
-        """How many values ``node`` stands for, every alias inside it expanded (memoised: nodes are shared)."""
-        size = self._sizes.get(id(node))
-        if size is None:
-            if isinstance(node, yaml.SequenceNode):
-                size = 1 + sum(self._size(n) for n in node.value)
-            elif isinstance(node, yaml.MappingNode):
-                size = 1 + sum(self._size(k) + self._size(v) for k, v in node.value)
-            else:
-                size = 1
-            self._sizes[id(node)] = size
-        return size
-
-
-_KINDS = {"tag:yaml.org,2002:int": "whole number", "tag:yaml.org,2002:float": "number",
-          "tag:yaml.org,2002:bool": "true or false", "tag:yaml.org,2002:timestamp": "date",
-          "tag:yaml.org,2002:null": "null"}
-
-
-class _Constructor(yaml.constructor.SafeConstructor):
-    """PyYAML's safe constructor; a scalar it cannot convert is a ConstructorError at the scalar.
-
-    ``SafeConstructor`` raises ``ValueError``, ``KeyError`` or ``AttributeError``
-    for ``!!int abc``, ``!!bool maybe`` or ``!!timestamp abc``, and Python's
-    ``int`` refuses more than 4300 digits; numbers here have at most
-    ``MAX_NUMBER_DIGITS`` digits.
-    """
-
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        if node.tag not in self.yaml_constructors:
-            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the tag {show(tag)[1:-1]} is not allowed: card and board files hold plain values",
-                node.start_mark)
-        kind = _KINDS.get(node.tag, node.tag)
-        if kind in ("whole number", "number") and isinstance(node.value, str) \
-                and sum(c.isdigit() for c in node.value) > MAX_NUMBER_DIGITS:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"this number has {sum(c.isdigit() for c in node.value):,} digits; numbers have at "
-                f"most {MAX_NUMBER_DIGITS}", node.start_mark)
-        try:
-            value = super().construct_object(node, deep=deep)
-        except (ValueError, KeyError, AttributeError, TypeError, OverflowError) as exc:
-            if isinstance(exc, yaml.YAMLError):
-                raise
-            what = show(node.value) if isinstance(node, yaml.ScalarNode) else "this value"
-            raise yaml.constructor.ConstructorError(
-                None, None, f"{what} is not a valid {kind.removeprefix('tag:yaml.org,2002:')}",
-                node.start_mark) from None
-        if isinstance(value, int) and abs(value).bit_length() > MAX_NUMBER_DIGITS * 3.33:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"this number has more than {MAX_NUMBER_DIGITS} digits", node.start_mark)
-        return value
+_SOURCES = (Path(__file__), Path(__file__).with_name("yamlcompose.py"))
+"""The code a stored document depends on besides the file: a change to it makes every stored one stale."""
 
 
 _SHORT = reprlib.Repr()

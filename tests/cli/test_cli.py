@@ -134,3 +134,49 @@ def test_issue_games_play_to_the_end_from_the_command_line() -> None:
         code, out = run("simulate", "--games", "2", *args, "--json")
         assert code == 0, (args, out)
         assert json.loads(out[out.index("{"):])["games"] == 2
+
+
+def test_cards_show_outlines_the_tree_by_meaningful_fields() -> None:
+    """``cards show`` outlines the parsed tree by the fields that make its meaning, never by positions."""
+    code, out = run("cards", "show", "Cook")
+    assert code == 0
+    tree = out.split("Tree\n", 1)[1]
+    assert tree.splitlines()[:12] == [
+        "Ability",
+        "  timing: 'dusk'",
+        "  modifiers: ('last',)",
+        "  steps:",
+        "    Step",
+        "      form: 'postfix_if'",
+        "      actions:",
+        "        Take",
+        "          loot:",
+        "            ChooseLoot",
+        "              np:",
+        "                LootNP",
+    ]
+    inner = "IsLike(ref='this', filter=Zone(prep='on', place='island', pile='', wording=''), verb='is')"
+    assert f"groups: (({inner},),)" in tree  # nested nodes show their repr, which keeps the spelling
+    assert "line" not in tree and "column" not in tree
+
+
+def test_solo_play_runs_to_the_end_and_shows_automa_and_the_pilferer(tmp_path: Path) -> None:
+    """``play --players 1``: Automa's open hand and the Pilferer's card on screen; the record replays."""
+    record = tmp_path / "solo.json"
+    code, out = run("play", "--players", "1", "--seed", "3", "--handicap", "0=5", "--record", str(record),
+                    stdin="1\n" * 200)
+    assert code == 0, out
+    assert "Automa's open hand:" in out and "(Pilferer)" in out and "1 (Automa)" in out
+    assert "Final scores:" in out
+    saved = GameRecord.load(record)
+    assert saved.players == 1 and saved.handicap == (5, 0) and saved.agents == ("human", "automa")
+    game = saved.replay()
+    assert game.is_over and game.state.automa == 1
+
+
+def test_solo_simulate_reports_automa_as_a_seat() -> None:
+    """``simulate --players 1`` plays solo games: the bots take your seat, Automa the other."""
+    code, out = run("simulate", "--players", "1", "--games", "3", "--json")
+    assert code == 0, out
+    report = json.loads(out)
+    assert report["games"] == 3 and "automa" in json.dumps(report)

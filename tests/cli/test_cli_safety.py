@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -305,7 +306,7 @@ def test_new_game_refuses_a_player_count_that_is_not_a_whole_number() -> None:
     for players in (3.0, True, "3", None):
         with pytest.raises(SetupError, match="whole number from 2 to 6"):
             lt.new_game(rules, players)  # type: ignore[arg-type]
-    with pytest.raises(SetupError, match="2 to 6 players, not 0"):
+    with pytest.raises(SetupError, match=re.escape("2 to 6 players (or 1: the solo game), not 0")):
         lt.new_game(rules, 0)
     with pytest.raises(SetupError, match="seed must be a whole number"):
         lt.new_game(rules, 3, 1.5)  # type: ignore[arg-type]
@@ -313,10 +314,10 @@ def test_new_game_refuses_a_player_count_that_is_not_a_whole_number() -> None:
 
 def test_play_and_simulate_refuse_bad_counts() -> None:
     """play --players 0 / 9 and --seat 5, simulate --players 0, --games 0 and --jobs 0 give a usage error, exit 2."""
-    for args, expected in ((("play", "--players", "0"), "2 to 6 players, not 0"),
-                           (("play", "--players", "9"), "2 to 6 players, not 9"),
+    for args, expected in ((("play", "--players", "0"), "2 to 6 players (or 1: the solo game), not 0"),
+                           (("play", "--players", "9"), "2 to 6 players (or 1: the solo game), not 9"),
                            (("play", "--players", "3", "--seat", "5"), "seat must be 0 to 2"),
-                           (("simulate", "--players", "0"), "2 to 6 players, not 0"),
+                           (("simulate", "--players", "0"), "2 to 6 players (or 1: the solo game), not 0"),
                            (("simulate", "--games", "0"), "--games"),
                            (("simulate", "--jobs", "0"), "--jobs")):
         result = run(*args, stdin="quit\n")
