@@ -272,3 +272,33 @@ def test_play_out_and_choose_agree_in_solo(rules: lt.Rules) -> None:
     while (d := slow.decision) is not None:
         slow = slow.choose(agent.choose(slow.observation(d.player), d))
     assert fast.state == slow.state
+
+
+@pytest.mark.parametrize("loot", ["stormy", "uncharted"])
+def test_solo_keeps_the_other_kinds_sides(loot: str) -> None:
+    """Stormy or uncharted for the other kinds: the four solo tiles replace only their own kinds."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
+        rules = lt.load_rules("galecrest", loot=loot)
+        game = lt.new_game(rules, 1, seed=11)
+    sides = game.rules.loot_sides
+    assert all(sides[k] == "automa" for k in ("hook", "saber", "amulet", "barrel"))
+    assert all(sides[k] in ("calm", "stormy") for k in ("chest", "map", "relic"))
+    if loot == "stormy":
+        assert sides["chest"] == sides["map"] == sides["relic"] == "stormy"
+    final = game.play_out([lt.agents.RandomAgent(3)])
+    assert final.is_over and final.rules.loot_sides == sides
+
+
+def test_your_view_shows_automas_open_hand_but_not_the_deck_order(rules: lt.Rules) -> None:
+    """Automa's hand lies open (her row of six); the solo deck shows only how many cards are left."""
+    g = _new(rules, 6)
+    view = g.observation(0)
+    assert view.automa == 1 and view.players[1].hand == g.players[1].hand and "?" not in view.players[1].hand
+    assert view.solo_deck_size == len(g.state.solo_deck) == 39 - 6
+
+
+def test_starting_a_solo_game_warns_that_the_deck_is_reconstructed(rules: lt.Rules) -> None:
+    """Every solo card is verified: false, so starting a solo game warns, as stormy tiles do."""
+    with pytest.warns(lt.UnverifiedSoloWarning, match="39 of the 39 solo cards are constructions"):
+        lt.new_game(rules, 1, seed=1)
