@@ -506,6 +506,10 @@ def _voyage_end(w: Work) -> None:
     if w.voyage >= len(w.rules.board.voyage_days):
         w.step = "over"
         w.log(journal.OVER, tuple(p.score for p in w.seats))
+        scores = [p.score for p in w.seats]
+        tied = [seat for seat, score in enumerate(scores) if score == max(scores)]
+        if len(tied) > 1 and w.rules.board.winner_tie == "reputation":  # R26, said in the log
+            w.log(journal.TIE_BROKEN, (max(tied, key=w.reputation), *tied))
     else:
         w.voyage += 1
         w.step = "voyage"

@@ -56,6 +56,20 @@ def _change_doubloons(values: list[Any]) -> tuple[str, str | None, int]:
     return _change(["doubloons", *values])
 
 
+def _overflow(values: list[Any]) -> tuple[str, str | None, int]:
+    """R28: reputation past either end of the track turns into doubloons (``n`` signed)."""
+    seat, n = values
+    coins = f"{abs(n)} doubloon{'' if abs(n) == 1 else 's'}"
+    return f"seat {seat}'s reputation runs past the end of the track: {'gains' if n > 0 else 'loses'} {coins}", None, 0
+
+
+def _tie(values: list[Any]) -> tuple[str, str | None, int]:
+    """R26: equal top scores; ``values[0]`` is the winner, then every seat tied with it."""
+    winner, *tied = values[0]
+    return (f"seats {', '.join(str(s) for s in tied)} tie on score; seat {winner} wins on reputation",
+            None, 0)
+
+
 def _play(values: list[Any]) -> tuple[str, str | None, int]:
     """A card played is its printed card, whoever holds it now ("Cook#1" is a Cook)."""
     seat, name = values
@@ -98,17 +112,25 @@ TEMPLATES: tuple[Template, ...] = (
     Template("loot", "the Pilferer takes {0} and returns it to the bag", "a"),
     Template("rank", "seat {0}'s {1} changed nothing: it now ranks {2}", "nww", seat=0),
     Template("income", "seat {0} starts with {1} extra doubloons", "nn", seat=0),
+    # Causes, spelled out: who discarded whom and with what, where a token came from, the track.
+    Template("discard", "seat {0}'s {1} discards seat {2}'s {3}", "nwnw", seat=2, source=1),
+    Template("loot", "seat {0} takes {1} from {2} ({3})", "naww", seat=0, source=3),
+    Template("reputation", "", "nn", seat=0, custom=_overflow),
+    Template("reputation", "seat {0} is pushed along the track to space {1}", "nn", seat=0),
+    Template("over", "", "S", custom=_tie),
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these).
 (RULES, VOYAGE, INCOME, START_COINS, DAY, PLAY, REVEAL, LEFTOVER, REMOVE_LOOT, TAKE_AT_DUSK,
  BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
  TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW,
- CHANGE_DOUBLOONS, PILFERER_PLAYS, PILFERER_TAKES, NO_EFFECT, HANDICAP) = range(len(TEMPLATES))
+ CHANGE_DOUBLOONS, PILFERER_PLAYS, PILFERER_TAKES, NO_EFFECT, HANDICAP, DISCARD_BY, TAKE_LOOT_FROM, OVERFLOW,
+ PUSHED, TIE_BROKEN) = range(len(TEMPLATES))
 
 VOCABULARY: tuple[str, ...] = (
     "doubloons", "doubloon", "reputation", "gains", "loses", "leftmost", "rightmost",
     "hand", "ship", "graveyard", "island", "removed", "sun", "dusk", "moon", "anchor",
+    "today's loot", "tomorrow's loot", "the bag", *(f"seat {n}" for n in range(8)),
 )
 """Words the engine itself writes into events; each edition's names follow them in its lexicon."""
 

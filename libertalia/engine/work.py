@@ -25,7 +25,7 @@ from ..state import (
     PlayerState,
 )
 from . import automa, journal, rng
-from .journal import DISCARD, GRAVEYARD_TO_HAND, PUT, TAKE_OVER
+from .journal import DISCARD, DISCARD_BY, GRAVEYARD_TO_HAND, OVERFLOW, PUSHED, PUT, TAKE_OVER
 
 if TYPE_CHECKING:
     from ..loading.specs import Instruction, Rules
@@ -349,21 +349,32 @@ class Work:
         elif target < 0:
             over, target = target, 0
         if target != pos:
-            self.track.pop(pos)
-            self.track.insert(target, seat)
+            self._move_token(seat, pos, target)
         overflow = self.rules.board.overflow * over
         if overflow > 0:
             self.gain(seat, overflow)
         elif overflow < 0:
             self.lose(seat, -overflow)
+        if overflow:
+            self.log(OVERFLOW, seat, overflow)
+
+    def _move_token(self, seat: int, pos: int, target: int) -> None:
+        """Move a token, sliding those it passes one space back; seats pushed are logged."""
+        self.track.pop(pos)
+        self.track.insert(target, seat)
+        low, high = min(pos, target), max(pos, target)
+        for space in range(low, high + 1):
+            token = self.track[space]
+            if token != seat and token < self.n:
+                self.log(PUSHED, token, space)
 
     def move_reputation_to(self, seat: int, end: str) -> int:
         if not self.track:
             return 0
         pos = self.track.index(seat)
         target = 0 if end == "leftmost" else len(self.track) - 1
-        self.track.pop(pos)
-        self.track.insert(target, seat)
+        if target != pos:
+            self._move_token(seat, pos, target)
         return abs(target - pos)
 
     # ------------------------------------------------------------ characters
@@ -407,14 +418,20 @@ class Work:
                 p.kept.remove(name)  # a kept character that leaves the ship is no longer kept
         return zone
 
-    def discard(self, ref: CardRef) -> bool:
-        """To its owner's graveyard; a neutral card can never be discarded."""
+    def discard(self, ref: CardRef, by: tuple[int, str] | None = None) -> bool:
+        """To its owner's graveyard; a neutral card can never be discarded.
+
+        ``by`` is who discards it and with what (a seat and a card or loot kind), for the log.
+        """
         seat, name = ref
         if seat is None or self.zone_of(ref) is None:
             return False
         self.remove(ref)
         self.seats[seat].graveyard.append(name)
-        self.log(DISCARD, seat, name)
+        if by is None:
+            self.log(DISCARD, seat, name)
+        else:
+            self.log(DISCARD_BY, by[0], by[1], seat, name)
         return True
 
     def take_over(self, ref: CardRef, seat: int) -> CardRef | None:

@@ -119,3 +119,39 @@ def _fields(state: object) -> dict[str, object]:
     import attrs
 
     return attrs.asdict(state, recurse=False)  # type: ignore[arg-type]
+
+
+def test_the_log_names_causes() -> None:
+    """Who discarded whom with what, where a token came from, the track's overflow and pushes, a tie."""
+    assert _one(journal.DISCARD_BY, 3, "saber", 0, "Cook").text == "seat 3's saber discards seat 0's Cook"
+    assert _one(journal.DISCARD_BY, 3, "saber", 0, "Cook").seat == 0
+    taken = _one(journal.TAKE_LOOT_FROM, 1, "map", "seat 2", "Cook")
+    assert (taken.text, taken.source) == ("seat 1 takes a map from seat 2 (Cook)", "Cook")
+    assert _one(journal.OVERFLOW, 2, 1).text == "seat 2's reputation runs past the end of the track: gains 1 doubloon"
+    assert _one(journal.OVERFLOW, 2, -2).text.endswith("loses 2 doubloons")
+    assert _one(journal.PUSHED, 1, 4).text == "seat 1 is pushed along the track to space 4"
+    assert _one(journal.TIE_BROKEN, (2, 0, 2)).text == "seats 0, 2 tie on score; seat 2 wins on reputation"
+
+
+def test_a_whole_game_logs_pushes_and_discards_with_their_cause() -> None:
+    """Real games write the new cause events: tokens pushed along the track, discards by a named card."""
+    rules = lt.load_rules("galecrest")
+    texts = [str(e) for s in range(6) for e in
+             lt.play(rules, [lt.agents.RandomAgent(s * 4 + i) for i in range(4)], seed=s).events]
+    assert any("is pushed along the track to space" in t for t in texts)
+    assert any("discards seat" in t for t in texts)
+
+
+def test_reputation_past_the_end_of_the_track_is_logged() -> None:
+    """R28 in the log: a barrel's reputation for a seat already rightmost pays a doubloon, and says so."""
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, seed=1, setup={
+        "reputation": [5, 0, 2], "loot": [["barrel", "amulet", "chest"]],
+        "players": [{"hand": ["Collector", "Smuggler"]}, {"hand": ["Necromancer", "Bosun"]},
+                    {"hand": ["Bosun", "Treasurer"]}]})
+    for key in ("Collector", "Necromancer", "Treasurer"):
+        game = game.choose(key)
+    while game.decision is not None and game.decision.kind != "play_character":
+        game = game.choose("barrel" if "barrel" in game.legal_keys() else game.legal_keys()[0])
+    texts = [str(e) for e in game.events]
+    assert "seat 0's reputation runs past the end of the track: gains 1 doubloon" in texts

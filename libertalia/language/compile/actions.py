@@ -123,7 +123,8 @@ def _(a: ast.Discard) -> ActionFn:
     pick = select_chars(a.target, "discard", lambda w, f, r: r[0] is not None)
 
     def discard(w: Work, f: Frame) -> None:
-        _affected(f, [r for r in pick(w, f) if w.discard(r)])
+        by = (f.seat, source_name(f))
+        _affected(f, [r for r in pick(w, f) if w.discard(r, by)])
     return discard
 
 
@@ -153,6 +154,10 @@ def _(a: ast.Play) -> ActionFn:
     return play
 
 
+_PLACES = {"today": "today's loot", "tomorrow": "tomorrow's loot", "bag": "the bag"}
+"""Where a token taken came from, as the log says it (a held token: "seat N")."""
+
+
 @action_fn.register
 def _(a: ast.Take) -> ActionFn:
     pick_loot = select_loot(a.loot, "take")
@@ -163,7 +168,7 @@ def _(a: ast.Take) -> ActionFn:
             remove_loot(w, ref)
             w.seats[f.seat].loot.append(ref[2])
             fires = ref[0] in ("today", "bag")
-            w.log(journal.TAKE_LOOT, f.seat, ref[2], source_name(f))
+            w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _PLACES.get(ref[0]) or f"seat {ref[1]}", source_name(f))
             if fires:
                 if f.this is not None:
                     w.just_took[f.this] = ref[2]
