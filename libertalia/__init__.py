@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .loading.rules import load_rules
     from .loading.specs import BoardSpec, CharacterSpec, LootSpec, Rules
     from .playing import play
+    from .records import GameRecord
     from .state import Decision, Event, Option, PlayerState
 
 __version__ = "0.1.0"
@@ -41,7 +42,7 @@ __version__ = "0.1.0"
 # Where each public name lives; the submodules in _MODULES are the module itself.
 _MODULES = {"agents", "records"}
 _LAZY = {
-    "agents": ".agents", "records": ".records",
+    "agents": ".agents", "records": ".records", "GameRecord": ".records",
     "Game": ".game", "Observation": ".game", "new_game": ".game",
     "parse": ".language.parser", "render": ".language.render",
     "load_rules": ".loading.rules",
@@ -67,7 +68,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game",
+    "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameRecord",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
     "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
     "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "load_rules", "new_game", "parse", "play",

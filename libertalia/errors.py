@@ -99,11 +99,16 @@ class ExampleFailure(DataError):
 
 
 class IllegalChoice(LibertaliaError, ValueError):
-    """An answer that the current decision did not offer."""
+    """An answer that the current decision did not offer.
 
-    def __init__(self, key: object, legal: Sequence[str], what: str = "") -> None:
+    ``key`` is the answer, ``legal`` the keys offered, and ``seat`` the seat whose agent gave
+    the answer in ``Game.play_out`` and ``lt.play`` (``None`` for a ``choose`` call).
+    """
+
+    def __init__(self, key: object, legal: Sequence[str], what: str = "", *, seat: int | None = None) -> None:
         self.key = key
         self.legal = tuple(legal)
+        self.seat = seat
         prefix = f"{what}: " if what else ""
         if legal:
             offered = ", ".join(repr(k) for k in legal)

@@ -259,7 +259,41 @@ class Game(_PublicReading):
         return hash(self.state)
 
     def __repr__(self) -> str:
-        return f"Game(state={self.state!r})"
+        """Short: ``<Game galecrest, 4 players, seed 7: voyage 1, day 1 (select), seat 0 to answer play_character>``."""
+        s = self.state
+        seats = "solo" if s.automa is not None else f"{s.players} players"
+        head = f"<Game {self.rules.board.edition}, {seats}, seed {s.seed}: "
+        if self.is_over:
+            return head + "over, scores " + ", ".join(map(str, self.final_scores())) + ">"
+        return head + f"voyage {s.voyage}, day {s.day} ({self.phase}){_waiting(self._decision)}>"
+
+    def render(self, seat: int | None = None, *, width: int = 100) -> str:
+        """The table as ``libertalia play`` shows it, as plain text, seen by ``seat``.
+
+        ``seat`` defaults to the seat being asked (seat 0 once the game is over); other seats'
+        hands are hidden, as on the command line.  ``str(game)`` is ``game.render()``.
+        """
+        import io
+
+        from rich.console import Console  # imported here: ``import libertalia`` stays quick
+
+        from .cli.display import table_view
+
+        if seat is None:
+            seat = self._decision.player if self._decision is not None else 0
+        out = io.StringIO()
+        Console(file=out, width=width, color_system=None, force_terminal=False, highlight=False,
+                emoji=False, soft_wrap=True).print(table_view(self, seat))
+        return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def _repr_html_(self) -> str:
+        """The table in a notebook: ``render()`` in a ``<pre>`` block."""
+        import html
+
+        return f"<pre>{html.escape(repr(self))}\n\n{html.escape(self.render())}</pre>"
 
     @property
     def state(self) -> GameState:
@@ -373,7 +407,7 @@ class Game(_PublicReading):
             seat = d.player
             key = agents[seat].choose(views[seat], d)
             if checked[seat] and key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
-                raise IllegalChoice(key, d.keys(), f"seat {seat}'s agent answered {d.prompt!r}")
+                raise IllegalChoice(key, d.keys(), f"seat {seat}'s agent answered {d.prompt!r}", seat=seat)
             if len(history) >= most:
                 _check_question_budget(self.rules, w.n, len(history), d, w)
             history.append(key)
@@ -481,6 +515,11 @@ def _init(game: Game, rules: Rules, state: GameState | None, decision: Decision 
     _set(game, "_live", live)
 
 
+def _waiting(d: Decision | None) -> str:
+    """Whose decision a game waits for, for a repr."""
+    return f", seat {d.player} to answer {d.kind}" if d is not None else ""
+
+
 def _events(rules: Rules, packed: bytes | None, players: int) -> tuple[Event, ...]:
     return journal.decode(packed, rules.lexicon, players) if packed else ()
 
@@ -501,6 +540,11 @@ class Observation(_PublicReading):
     @property
     def _public(self) -> GameState:
         return self._source.state  # type: ignore[return-value]  # a _LiveState reads like one
+
+    def __repr__(self) -> str:
+        """Short: ``<Observation by seat 0: voyage 1, day 1 (select), seat 0 to answer play_character>``."""
+        return (f"<Observation by seat {self.seat}: voyage {self.voyage}, day {self.day} ({self.phase})"
+                f"{_waiting(self.decision)}>")
 
     @property
     def events(self) -> tuple[Event, ...]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from . import _paths, agents
+from . import __version__, _paths, agents
 from .errors import LibertaliaError, UnverifiedLootWarning
 from .game import Game, new_game
 from .loading.rules import load_rules
@@ -242,12 +242,63 @@ def _describe(values: list[float]) -> dict[str, float]:
     }
 
 
-def report(results: Sequence[GameSummary | GameFailure], top: int = 10) -> dict[str, Any]:
+def seat_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """Who plays each seat, as ``play_one`` seats them: ``bots`` cycling, and Automa beside a solo player."""
+    names = tuple(bots[i % len(bots)] for i in range(players))
+    return names + ("automa",) if players == 1 else names
+
+
+def loot_sides(rules: Rules, players: int) -> dict[str, str]:
+    """The side of each loot kind the run's games play: ``"uncharted"`` for a kind drawn per game.
+
+    A solo game swaps the board's replaced kinds for the solo side (``new_game`` does the
+    same), so the report names what was really in the bag, not what was asked for.
+    """
+    sides = {kind: "uncharted" if kind in rules.uncharted else side for kind, side in rules.loot_sides.items()}
+    solo = rules.board.solo
+    if players == 1 and solo is not None:
+        sides.update({kind: solo.loot_side for kind in solo.replaced if kind in sides})
+    return sides
+
+
+def run_info(rules: Rules, *, games: int, players: int, bots: Sequence[str], seed: int,
+             extra_cards: Sequence[str | Path] = (), notes: Sequence[str] = ()) -> dict[str, Any]:
+    """What a run simulates, for ``report(run=...)``: enough to tell two reports apart and to run one again.
+
+    ``notes`` are caveats about the rules played (solo cards that are constructions, say).
+    Nothing here depends on where the games run (jobs, cluster), so equal runs give equal reports.
+    """
+    sides = loot_sides(rules, players)
+    return {
+        "edition": rules.board.edition,
+        "title": rules.board.title,
+        "players": players,
+        "bots": list(seat_bots(bots, players)),
+        "seed": seed,
+        "games": games,  # asked for: finished and failed together
+        "loot_sides": sides,
+        "uncharted": {kind: [spec.side for spec in specs] for kind, specs in rules.uncharted.items()
+                      if sides.get(kind) == "uncharted"},
+        "extra_cards": [str(p) for p in extra_cards],
+        "rules_fingerprint": rules.fingerprint,
+        "version": __version__,
+        "notes": list(notes),
+    }
+
+
+def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
+           run: dict[str, Any] | None = None) -> dict[str, Any]:
     """Win rates and score spread per seat and per bot; play counts, doubloons and win rates per character.
 
     A shared win counts as a fraction: two tied winners get half a win each.  ``games``
     counts the finished games the statistics are over; ``failed`` lists the others
-    (seed, bots, error and message).
+    (seed, bots, error and message).  ``run`` (from ``run_info``) is put first, as it says
+    what the numbers are about.
+
+    Per character, ``plays`` counts every time a seat sent it to the island; ``seat_games``
+    counts the (game, seat) pairs that played it at least once, and ``mean_doubloons`` and
+    ``win_rate`` are means over those pairs: the doubloons the seat gained or lost through
+    abilities of cards with that name (``summarize``), and its share of the win.
     """
     summaries = [r for r in results if isinstance(r, GameSummary)]
     failures = [r for r in results if isinstance(r, GameFailure)]
@@ -272,6 +323,7 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10) -> dict[
                 char_wins[name].append(won)
     n = len(summaries)
     return {
+        **({} if run is None else {"run": run}),
         "games": n,
         "failed": [{"seed": f.seed, "bots": list(f.bots), "error": f.error, "message": f.message}
                    for f in failures],
@@ -287,7 +339,7 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10) -> dict[
         "most_played": [{"character": c, "plays": k}  # ties by name, so every run prints the same list
                         for c, k in sorted(plays.items(), key=lambda ck: (-ck[1], ck[0]))[:top]],
         "characters": [
-            {"character": c, "plays": plays[c],
+            {"character": c, "plays": plays[c], "seat_games": len(char_wins[c]),
              "mean_doubloons": round(statistics.fmean(char_doubloons[c]), 3),
              "win_rate": round(statistics.fmean(char_wins[c]), 4)}
             for c in sorted(char_doubloons)

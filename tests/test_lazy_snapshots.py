@@ -99,6 +99,6 @@ def test_a_game_compares_and_hashes_by_its_state(rules: lt.Rules) -> None:
     game = line[25]
     copy = lt.Game(rules.for_game(2), pickle.loads(pickle.dumps(game.state)))
     assert copy == game and hash(copy) == hash(game) and copy != line[26]
-    assert repr(copy).startswith("Game(state=GameState(")
+    assert repr(copy) == repr(game)
     with pytest.raises(AttributeError):
         game.rules = rules  # type: ignore[misc]

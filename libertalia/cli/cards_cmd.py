@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
+from .. import _paths
 from ..errors import DataError, LibertaliaError
 from ..language.ast import fields as ast_fields
 from ..language.ast import is_node
 from ..language.render import render
-from ..loading.examples import example_files, run_examples
-from ..loading.rules import check_files
+from ..language.suggest import did_you_mean, lookup
+from ..loading.examples import edition_of, example_files, run_examples
+from ..loading.rules import _yaml_files, check_files
+from ..loading.yamlfile import Field, read
 from . import console, friendly_errors, load, rules_args
 
 
@@ -22,14 +27,19 @@ def cards() -> None:
     """List, show, check and test cards."""
 
 
+_CARDS = click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),
+                      help="Extra card files or folders (a mod), as for simulate.")
+
+
 @cards.command("list")
 @click.option("--edition", default="galecrest", show_default=True)
 @click.option("--loot", default=None, help="Loot sides to list with the characters.")
-def list_cards(edition: str, loot: str | None) -> None:
+@_CARDS
+def list_cards(edition: str, loot: str | None, extra: tuple[str, ...]) -> None:
     """Every character and loot tile of an edition."""
     out = console()
     with friendly_errors():
-        rules = load(rules_args(edition, loot))
+        rules = load(rules_args(edition, loot, extra))
     table = Table(title=f"{rules.board.title}: characters", title_justify="left")
     table.add_column("rank", justify="right")
     table.add_column("name")
@@ -50,35 +60,64 @@ def list_cards(edition: str, loot: str | None) -> None:
 @click.argument("name")
 @click.option("--edition", default="galecrest", show_default=True)
 @click.option("--loot", default=None, help="Loot side, to show a loot kind.")
-def show(name: str, edition: str, loot: str | None) -> None:
-    """One card (or loot kind): its text, canonical rendering and parsed tree."""
+@_CARDS
+def show(name: str, edition: str, loot: str | None, extra: tuple[str, ...]) -> None:
+    """One card (or loot kind): its text, canonical rendering if it differs, and parsed tree.
+
+    NAME is matched without regard to case or spacing ("wind nymph").
+    """
     out = console()
     with friendly_errors():
-        rules = load(rules_args(edition, loot))
-        if rules.has_card(name):
-            spec: Any = rules.card(name)
-            out.print(f"[bold]{spec.name}[/bold] (rank {spec.rank:g})  {spec.path}")
-        elif name in rules.kinds:
-            spec = rules.loot_spec(name)
-            out.print(f"[bold]{spec.kind}[/bold] ({spec.side} side, {spec.count} tokens)  {spec.path}")
-        else:
-            raise click.ClickException(f"no card or loot kind called {name!r} in {rules.board.title}")
+        rules = load(rules_args(edition, loot, extra))
+    names = [c.name for c in rules.characters]
+    found = lookup(name, [*names, *rules.kinds])
+    if found is None:
+        hint = did_you_mean(name, [*names, *rules.kinds])
+        raise click.ClickException(f"no card or loot kind called {name!r} in {rules.board.title}{hint}")
+    spec: Any
+    if found in names:
+        spec = rules.card(found)
+        where = f"  {spec.path}" if spec.path else "  (a neutral card of the board)"
+        out.print(f"[bold]{escape(spec.name)}[/bold] (rank {spec.rank:g}){escape(where)}")
+    else:
+        spec = rules.loot_spec(found)
+        out.print(f"[bold]{escape(spec.kind)}[/bold] ({escape(spec.side)} side, {spec.count} tokens)  "
+                  f"{escape(spec.path)}")
     out.print("\n[bold]Text[/bold]")
-    out.print(spec.text, markup=False)
-    out.print("\n[bold]Canonical[/bold]")
-    out.print(render(spec.abilities), markup=False)
-    out.print("\n[bold]Tree[/bold]")
+    out.print(spec.text or "(neutral: no abilities)", markup=False)
+    canonical = render(spec.abilities)
+    if _lines(canonical) != _lines(spec.text):
+        out.print("\n[bold]Canonical[/bold] (how the engine reads the text)")
+        out.print(canonical, markup=False)
+    if spec.abilities:
+        out.print("\n[bold]Tree[/bold]")
     for ability in spec.abilities:
         out.print(tree(ability), markup=False)
 
 
+def _lines(text: str) -> list[str]:
+    """A card text's lines without surrounding blank lines or trailing spaces."""
+    return [line.rstrip() for line in text.strip().splitlines()]
+
+
 @cards.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--edition", default="galecrest", show_default=True, help="Edition whose names and loot apply.")
-def check(paths: tuple[str, ...], edition: str) -> None:
-    """Validate card YAML files or folders; every error is printed with file:line:col."""
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--edition", default=None,
+              help="Edition for files outside the bundled card folders (default galecrest).")
+def check(paths: tuple[str, ...], edition: str | None) -> None:
+    """Validate card YAML files or folders (all bundled cards without PATHS); every error with file:line:col.
+
+    A file under a bundled edition's folder (cards/galecrest/..., cards/classic/...) is checked
+    against that edition, any other against --edition.  A rank that another character of the
+    edition already has is an error too.
+    """
     try:
-        errors = check_files(paths, edition)
+        groups = _by_edition(paths or (str(_paths.cards_dir()),), edition)
+        errors = []
+        for ed, files in groups.items():
+            found = check_files(files, ed)
+            errors += found
+            errors += _rank_clashes(files, ed, {e.path for e in found})
     except (LibertaliaError, OSError) as exc:  # the edition itself does not load, or a folder cannot be listed
         click.echo(f"libertalia: {exc}", err=True)
         raise SystemExit(2) from None
@@ -94,7 +133,64 @@ def check(paths: tuple[str, ...], edition: str) -> None:
     if errors:
         click.echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
         raise SystemExit(1)
-    click.echo("all cards are valid")
+    count = sum(len(files) for files in groups.values())
+    click.echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(groups)})")
+
+
+def _card_files(paths: tuple[str, ...]) -> list[Path]:
+    """The YAML files of the given files and folders; a folder without any is an error."""
+    out = []
+    for path in paths:
+        found = _yaml_files(Path(path))
+        if not found:
+            raise DataError("no card files (*.yaml) in this folder", path=path,
+                            expected="a YAML file or a folder of them")
+        out.extend(found)
+    return out
+
+
+def _by_edition(paths: tuple[str, ...], edition: str | None) -> dict[str, list[Path]]:
+    """The files to check, by the edition each is checked against (``edition_of``, else ``edition``)."""
+    groups: dict[str, list[Path]] = {}
+    for path in _card_files(paths):
+        groups.setdefault(edition_of(path) or edition or "galecrest", []).append(path)
+    return groups
+
+
+def _rank_clashes(files: list[Path], edition: str, broken: set[str]) -> list[DataError]:
+    """A DataError at each checked character whose rank another character of the edition has.
+
+    The edition's own characters (and neutral cards) count, except those a checked file
+    replaces by name; files with other errors are left out.
+    """
+    try:
+        base = load({"edition": edition})
+    except LibertaliaError:  # the bundled cards themselves are being mended: the checked files alone
+        owners: dict[str, tuple[float, str, Field | None]] = {}
+    else:
+        owners = {c.name: (c.rank, c.path or "a neutral card", None) for c in base.characters}
+    for path in files:
+        if str(path) in broken:
+            continue
+        fields = dict(read(path).root.items())
+        named, ranked = fields.get("name"), fields.get("rank")
+        if "kind" in fields or named is None or ranked is None:
+            continue
+        value = ranked.value
+        if isinstance(named.value, str) and isinstance(value, int | float) and not isinstance(value, bool):
+            owners[named.value] = (float(value), str(path), ranked)
+    seen: dict[float, tuple[str, str, Field | None]] = {}
+    errors = []
+    for name, (rank, where, field) in owners.items():
+        if rank not in seen:
+            seen[rank] = (name, where, field)
+            continue
+        other, other_where, other_field = seen[rank]
+        blame, who, whose = (field, other, other_where) if field is not None else (other_field, name, where)
+        if blame is not None:
+            errors.append(blame.error(f"rank {rank:g} is already {who}'s ({whose})",
+                                      "each character with its own rank"))
+    return errors
 
 
 @cards.command("test")
@@ -105,6 +201,7 @@ def run_card_examples(paths: tuple[str, ...], edition: str | None) -> None:
     """Run the examples: of card and loot files or folders; each failure is printed with file:line:col."""
     passed = failed = without = 0
     with friendly_errors():
+        _card_files(paths)  # a folder without card files is an error
         for path in example_files(paths):
             try:
                 results = run_examples(path, edition)

@@ -5,42 +5,75 @@ The command line never loses a game:
 - the game record is written after every answer, atomically (a temporary file in the same
   folder, then ``os.replace``), to the record path: ``--record FILE``, else the ``--load``
   file being resumed, else ``libertalia-SEED.json`` in the current folder;
+- no record is ever written over without asking: an existing ``--record`` file is refused
+  (unless it is the ``--load`` file being resumed), the default file is numbered
+  (``libertalia-SEED-2.json``, ...) when it exists, a record of bots only that is loaded is
+  left as it is, and ``save FILE`` asks before replacing a file;
 - Ctrl-C, at a prompt or while bots or the engine are thinking, saves the game as it stood
   after the last complete answer and exits with status 130;
 - the record path and the ``--load`` file are checked before the game starts, and a bad
   ``save FILE`` typed at the prompt is reported and asked again.
+
+Without ``--seed`` a seed is drawn at random (outside the engine, which draws nothing that
+its seed does not decide) and printed, so that the deal can be played again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
+import enum
 import os
+import re
+import secrets
 import shlex
 import sys
 import tempfile
-from collections.abc import Callable
+import textwrap
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+import attrs
 import click
 from click.core import ParameterSource
 from rich.console import Console
 
 from ..agents import Agent
-from ..errors import LibertaliaError
+from ..errors import LibertaliaError, UnverifiedLootWarning
 from ..game import Game, new_game
 from ..loading.specs import Rules
 from ..records import GameRecord, write_atomic
+from ..saves import SEED_BOUND
 from ..stats import BOTS
 from . import console, friendly_errors, load, rules_args
-from .display import decision_view, print_events, table_view
+from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
 
-HELP = "Type an option's number or its key; 'save FILE' saves the game, 'quit' saves and stops."
+INTRO = "Type an option's number or its key; 'help' lists show, log, undo, save and quit."
+HELP = f"""Answer with an option's number or its key (in any case). At any prompt you may also type:
+  show NAME, ? NAME   the text of a character or loot kind, e.g. show Cook
+  log, log N          the last 20 (or N) things that happened; 'log all' for the whole game
+  undo                go back to your previous decision (the record is rewritten to it)
+  save FILE           save a copy of the game to FILE
+  quit                save and stop; 'libertalia play --load FILE' resumes
+  help                this list
+{textwrap.fill(RANK_LEGEND, 78)}"""
 INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C (128 + SIGINT)
+RANDOM_SEEDS = 1_000_000  # a drawn seed is below this: short enough to read out and type again
+LOG_LINES = 20
+FIXED_BY_RECORD = ("players", "seed", "edition", "loot", "handicap")  # a --load record decides these
+
+
+class _Stop(enum.Enum):
+    """Answers at the prompt that are not a key of the decision."""
+
+    QUIT = "quit"
+    UNDO = "undo"
 
 
 def _bots(spec: str, players: int, human: int, seed: int) -> tuple[dict[int, Agent], tuple[str, ...]]:
-    kinds = [b.strip() for b in spec.split(",") if b.strip()]
+    kinds = [b.strip().casefold() for b in spec.split(",") if b.strip()]
     unknown = [b for b in kinds if b not in BOTS]
     if unknown or not kinds:
         raise click.BadParameter(f"unknown bot {unknown[0] if unknown else spec!r}; the bots are {', '.join(BOTS)}",
@@ -81,6 +114,26 @@ def path_problem(path: Path) -> str | None:
     return None
 
 
+def _exists(path: Path) -> bool:
+    """Whether anything, even a dangling link, is at ``path``: a save would replace it."""
+    return path.exists() or path.is_symlink()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def free_record_path(seed: int, folder: Path = Path()) -> Path:
+    """``libertalia-SEED.json``, or ``libertalia-SEED-2.json``, ``-3``, ... if it is taken: never a record in use."""
+    path, n = folder / f"libertalia-{seed}.json", 2
+    while _exists(path):
+        path, n = folder / f"libertalia-{seed}-{n}.json", n + 1
+    return path
+
+
 def _one_line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
@@ -102,14 +155,63 @@ def _read_record(path: str) -> GameRecord:
         _fail(f"{path}: not a valid game record ({type(exc).__name__}: {_one_line(exc)})")
 
 
-def _resume(record: GameRecord, path: str) -> tuple[Rules, Game]:
+def _resume(record: GameRecord, path: str) -> tuple[Rules, Game, Game]:
+    """The rules, the game as recorded, and the same game at its start (where 'undo' replays from)."""
     try:
         rules = record.load_rules()
-        return rules, record.replay(rules)
+        return rules, record.replay(rules), attrs.evolve(record, answers=()).replay(rules)
     except (ValueError, LibertaliaError, OSError) as exc:
         _fail(f"{path}: {_one_line(exc)}")
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         _fail(f"{path}: cannot resume the game ({type(exc).__name__}: {_one_line(exc)})")
+
+
+@contextlib.contextmanager
+def _notes() -> Iterator[None]:
+    """The library's warnings (a solo deck of constructed cards) as one 'note:' line each, not Python's form."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnverifiedLootWarning)
+        try:
+            yield
+        finally:
+            for w in caught:
+                click.echo(f"note: {w.message}", err=True)
+
+
+def _bots_only(record: GameRecord) -> bool:
+    """A record of a game between bots (``simulate --record``): nobody's game to go on with in place."""
+    return bool(record.agents) and "human" not in record.agents
+
+
+# ---------------------------------------------------------------- answers
+def match_answer(text: str, keys: Sequence[str]) -> str | None:
+    """The key ``text`` picks: an option's number, its key, or its key in another case."""
+    number = _number(text)
+    if number is not None:
+        return keys[number - 1] if 1 <= number <= len(keys) else None
+    if text in keys:
+        return text
+    folded = [k for k in keys if k.casefold() == text.casefold()]
+    return folded[0] if len(folded) == 1 else None
+
+
+def _number(text: str) -> int | None:
+    """``text`` as a whole number if it is one written in ASCII digits (``int`` would take '٣', not '²')."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def closest(text: str, names: Sequence[str]) -> str | None:
+    """The name ``text`` most likely misspells, if one is close enough."""
+    by_fold = {n.casefold(): n for n in names}
+    found = difflib.get_close_matches(text.casefold(), list(by_fold), n=1, cutoff=0.6)
+    return by_fold[found[0]] if found else None
+
+
+def find_card(rules: Rules, text: str) -> str | None:
+    """The character or loot kind ``text`` names, in any case; a seat mark (``Cook@2``, ``Cook#1``) is ignored."""
+    wanted = re.sub(r"[@#]\d+$", "", text.strip()).casefold()
+    names = [c.name for c in rules.characters] + list(rules.kinds)
+    return next((n for n in names if n.casefold() == wanted), None)
 
 
 # ---------------------------------------------------------------- the game
@@ -117,7 +219,7 @@ class _Session:
     """One game in progress, the seat it is played from and where it is saved."""
 
     def __init__(self, out: Console, game: Game, seat: int, bots: str, seed: int, path: Path,
-                 handicap: dict[int, int] | None = None) -> None:
+                 handicap: dict[int, int] | None = None, start: Game | None = None) -> None:
         self.out = out
         self.game = game
         self.seat = seat
@@ -129,14 +231,25 @@ class _Session:
             self.agents, self.labels = _bots(bots, len(game.players), seat, seed)
         else:  # solo: Automa plays by her own rules, no bot needed
             self.agents, self.labels = {}, tuple("automa" if s == automa else "human" for s in range(2))
-        self.saved_at = -1  # how many answers the file at ``path`` holds, as far as we know
+        self.saved: tuple[str, ...] | None = None  # the answers the file at ``path`` holds, as far as we know
+        self.written: set[Path] = set()  # files 'save FILE' wrote: saved again without asking
+        self.earlier: list[Game] = []  # the game at each decision of ours answered so far: 'undo' pops
+        self.start = start  # a resumed game at its start: 'undo' rebuilds ``earlier`` from it
+        self.shown = 0  # events printed so far
+        self.legend = True  # explain the number in 'Necromancer (19)' the first time it shows
 
+    # ------------------------------------------------------------ saving
     def write(self, target: Path) -> None:
         record = GameRecord.of(self.game, agents=self.labels, handicap=self.handicap)
         write_atomic(target, record.to_json() + "\n")
+        if target == self.path:
+            self.saved = self.game.history
 
     def save_as(self, target: Path) -> bool:
         """``save FILE`` at the prompt: True if saved; a problem is reported, never raised."""
+        if not self._may_replace(target):
+            click.echo(f"Not saved: {target} is left as it is.")
+            return False
         problem = path_problem(target)
         if problem is None:
             try:
@@ -146,47 +259,178 @@ class _Session:
         if problem is not None:
             click.echo(f"cannot save to {target}: {problem}; the game goes on, try another file.")
             return False
+        self.written.add(target)
         click.echo(f"Saved to {target}.")
         return True
 
+    def _may_replace(self, target: Path) -> bool:
+        """Whether ``save FILE`` may write ``target``: a new file, this game's own, or the person says so."""
+        if not _exists(target) or target.is_dir() or target in self.written or _same_file(target, self.path):
+            return True
+        return _confirm(f"{target} exists: replace it with this game?")
+
     def autosave(self) -> None:
-        answers = len(self.game.history)
-        if answers == self.saved_at:
+        if self.game.history == self.saved:
             return
         try:
             self.write(self.path)
         except OSError as exc:
             click.echo(f"warning: autosave to {self.path} failed ({exc.strerror or exc}); "
                        "type 'save FILE' to save elsewhere.", err=True)
-            return
-        self.saved_at = answers
 
     def resume_hint(self) -> str:
         return f"libertalia play --load {shlex.quote(str(self.path))}"
 
+    # ------------------------------------------------------------ playing
     def run(self) -> bool:
         """Play until the game ends (True) or the person quits (False)."""
-        shown = 0
-        self.out.print(HELP)
+        self.out.print(INTRO)
         while (d := self.game.decision) is not None:
             if d.player != self.seat:
                 agent = self.agents[d.player]
                 self.game = self.game.choose(agent.choose(self.game.observation(d.player), d))
                 continue
             self.autosave()  # the bots' answers since the last one
-            print_events(self.out, self.game.events, shown)
-            shown = len(self.game.events)
-            self.out.print()
-            self.out.print(table_view(self.game, self.seat))
-            self.out.print(decision_view(d))
-            key = _ask(self.game, self.save_as)
-            if key is None:
+            self.show_table()
+            reply = self.ask()
+            if reply is _Stop.QUIT:
                 return False
-            self.game = self.game.choose(key)
+            if reply is _Stop.UNDO:
+                self.undo()
+                continue
+            self.earlier.append(self.game)
+            self.game = self.game.choose(reply)
             self.autosave()
-        print_events(self.out, self.game.events, shown)
+        self.print_events()
         return True
 
+    def print_events(self) -> None:
+        """The events since the last ones shown."""
+        print_events(self.out, self.game.events, self.shown, self.names())
+        self.shown = len(self.game.events)
+
+    def names(self) -> list[str]:
+        return [c.name for c in self.game.rules.characters]
+
+    def show_table(self) -> None:
+        d = self.game.decision
+        assert d is not None
+        self.print_events()
+        self.out.print()
+        self.out.print(table_view(self.game, self.seat))
+        legend = self.legend and ranked(d, self.game.rules)
+        self.legend = self.legend and not legend
+        self.out.print(decision_view(d, legend=legend))
+
+    def ask(self) -> str | _Stop:
+        """An answer from the person: a key, QUIT or UNDO; commands are carried out, bad input asks again."""
+        d = self.game.decision
+        assert d is not None
+        keys = d.keys()  # noqa: SIM118 - Decision.keys() is a method returning a tuple
+        while True:
+            try:
+                text = _read_answer().strip()
+            except EOFError:
+                return _Stop.QUIT
+            key = match_answer(text, keys)
+            if key is not None:
+                return key
+            reply = self.command(text)
+            if reply is not None:
+                return reply
+            if not _is_command(text):
+                self.not_an_option(text, keys)
+
+    def command(self, text: str) -> _Stop | None:
+        """Carry out a command typed at the prompt; QUIT or UNDO end the question, the others ask again."""
+        word, _, rest = text.partition(" ")
+        word, rest = word.casefold(), rest.strip()
+        if word.startswith("?") and len(word) > 1:  # ?Cook
+            word, rest = "?", (word[1:] + " " + rest).strip()
+        if word in ("quit", "q", "exit") and not rest:
+            return _Stop.QUIT
+        if word == "undo" and not rest:
+            return _Stop.UNDO if self.can_undo() else None
+        if word == "help" or (word == "?" and not rest):
+            click.echo(HELP)
+        elif word in ("show", "?"):
+            self.show_card(rest)
+        elif word == "log":
+            self.log(rest)
+        elif word == "save":
+            self.save_command(text[4:].strip())
+        return None
+
+    def not_an_option(self, text: str, keys: Sequence[str]) -> None:
+        guess = closest(text, keys)
+        hint = f" Did you mean {guess}?" if guess is not None else ""
+        click.echo(f"{text!r} is not an option: type 1 to {len(keys)}, one of {', '.join(keys)}, "
+                   f"or 'help'.{hint}")
+
+    def save_command(self, target: str) -> None:
+        if not target:
+            click.echo("save needs a file name, e.g. save mygame.json")
+            return
+        self.save_as(Path(target).expanduser())
+
+    def show_card(self, text: str) -> None:
+        """``show NAME``: a card's text, or the closest name when it is misspelt."""
+        rules = self.game.rules
+        if not text:
+            click.echo("show needs a card's name, e.g. show Cook")
+            return
+        name = find_card(rules, text)
+        if name is not None:
+            self.out.print(card_view(rules, name))
+            return
+        guess = closest(text, [*self.names(), *rules.kinds])
+        hint = f"; did you mean {guess}?" if guess is not None else "; 'libertalia cards list' lists them."
+        click.echo(f"no character or loot kind called {text!r}{hint}")
+
+    def log(self, text: str) -> None:
+        """``log``: the last 20 events, ``log N`` the last N, ``log all`` every one."""
+        events, number = self.game.events, _number(text)
+        if text.casefold() == "all":
+            count = len(events)
+        elif not text:
+            count = LOG_LINES
+        elif number is not None:
+            count = number
+        else:
+            click.echo("log takes a number of events or 'all', e.g. log 40")
+            return
+        if not events:
+            click.echo("Nothing has happened yet.")
+            return
+        print_events(self.out, events, max(0, len(events) - count), self.names())
+
+    # ------------------------------------------------------------ undo
+    def can_undo(self) -> bool:
+        if self.start is not None:
+            self.earlier = self._rebuild_earlier(self.start)
+            self.start = None
+        if not self.earlier:
+            click.echo("Nothing to undo: this is your first decision.")
+        return bool(self.earlier)
+
+    def _rebuild_earlier(self, start: Game) -> list[Game]:
+        """A resumed game's decisions of ours, rebuilt by replaying it from its start (games are values)."""
+        game, mine = start, []
+        for key in self.game.history:
+            if game.decision is not None and game.decision.player == self.seat:
+                mine.append(game)
+            game = game.choose(key)
+        return mine
+
+    def undo(self) -> None:
+        """Back to the previous decision of ours; the record is rewritten to that shorter game."""
+        self.game = self.earlier.pop()
+        self.shown = len(self.game.events)
+        self.autosave()
+        self.out.print(f"Undone: back to your decision of voyage {self.game.voyage}, day {self.game.day}; "
+                       f"{self.path} holds the game from there.")
+
+    # ------------------------------------------------------------ the whole game
     def play(self) -> None:
         """``run``, and whatever happens, the game is saved and the person told where."""
         try:
@@ -221,6 +465,19 @@ class _Session:
         sys.exit(status)
 
 
+def _is_command(text: str) -> bool:
+    """Whether ``text`` was a command (carried out, or answered with its own message), not a wrong answer."""
+    word = text.partition(" ")[0].casefold()
+    return word.startswith("?") or word in ("quit", "q", "exit", "undo", "help", "show", "log", "save")
+
+
+def _check_seed(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--seed``: a whole number from 0 up (the record format's bound above)."""
+    if value is not None and not 0 <= value <= SEED_BOUND:
+        raise click.BadParameter(f"a seed is a whole number from 0 up, not {value}")
+    return value
+
+
 @click.command()
 @click.option("--players", default=4, show_default=True,
               help="Number of players: 1 is the solo game against Automa and the Pilferer.")
@@ -229,20 +486,22 @@ class _Session:
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
-@click.option("--seed", default=1, show_default=True, help="Game seed.")
+@click.option("--seed", type=int, default=None, callback=_check_seed,
+              help="Game seed, 0 or more (default: drawn at random and printed, to play the deal again).")
 @click.option("--bots", default="random", show_default=True,
               help="Bots for the other seats, e.g. random,first (when resuming: the recorded ones).")
 @click.option("--load", "load_path", type=click.Path(exists=True, dir_okay=False, readable=True),
-              help="Resume a saved game (a record written by play or simulate).")
+              help="Resume a saved game (a record written by play or simulate); it decides the players, "
+                   "seed, edition, loot and handicap.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False),
-              help="Where the game is saved after every answer and at the end "
-                   "(default: the --load file, else libertalia-SEED.json here).")
-def play(players: int, handicap: str | None, seat: int, edition: str, loot: str | None, seed: int, bots: str,
-         load_path: str | None, record_path: str | None) -> None:
+              help="A new file where the game is saved after every answer and at the end "
+                   "(default: the --load file, else libertalia-SEED.json here, numbered if it exists).")
+def play(players: int, handicap: str | None, seat: int, edition: str, loot: str | None, seed: int | None,
+         bots: str, load_path: str | None, record_path: str | None) -> None:
     """Play one seat against bots.
 
     The game is saved after every answer; Ctrl-C saves it too (exit status 130), and
-    ``libertalia play --load FILE`` resumes it.
+    ``libertalia play --load FILE`` resumes it.  At the prompt, 'help' lists the commands.
     """
     out = console()
     try:
@@ -251,7 +510,8 @@ def play(players: int, handicap: str | None, seat: int, edition: str, loot: str 
     except KeyboardInterrupt:
         click.echo("\nInterrupted before the game began: nothing to save.", err=True)
         sys.exit(INTERRUPTED)
-    session.play()
+    if session is not None:
+        session.play()
 
 
 def parse_handicap(spec: str | None) -> dict[int, int] | None:
@@ -261,51 +521,129 @@ def parse_handicap(spec: str | None) -> dict[int, int] | None:
     out: dict[int, int] = {}
     for part in (p.strip() for p in spec.split(",") if p.strip()):
         seat, sep, amount = part.partition("=")
-        if not sep or not seat.strip().isdigit() or not amount.strip().isdigit():
+        number, extra = _number(seat.strip()), _number(amount.strip())
+        if not sep or number is None or extra is None:
             raise click.BadParameter(f"{part!r} is not SEAT=N, such as 0=10", param_hint="--handicap")
-        out[int(seat)] = int(amount)
+        out[number] = extra
     return out
 
 
-def _start(out: Console, players: int, seat: int, edition: str, loot: str | None, seed: int, bots: str,
-           load_path: str | None, record_path: str | None, handicap: dict[int, int] | None = None) -> _Session:
-    """Check every path and option, then set up or resume the game."""
+def _given(name: str) -> bool:
+    """Whether the option ``name`` was typed (or set in the environment), not left at its default."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
+def _refuse_fixed_options() -> None:
+    """``--load`` with an option the record decides is a usage error, not an option silently ignored."""
+    given = [f"--{name}" for name in FIXED_BY_RECORD if _given(name)]
+    if given:
+        raise click.UsageError(f"--load resumes the game its record describes: {', '.join(given)} cannot be "
+                               "given with it.")
+
+
+def _record_path(record_path: str | None, load_path: str | None, record: GameRecord | None,
+                 seed: int) -> tuple[Path, str]:
+    """Where the game is saved, and a note on why there: never over a record that is not this game's."""
+    resumable = record is not None and not _bots_only(record)
+    if record_path is not None:
+        path = Path(record_path)
+        if not _exists(path) or path.is_dir():  # a folder: path_problem says why it will not do
+            return path, ""
+        if load_path is None or not _same_file(path, Path(load_path)):
+            raise click.BadParameter(f"{path} already exists: give a new file, as a game is never written over "
+                                     f"another (to go on with the game in it: --load {shlex.quote(str(path))})",
+                                     param_hint="--record")
+        if not resumable:
+            raise click.BadParameter(f"{path} records a game between bots and is left as it is: give a new file",
+                                     param_hint="--record")
+        return path, ""
+    if load_path is not None and resumable:
+        return Path(load_path), ""
+    path = free_record_path(seed)
+    notes = []
+    if load_path is not None:
+        notes.append(f"{load_path} records a game between bots: it is left as it is.")
+    if path.name != f"libertalia-{seed}.json":
+        notes.append(f"libertalia-{seed}.json exists: it is left as it is.")
+    return path, " ".join(notes)
+
+
+def _start(out: Console, players: int, seat: int, edition: str, loot: str | None, seed: int | None, bots: str,
+           load_path: str | None, record_path: str | None,
+           handicap: dict[int, int] | None = None) -> _Session | None:
+    """Check every path and option, then set up or resume the game (None: a finished game, shown)."""
+    if load_path is not None:
+        _refuse_fixed_options()
     record = _read_record(load_path) if load_path is not None else None
+    drawn = seed is None and record is None
     if record is not None:
         seed = record.seed
-    path = Path(record_path or load_path or f"libertalia-{seed}.json")
+    elif seed is None:
+        seed = secrets.randbelow(RANDOM_SEEDS)
+    path, note = _record_path(record_path, load_path, record, seed)
     problem = path_problem(path)
     if problem is not None:
         raise click.BadParameter(f"cannot save the game to {path}: {problem}", param_hint="--record")
+    start: Game | None = None
     if record is not None:
-        rules, game = _resume(record, str(load_path))
+        with _notes():
+            rules, game, start = _resume(record, str(load_path))
+        if game.is_over:
+            _show_finished(out, game, str(load_path))
+            return None
         players = record.players
         handicap = dict(enumerate(record.handicap)) if record.handicap else None
-        if "human" in record.agents:
-            seat = record.agents.index("human")
-        recorded = [a for i, a in enumerate(record.agents) if i != seat]
-        source = click.get_current_context().get_parameter_source("bots")
-        if (source is ParameterSource.DEFAULT and len(record.agents) == players
-                and recorded and all(a in BOTS for a in recorded)):
-            bots = ",".join(recorded)  # the same bots on the same seats as before
+        seat, bots = _resumed_seats(record, seat, bots)
     else:
-        with friendly_errors():
-            rules = load(rules_args(edition, loot))
-        lo, hi = rules.board.players
-        solo = " (or 1: the solo game)" if rules.board.solo is not None else ""
-        if not (lo <= players <= hi or (players == 1 and rules.board.solo is not None)):
-            raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players{solo}, not {players}",
-                                     param_hint="--players")
+        rules = _new_rules(edition, loot, players)
     if not 0 <= seat < players:
         raise click.BadParameter(f"your seat must be 0 to {players - 1}, not {seat}", param_hint="--seat")
     if record is None:
-        with friendly_errors():
+        with friendly_errors(), _notes():
             game = new_game(rules, players, seed, handicap=handicap)
+        out.print(f"Seed {seed} (drawn at random: --seed {seed} deals this game again)." if drawn else f"Seed {seed}.")
     else:
         out.print(f"Resumed {load_path}: {len(record.answers)} answers replayed.")
-    session = _Session(out, game, seat, bots, seed, path, handicap)
+    session = _Session(out, game, seat, bots, seed, path, handicap, start)
+    if note:
+        out.print(note)
     out.print(f"The game is saved to {path} after every answer.")
     return session
+
+
+def _new_rules(edition: str, loot: str | None, players: int) -> Rules:
+    """The rules of a new game, and a usage error for a player count they are not for."""
+    with friendly_errors():
+        rules = load(rules_args(edition, loot))
+    lo, hi = rules.board.players
+    solo = " (or 1: the solo game)" if rules.board.solo is not None else ""
+    if not (lo <= players <= hi or (players == 1 and rules.board.solo is not None)):
+        raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players{solo}, not {players}",
+                                 param_hint="--players")
+    return rules
+
+
+def _resumed_seats(record: GameRecord, seat: int, bots: str) -> tuple[int, str]:
+    """Your seat and the bots of a resumed game: the recorded ones, unless --seat or --bots say otherwise."""
+    if "human" in record.agents:
+        recorded_seat = record.agents.index("human")
+        if _given("seat") and seat != recorded_seat:
+            raise click.BadParameter(f"the record has you in seat {recorded_seat}, not {seat}", param_hint="--seat")
+        seat = recorded_seat
+    recorded = [a for i, a in enumerate(record.agents) if i != seat]
+    if (not _given("bots") and len(record.agents) == record.players
+            and recorded and all(a in BOTS for a in recorded)):
+        bots = ",".join(recorded)  # the same bots on the same seats as before
+    return seat, bots
+
+
+def _show_finished(out: Console, game: Game, path: str) -> None:
+    """A record of a game already over: its end and scores, and no file written."""
+    out.print(f"{path} holds a finished game: nothing is left to play, and no file is written.")
+    events = game.events
+    print_events(out, events, max(0, len(events) - LOG_LINES), [c.name for c in game.rules.characters])
+    _final(game)
 
 
 def _read_answer() -> str:
@@ -323,34 +661,14 @@ def _read_answer() -> str:
         raise EOFError from None
 
 
-def _ask(game: Game, save: Callable[[Path], bool]) -> str | None:
-    """An answer from the person: a key, or None to quit.  Bad input asks again."""
-    d = game.decision
-    assert d is not None
-    keys = d.keys()  # noqa: SIM118 - Decision.keys() is a method returning a tuple
-    while True:
-        try:
-            text = _read_answer().strip()
-        except EOFError:
-            return None
-        if text in ("quit", "q", "exit"):
-            return None
-        if text in ("help", "?"):
-            click.echo(HELP)
-            continue
-        if text == "save" or text.startswith("save "):
-            target = text[4:].strip()
-            if not target:
-                click.echo("save needs a file name, e.g. save mygame.json")
-                continue
-            save(Path(target).expanduser())
-            continue
-        if text.isdigit() and 1 <= int(text) <= len(keys):
-            return str(keys[int(text) - 1])
-        if text in keys:
-            return text
-        click.echo(f"{text!r} is not an option: type 1 to {len(keys)}, one of {', '.join(keys)}, "
-                   "'save FILE' or 'quit'.")
+def _confirm(question: str) -> bool:
+    """A yes or no from the person (no by default); the end of input is a no, Ctrl-C saves and exits."""
+    try:
+        return click.confirm(question, default=False)
+    except click.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        return False
 
 
 def _final(game: Game) -> None:

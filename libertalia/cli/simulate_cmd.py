@@ -7,26 +7,40 @@ import importlib
 import io
 import json
 import logging
+import math
+import textwrap
+import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from .. import stats
+from .. import _paths, stats
+from ..errors import UnverifiedLootWarning
+from ..game import new_game
 from . import console, friendly_errors, load, rules_args
+
+if TYPE_CHECKING:
+    from ..loading.specs import BoardSpec, Rules
+
+# One row per seat and game.  ``won`` is 1 for every winner, tied winners included; ``winners``
+# says how many shared the win (a fractional share is won / winners, as the report counts it).
+CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
 
 
 @click.command()
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="How many games.")
 @click.option("--players", default=4, show_default=True, help="Players per game (1: solo against Automa).")
 @click.option("--bots", default="random", show_default=True,
-              help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3...")
-@click.option("--seed", default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
+              help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3... "
+                   f"The bots: {', '.join(stats.BOTS)}.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (results do not depend on it); with --dask local, the cluster's workers.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
@@ -35,54 +49,116 @@ from . import console, friendly_errors, load, rules_args
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
 @click.option("--cards", "extra", multiple=True, type=click.Path(exists=True), help="Extra card files or folders.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per seat and game.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as JSON: what was run (under 'run'), then the statistics.")
+@click.option("--csv", "as_csv", is_flag=True,
+              help=f"Print one CSV row per seat and game: {','.join(CSV_HEADER)}. won is 1 for every winner "
+                   "(ties included) and winners says how many shared the win; played lists the characters "
+                   "the seat sent to the island, joined with ';'. Not with --json.")
 @click.option("--record", "record_dir", type=click.Path(file_okay=False), help="Write every game's record here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Draw charts to this PNG (needs matplotlib).")
+              help="Also draw charts to this PNG (needs matplotlib: the plot extra).")
 def simulate(games: int, players: int, bots: str, seed: int, jobs: int, dask_address: str | None, edition: str,
              loot: str | None, extra: tuple[str, ...], as_json: bool, as_csv: bool, record_dir: str | None,
              plot_path: str | None) -> None:
     """Play many games between bots and report win rates, scores and characters.
 
-    A game that stops with an error (a card text that loops, say) is reported with its seed
-    and left out of the statistics; the others go on, and the exit status is then 1.
+    The report says what was played (edition, loot sides, seeds, bots, version) and
+    explains its columns. A game that stops with an error (a card text that loops, say)
+    is reported with its seed and left out of the statistics; the others go on, and the
+    exit status is then 1.
     """
-    out = console()
-    bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+    # Every option is checked before the first game: a run can take hours.
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv cannot be combined: give one of them")
+    bot_list = _bot_list(bots)
+    plt = None if plot_path is None else _pyplot(plot_path)
     distributed = None if dask_address is None else _distributed(dask_address, jobs)
+    out = console()
     with friendly_errors():
         args = rules_args(edition, loot, extra)
-        board = load(args).board
-        lo, hi = board.players
-        if not (lo <= players <= hi or (players == 1 and board.solo is not None)):
-            solo = " (or 1: the solo game)" if board.solo is not None else ""
-            raise click.BadParameter(f"{board.title} is for {lo} to {hi} players{solo}, not {players}",
-                                     param_hint="--players")
+        rules = load(args)
+        _check_players(rules.board, players)
+        notes = _first_game_notes(rules, players, seed)
+        run = stats.run_info(rules, games=games, players=players, bots=bot_list, seed=seed, extra_cards=extra,
+                             notes=notes)
         results: list[stats.GameSummary | stats.GameFailure] = []
-        with _executor(distributed, dask_address, jobs) as executor, \
+        with _executor(distributed, dask_address, jobs) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
+            warnings.simplefilter("ignore", UnverifiedLootWarning)  # in the report's notes, not once per game
             task = progress.add_task("playing", total=games)  # advanced as each chunk of games comes back
             results.extend(stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
                                           jobs=jobs if executor is None else 1, executor=executor,
                                           record_dir=record_dir, progress=lambda n: progress.advance(task, n)))
-        report = stats.report(results)
-        summaries = [r for r in results if isinstance(r, stats.GameSummary)]
-        if plot_path:
-            _plot(summaries, report, plot_path)
+        report = stats.report(results, run=run)
+    summaries = [r for r in results if isinstance(r, stats.GameSummary)]
     if as_json:
         click.echo(json.dumps(report, indent=1))
     elif as_csv:
         click.echo(_csv(summaries), nl=False)
     else:
         _tables(out, report)
-    if plot_path:
-        click.echo(f"charts written to {plot_path}", err=True)
+    if plt is not None and plot_path is not None:  # after the report, so that a failing chart never loses it
+        _plot_to(plt, summaries, report, plot_path)
     if report["failed"]:
         if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
             for f in report["failed"]:
                 click.echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
         raise SystemExit(1)
+
+
+def _bot_list(bots: str) -> list[str]:
+    """The --bots names, checked here: an unknown or missing bot is a usage error, not a failure mid-run."""
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        raise click.BadParameter(f"name at least one bot: {', '.join(stats.BOTS)}", param_hint="--bots")
+    unknown = [b for b in names if b not in stats.BOTS]
+    if unknown:
+        raise click.BadParameter(f"unknown bot {unknown[0]!r}; the bots are {', '.join(stats.BOTS)}",
+                                 param_hint="--bots")
+    return names
+
+
+def _check_players(board: BoardSpec, players: int) -> None:
+    """The player count must fit the board (or be 1 when the board has a solo mode)."""
+    lo, hi = board.players
+    if not (lo <= players <= hi or (players == 1 and board.solo is not None)):
+        solo = " (or 1: the solo game)" if board.solo is not None else ""
+        raise click.BadParameter(f"{board.title} is for {lo} to {hi} players{solo}, not {players}",
+                                 param_hint="--players")
+
+
+def _first_game_notes(rules: Rules, players: int, seed: int) -> list[str]:
+    """Set up the first game once, here: what it warns about (solo cards that are constructions) goes in the report.
+
+    The games of the run then keep quiet about it, instead of a Python warning in the middle of the output.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnverifiedLootWarning)
+        new_game(rules, players, seed, log=False)
+    return list(dict.fromkeys(str(w.message) for w in caught))
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional extra: from this source checkout if running from one, else from PyPI."""
+    root = _paths.data_root()
+    if (root / "pyproject.toml").is_file():  # an installed wheel keeps its data under libertalia/_data
+        return f"pip install '.[{extra}]' (in {root})"
+    return f"pip install 'libertalia[{extra}]'"
+
+
+def _pyplot(path: str) -> Any:
+    """matplotlib's pyplot on a file backend, or a usage error: checked before the games, which may take hours."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"there is no folder {str(folder)!r} to write {path!r} in", param_hint="--plot")
+    try:
+        matplotlib = importlib.import_module("matplotlib")  # an optional extra: typed as Any, imported only here
+        matplotlib.use("Agg")
+        return importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        raise click.BadParameter(f"charts need matplotlib, which is not installed: {install_hint('plot')}",
+                                 param_hint="--plot") from None
 
 
 def _distributed(address: str, jobs: int) -> Any:
@@ -114,68 +190,199 @@ def _executor(distributed: Any, address: str | None, jobs: int) -> Iterator[Exec
 
 
 def _csv(summaries: Sequence[stats.GameSummary]) -> str:
+    """One row per seat and game (``CSV_HEADER``): whole numbers and a ';'-separated list, easy to load anywhere."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["seed", "seat", "bot", "score", "won", "played"])
+    writer.writerow(CSV_HEADER)
     for s in summaries:
         for seat, score in enumerate(s.scores):
-            won = round(1 / len(s.winners), 4) if seat in s.winners else 0
-            writer.writerow([s.seed, seat, s.bots[seat], score, won, " ".join(s.played[seat])])
+            writer.writerow([s.seed, seat, s.bots[seat], score, int(seat in s.winners), len(s.winners),
+                             ";".join(s.played[seat])])
     return buffer.getvalue()
 
 
+# ------------------------------------------------------------------ the text report
+
 def _tables(out: Any, report: dict[str, Any]) -> None:
+    """The report as tables, each with a legend: a newcomer should not need the docs to read it."""
+    run = report["run"]
+    for line in _run_lines(run, report):
+        out.print(Text(line))
+    if report["failed"]:
+        _failed_table(out, report["failed"])
+    if not report["games"]:
+        return
+    _seats_table(out, report["seats"], run["bots"])
+    _bots_table(out, report["bots"])
+    _characters_table(out, report["characters"], len(report["seats"]))
+
+
+def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
+    """What was simulated: enough to tell two reports apart and to run one again."""
+    first, last = run["seed"], run["seed"] + run["games"] - 1
+    seeds = f"seed {first}" if first == last else f"seeds {first} to {last}"
+    players = "1 (solo, against Automa)" if run["players"] == 1 else str(run["players"])
+    cards = "the edition's" + (f", plus {', '.join(run['extra_cards'])}" if run["extra_cards"] else "")
+    loot = loot_groups(run)
     failed = report["failed"]
-    out.print(f"{report['games']} games" + (f" ({len(failed)} failed, not counted)" if failed else ""))
-    if failed:
-        table = Table(title="Failed games", title_justify="left")
-        table.add_column("seed", justify="right")
-        table.add_column("error")
-        for f in failed:
-            table.add_row(str(f["seed"]), Text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
-        out.print(table)
-    for title, rows, key in (("Seats", report["seats"], "seat"), ("Bots", report["bots"], "bot")):
-        table = Table(title=title, title_justify="left")
-        for col in (key, "win rate", "mean", "median", "stdev"):
-            table.add_column(col, justify="right")
-        for r in rows:
-            table.add_row(str(r[key]), f"{r['win_rate']:.1%}", f"{r['mean']:.1f}", f"{r['median']:.1f}",
-                          f"{r['stdev']:.1f}")
-        out.print(table)
-    table = Table(title="Most played", title_justify="left")
-    table.add_column("character")
-    table.add_column("plays", justify="right")
-    for r in report["most_played"]:
-        table.add_row(r["character"], str(r["plays"]))
+    return [
+        f"{run['title']} ({run['edition']})",
+        f"  players:      {players}; {run['games']} games, {seeds}",
+        f"  bots by seat: {', '.join(f'{i} {b}' for i, b in enumerate(run['bots']))}",
+        f"  loot sides:   {loot[0]}",
+        *(f"                {group}" for group in loot[1:]),
+        f"  cards:        {cards}",
+        f"  version:      libertalia {run['version']}, rules fingerprint {run['rules_fingerprint']}",
+        *(line for note in run["notes"] for line in textwrap.wrap(note, 78, initial_indent="  note:         ",
+                                                                    subsequent_indent=" " * 16)),
+        f"{report['games']} games finished" + (f" ({len(failed)} failed, not counted)" if failed else ""),
+    ]
+
+
+def loot_groups(run: dict[str, Any]) -> list[str]:
+    """The loot sides, one group per side: ['calm for every kind'], or ['calm: chest, map', 'automa: hook']."""
+    by_side: dict[str, list[str]] = {}
+    for kind, side in run["loot_sides"].items():
+        by_side.setdefault(side, []).append(kind)
+
+    def name(side: str) -> str:
+        if side != "uncharted":
+            return side
+        drawn = dict.fromkeys(s for sides in run["uncharted"].values() for s in sides)
+        return f"uncharted ({' or '.join(drawn)}, drawn per game)"
+
+    if len(by_side) == 1:
+        return [f"{name(next(iter(by_side)))} for every kind"]
+    return [f"{name(side)}: {', '.join(kinds)}" for side, kinds in by_side.items()]
+
+
+def _legend(out: Any, *lines: str) -> None:
+    """Lines under a table that say what its columns mean; short enough for 80 columns."""
+    for line in lines:
+        out.print(Text(line, style="dim"))
+    out.print()
+
+
+def _table(title: str, *columns: str, left: str = "") -> Table:
+    table = Table(title=title, title_justify="left")
+    for col in columns:
+        table.add_column(col, justify="left" if col == left else "right")
+    return table
+
+
+def _failed_table(out: Any, failed: list[dict[str, Any]]) -> None:
+    table = _table("Failed games", "seed", "error", left="error")
+    for f in failed:
+        table.add_row(str(f["seed"]), Text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
     out.print(table)
-    table = Table(title="Characters", title_justify="left")
-    for col in ("character", "plays", "mean doubloons", "win rate when played"):
-        table.add_column(col, justify="left" if col == "character" else "right")
-    for r in sorted(report["characters"], key=lambda r: -r["win_rate"]):
-        table.add_row(r["character"], str(r["plays"]), f"{r['mean_doubloons']:+.2f}", f"{r['win_rate']:.1%}")
+    _legend(out, "Left out of every table below. To look at one again, run it alone:",
+            "  --games 1 --seed SEED with the same options (--record DIR keeps its record).")
+
+
+def _seats_table(out: Any, rows: list[dict[str, Any]], bots: list[str]) -> None:
+    table = _table("Seats", "seat", "bot", "win rate", "mean", "median", "stdev", left="bot")
+    for r in rows:
+        table.add_row(str(r["seat"]), bots[r["seat"]], f"{r['win_rate']:.1%}", f"{r['mean']:.1f}",
+                      f"{r['median']:.1f}", f"{r['stdev']:.1f}")
     out.print(table)
+    _legend(out, "win rate: share of the games the seat won; k seats tied for the win get 1/k.",
+            "mean, median, stdev: the seat's final score in doubloons (stdev: sample",
+            "  standard deviation, the spread from game to game).")
 
 
-def _plot(summaries: Sequence[stats.GameSummary], report: dict[str, Any], path: str) -> None:
-    try:
-        import matplotlib
+def _bots_table(out: Any, rows: list[dict[str, Any]]) -> None:
+    table = _table("Bots", "bot", "seat-games", "win rate", "mean", "median", "stdev", left="bot")
+    for r in rows:
+        table.add_row(r["bot"], str(r["seat_games"]), f"{r['win_rate']:.1%}", f"{r['mean']:.1f}",
+                      f"{r['median']:.1f}", f"{r['stdev']:.1f}")
+    out.print(table)
+    _legend(out, "seat-games: the seats the bot filled, added up over the games.",
+            "win rate: share of those seat-games it won (k seats tied for the win get 1/k);",
+            "  mean, median, stdev: its final score in doubloons, as under Seats.")
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise click.ClickException("--plot needs matplotlib: pip install 'libertalia[plot]'") from None
-    players = len(summaries[0].scores) if summaries else 0
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 6), gridspec_kw={"width_ratios": [1, 2]})
-    left.boxplot([[s.scores[i] for s in summaries] for i in range(players)])
-    left.set_xticks(range(1, players + 1), [f"seat {i}" for i in range(players)])
-    left.set_title("Final scores per seat")
-    left.set_ylabel("doubloons")
-    chars = sorted(report["characters"], key=lambda r: r["win_rate"])
-    right.barh([r["character"] for r in chars], [r["win_rate"] for r in chars], color="tab:blue")
-    right.axvline(1 / players if players else 0, color="grey", linestyle="--", linewidth=1)
-    right.set_title("Win rate of players who played each character (dashed: 1 / players)")
-    right.set_xlabel("win rate")
-    right.tick_params(axis="y", labelsize=7)
-    fig.tight_layout()
+
+def _characters_table(out: Any, rows: list[dict[str, Any]], seats: int) -> None:
+    table = _table("Characters (highest win rate first)", "character", "plays", "seat-games", "mean doubloons",
+                   "win rate when played", left="character")
+    for r in sorted(rows, key=lambda r: -r["win_rate"]):  # stable: equal rates stay in name order
+        doubloons = f"{r['mean_doubloons']:+.2f}" if r["mean_doubloons"] else "0"
+        table.add_row(r["character"], str(r["plays"]), str(r["seat_games"]), doubloons, f"{r['win_rate']:.1%}")
+    out.print(table)
+    _legend(out, "plays: times a seat sent the character to the island, all seats and games.",
+            "seat-games: (game, seat) pairs that played it at least once; the next two",
+            "  columns are means over them.",
+            "mean doubloons: doubloons the seat gained (+) or lost (-) in that game through",
+            "  abilities of cards with this name. Loot, the reputation track and other",
+            "  characters are not counted. 0 (not +0.00): no doubloon came or went that",
+            "  way in these games; its worth lies in loot, discards or reputation.",
+            "win rate when played: share of those seat-games the seat won (k seats tied",
+            f"  for the win get 1/k); 1 / {seats} seats = {1 / seats:.1%} is the average.")
+
+
+# ------------------------------------------------------------------ the charts
+
+def _plot_to(plt: Any, summaries: Sequence[stats.GameSummary], report: dict[str, Any], path: str) -> None:
+    """Draw the charts, or say why there are none; a file that cannot be written is reported, not a traceback."""
+    if not summaries:
+        click.echo("no game finished: no charts drawn", err=True)
+        return
+    with friendly_errors():
+        _save(plt, _figure(plt, summaries, report), path)
+    click.echo(f"charts written to {path}", err=True)
+
+
+def _save(plt: Any, fig: Any, path: str) -> None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def chart_title(report: dict[str, Any]) -> str:
+    """What the charts are about, as the text report's first lines say it."""
+    run = report["run"]
+    players = "solo against Automa" if run["players"] == 1 else f"{run['players']} players"
+    return (f"{report['games']} games of {run['title']} ({run['edition']}), {players}; "
+            f"bots by seat: {', '.join(run['bots'])}\n"
+            f"loot sides: {'; '.join(loot_groups(run))}; libertalia {run['version']}")
+
+
+def _figure(plt: Any, summaries: Sequence[stats.GameSummary], report: dict[str, Any]) -> Any:
+    """Final scores per seat (doubloons) and win rate per character (percent): the units of the tables."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 7), gridspec_kw={"width_ratios": [1, 2]})
+    fig.suptitle(chart_title(report), fontsize=10)
+    _score_boxes(left, summaries, report["run"]["bots"], [r["win_rate"] for r in report["seats"]])
+    _win_rate_bars(right, report["characters"], 1 / len(report["seats"]))
+    fig.tight_layout()
+    return fig
+
+
+def _score_boxes(ax: Any, summaries: Sequence[stats.GameSummary], bots: list[str], wins: list[float]) -> None:
+    """One box of final scores per seat, labelled with its bot and win rate as in the Seats table."""
+    seats = len(summaries[0].scores)
+    ax.boxplot([[s.scores[i] for s in summaries] for i in range(seats)], showmeans=True)
+    ax.set_xticks(range(1, seats + 1), [f"seat {i}\n{bots[i]}\nwins {wins[i]:.1%}" for i in range(seats)])
+    ax.set_title("Final score per seat\n(box: middle half, line: median, triangle: mean)", fontsize=10)
+    ax.set_ylabel("final score (doubloons)")
+
+
+def _win_rate_bars(ax: Any, rows: list[dict[str, Any]], baseline: float) -> None:
+    """Bars from the average win rate, on an axis fitted to the rates: a fixed 0-100 % would flatten them."""
+    rows = sorted(rows, key=lambda r: r["win_rate"])
+    rates = [100 * r["win_rate"] for r in rows]
+    errors = [100 * math.sqrt(r["win_rate"] * (1 - r["win_rate"]) / r["seat_games"]) for r in rows]
+    base = 100 * baseline
+    ax.barh([r["character"] for r in rows], [rate - base for rate in rates], left=base, xerr=errors,
+            color=["tab:blue" if rate >= base else "tab:orange" for rate in rates], error_kw={"linewidth": 0.8})
+    ax.axvline(base, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlim(*win_rate_limits(rates, errors, base))
+    ax.set_title("Win rate when played, per character\n"
+                 f"(bars start at the average, 1 / seats = {base:.1f} %; whiskers: one standard error)", fontsize=10)
+    ax.set_xlabel("win rate when played (%)")
+    ax.tick_params(axis="y", labelsize=7)
+
+
+def win_rate_limits(rates: Sequence[float], errors: Sequence[float], base: float) -> tuple[float, float]:
+    """The x range that holds every rate with its error bar and the average, with a margin, within 0-100."""
+    lo = min([base, *(r - e for r, e in zip(rates, errors, strict=True))])
+    hi = max([base, *(r + e for r, e in zip(rates, errors, strict=True))])
+    pad = max((hi - lo) * 0.05, 0.5)
+    return max(0.0, lo - pad), min(100.0, hi + pad)

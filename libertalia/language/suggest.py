@@ -61,3 +61,17 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A message suffix such as `` (did you mean "Wind Nymph"?)``, or ``""`` when nothing is close."""
     best = closest(word, choices, n=1)
     return f' (did you mean "{best[0]}"?)' if best else ""
+
+
+def lookup(word: str, choices: Iterable[str]) -> str | None:
+    """The one of ``choices`` that is ``word`` spelt differently only in case or spacing, else ``None``.
+
+    ``wind nymph`` and ``windnymph`` find ``Wind Nymph``; an exact match wins, and a word
+    that two choices share (``a-b`` against ``A B`` and ``AB``) finds none.
+    """
+    choices = list(choices)
+    if word in choices:
+        return word
+    key = _key(word)
+    same = {choice for choice in choices if _key(choice) == key}
+    return same.pop() if key and len(same) == 1 else None

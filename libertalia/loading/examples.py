@@ -303,26 +303,43 @@ def _bundled_folders() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
-def _placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
-    """The edition a file runs under, and the extra card files to load (none for a bundled file).
+def edition_of(path: str | Path) -> str | None:
+    """The bundled edition whose card folders hold ``path``, else ``None`` (a mod's file).
 
-    A file under ``cards/<an edition's folder>/`` belongs to that edition, also in a checkout
-    beside an installed copy; unless it is byte for byte the bundled file, it is loaded as an
-    extra card so that what runs is the file on disk.
+    A file or folder under ``cards/<an edition's folder>/`` belongs to that edition, also in a
+    copy of those folders, as in a source checkout beside an installed copy.
     """
-    resolved = path.resolve()
-    cards = _paths.cards_dir().resolve()
-    if resolved.is_relative_to(cards):
-        rel: tuple[str, ...] | None = resolved.relative_to(cards).parts
-    else:
-        idx = [i for i, part in enumerate(resolved.parts[:-1]) if part == "cards"]
-        rel = resolved.parts[idx[-1] + 1:] if idx else None
+    rel = _under_cards(Path(path).resolve())
     if rel is not None:
         for name, folder in _bundled_folders():
             if rel[:len(folder)] == folder:
-                bundled = cards.joinpath(*rel)
-                same = bundled.is_file() and bundled.read_bytes() == resolved.read_bytes()
-                return name, () if same else (str(path),)
+                return name
+    return None
+
+
+def _under_cards(resolved: Path) -> tuple[str, ...] | None:
+    """The parts of ``resolved`` under the bundled ``cards/`` (or the last folder called cards), else None."""
+    cards = _paths.cards_dir().resolve()
+    if resolved.is_relative_to(cards):
+        return resolved.relative_to(cards).parts
+    idx = [i for i, part in enumerate(resolved.parts[:-1]) if part == "cards"]
+    return resolved.parts[idx[-1] + 1:] if idx else None
+
+
+def _placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
+    """The edition a file runs under, and the extra card files to load (none for a bundled file).
+
+    A file of a bundled edition (``edition_of``) runs under that edition; unless it is byte for
+    byte the bundled file, it is loaded as an extra card so that what runs is the file on disk.
+    """
+    resolved = path.resolve()
+    name = edition_of(resolved)
+    if name is not None:
+        rel = _under_cards(resolved)
+        assert rel is not None
+        bundled = _paths.cards_dir().resolve().joinpath(*rel)
+        same = bundled.is_file() and bundled.read_bytes() == resolved.read_bytes()
+        return name, () if same else (str(path),)
     return edition or "galecrest", (str(path),)
 
 

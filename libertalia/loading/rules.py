@@ -48,7 +48,7 @@ def load_rules(
     *,
     loot: LootOption = None,
     seed: int | None = None,
-    extra_cards: Iterable[str | Path] = (),
+    extra_cards: str | Path | Iterable[str | Path] = (),
 ) -> Rules:
     """Load an edition (a bundled name or a board YAML path) with its options.
 
@@ -57,14 +57,17 @@ def load_rules(
     ``"uncharted"``: a calm or stormy side per kind, drawn for each game from
     the game's own seed (``new_game`` shows them), or once here from ``seed``
     if one is given.  ``extra_cards`` are files or folders whose characters
-    and loot add to or replace the edition's: a mod needs nothing else.
+    and loot add to or replace the edition's: a mod needs nothing else (one
+    path, or a list of them).  Edition, side and kind names are matched
+    without regard to case: ``"Classic"`` and ``loot="Stormy"`` work.
     """
+    edition = _edition_name(edition)
     board_path = _board_path(edition)
     board, board_fields, board_files = _load_board(board_path)
     cards_root = _paths.cards_dir()
     bundled_files = _distinct([*_yaml_files(cards_root / board.characters_dir),
                                *_yaml_files(cards_root / board.loot_dir)])
-    extra_cards = list(extra_cards)
+    extra_cards = [extra_cards] if isinstance(extra_cards, str | os.PathLike) else list(extra_cards)
     extra_files = _distinct([f for p in extra_cards for f in _yaml_files(Path(p))])
 
     char_docs, loot_docs = _classify([read(path, skip="examples") for path in bundled_files],
@@ -76,6 +79,7 @@ def load_rules(
     vocab = checker.Vocabulary(names, kinds)
 
     _check_board_loot_files(board, board_fields, set(loot_docs))
+    loot = _loot_names(loot, [k for k, _ in board.bag], set(loot_docs))
     per_game = loot == "uncharted" and seed is None
     sides = _choose_sides(board, loot, 0 if seed is None else seed, set(loot_docs))
     if per_game:
@@ -295,7 +299,34 @@ def bundled_editions() -> list[str]:
     return sorted(p.stem for p in _paths.boards_dir().glob("*.yaml"))
 
 
+def _edition_name(edition: str | Path) -> str | Path:
+    """A bundled edition's own name for ``edition`` spelt in another case (``"Classic"``), else ``edition``."""
+    if not isinstance(edition, str) or (_paths.boards_dir() / f"{edition}.yaml").is_file():
+        return edition
+    same = [name for name in bundled_editions() if name.casefold() == edition.casefold()]
+    return same[0] if len(same) == 1 and not Path(edition).is_file() else edition
+
+
+def _loot_names(loot: LootOption, kinds: list[str], available: set[tuple[str, str]]) -> LootOption:
+    """``loot`` with side and kind names spelt as on file (``"Stormy"`` is ``"stormy"``); others unchanged."""
+    sides = sorted({*(side for _, side in available), *_UNCHARTED_SIDES, "uncharted"})
+    if isinstance(loot, str):
+        return _spelt(loot, sides)
+    if isinstance(loot, Mapping) and all(isinstance(x, str) for pair in loot.items() for x in pair):
+        return {_spelt(kind, kinds): _spelt(side, sides) for kind, side in loot.items()}
+    return loot
+
+
+def _spelt(name: str, names: list[str]) -> str:
+    """The one of ``names`` that is ``name`` but for case, or ``name`` itself."""
+    if name in names:
+        return name
+    same = [n for n in names if n.casefold() == name.casefold()]
+    return same[0] if len(same) == 1 else name
+
+
 def _board_path(edition: str | Path) -> Path:
+    edition = _edition_name(edition)
     bundled = _paths.boards_dir() / f"{edition}.yaml"
     if isinstance(edition, str) and bundled.is_file():
         return bundled

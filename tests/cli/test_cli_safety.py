@@ -174,7 +174,7 @@ def test_ctrl_c_at_the_prompt_saves_the_game(tmp_path: Path) -> None:
                  stdin=CtrlCAtEnd(b"1\n1\n"))
     _interrupted(result, record)
     assert len(answers_in(record)) >= 2
-    result = run("play", "--players", "3", "--seed", "2", "--record", str(record), stdin="1\n")
+    result = run("play", "--players", "3", "--seed", "2", "--record", str(tmp_path / "r2.json"), stdin="1\n")
     assert result.exit_code == 0 and "Stopped: game saved to" in result.output  # end of input = quit
 
 

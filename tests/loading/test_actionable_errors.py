@@ -75,7 +75,7 @@ def test_unknown_loot_kind_suggests_the_kind_and_points_at_the_word(
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: lt.load_rules("Classic"), 'no edition or board file called \'Classic\' (did you mean "classic"?)'),
+    (lambda: lt.load_rules("Clasic"), 'no edition or board file called \'Clasic\' (did you mean "classic"?)'),
     (lambda: lt.load_rules("galecrest", loot="stromy"), 'no \'stromy\' loot side (did you mean "stormy"?)'),
     (lambda: lt.load_rules("galecrest", loot={"sabre": "calm"}), 'unknown loot kind \'sabre\' (did you mean "saber"?)'),
     (lambda: lt.load_rules("galecrest", loot={"map": "stromy"}), 'no \'stromy\' side for map (did you mean "stormy"?)'),
