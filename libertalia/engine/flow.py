@@ -542,15 +542,19 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
     one is not a plain fixed gain (order cannot matter then).
     """
     queue = w.queue
+    if not queue:
+        return True
     in_zone = w.in_zone
     sources = w.rules.sources
+    # Held tokens' night abilities wait for their tokens; abilities never queue more of them.
+    tokens = w.step == "night" and any(q[1][0] == "l" for q in queue)
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
         # Unless no card moved and nothing was queued since the last check.
         if w.queue_checked != (w.moves, len(queue)):
             queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
-        if w.step == "night":
+        if tokens:
             queue[:] = _tokens_still_held(w, queue)
         if not queue:
             break
@@ -561,8 +565,13 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
             at = _next_in_line(queue)
             chosen = queue[at]
             if ordered:
-                tier = (lambda q: q[5]) if chosen[5] else (lambda q: not q[4]) if not chosen[4] else None
-                group = [q for q in queue if q[0] == chosen[0] and (tier is None or tier(q))]
+                owner = chosen[0]
+                if chosen[5]:
+                    group = [q for q in queue if q[0] == owner and q[5]]
+                elif not chosen[4]:
+                    group = [q for q in queue if q[0] == owner and not q[4]]
+                else:
+                    group = [q for q in queue if q[0] == owner]
                 if len(group) > 1:
                     chosen = _ask_order(w, chosen[0], group)
                     at = queue.index(chosen)
