@@ -55,6 +55,18 @@ def load(args: dict[str, Any]) -> Rules:
 
 
 @contextmanager
+def notes() -> Iterator[None]:
+    """The library's warnings (a solo deck of constructed cards) as one 'note:' line each, not Python's form."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnverifiedLootWarning)
+        try:
+            yield
+        finally:
+            for w in caught:
+                click.echo(f"note: {w.message}", err=True)
+
+
+@contextmanager
 def friendly_errors() -> Iterator[None]:
     """Library errors become a message and exit status 2, never a traceback."""
     try:

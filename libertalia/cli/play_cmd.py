@@ -30,8 +30,7 @@ import shlex
 import sys
 import tempfile
 import textwrap
-import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -41,13 +40,13 @@ from click.core import ParameterSource
 from rich.console import Console
 
 from ..agents import Agent
-from ..errors import LibertaliaError, UnverifiedLootWarning
+from ..errors import LibertaliaError
 from ..game import Game, new_game
 from ..loading.specs import Rules
 from ..records import GameRecord, write_atomic
 from ..saves import SEED_BOUND
 from ..stats import BOTS
-from . import console, friendly_errors, load, rules_args
+from . import console, friendly_errors, load, notes, rules_args
 from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
 
 INTRO = "Type an option's number or its key; 'help' lists show, log, undo, save and quit."
@@ -164,18 +163,6 @@ def _resume(record: GameRecord, path: str) -> tuple[Rules, Game, Game]:
         _fail(f"{path}: {_one_line(exc)}")
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         _fail(f"{path}: cannot resume the game ({type(exc).__name__}: {_one_line(exc)})")
-
-
-@contextlib.contextmanager
-def _notes() -> Iterator[None]:
-    """The library's warnings (a solo deck of constructed cards) as one 'note:' line each, not Python's form."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UnverifiedLootWarning)
-        try:
-            yield
-        finally:
-            for w in caught:
-                click.echo(f"note: {w.message}", err=True)
 
 
 def _bots_only(record: GameRecord) -> bool:
@@ -587,7 +574,7 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
         raise click.BadParameter(f"cannot save the game to {path}: {problem}", param_hint="--record")
     start: Game | None = None
     if record is not None:
-        with _notes():
+        with notes():
             rules, game, start = _resume(record, str(load_path))
         if game.is_over:
             _show_finished(out, game, str(load_path))
@@ -600,7 +587,7 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
     if not 0 <= seat < players:
         raise click.BadParameter(f"your seat must be 0 to {players - 1}, not {seat}", param_hint="--seat")
     if record is None:
-        with friendly_errors(), _notes():
+        with friendly_errors(), notes():
             game = new_game(rules, players, seed, handicap=handicap)
         out.print(f"Seed {seed} (drawn at random: --seed {seed} deals this game again)." if drawn else f"Seed {seed}.")
     else:

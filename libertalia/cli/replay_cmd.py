@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..records import GameRecord
-from . import console, friendly_errors
+from . import console, friendly_errors, notes
 from .display import print_events
 
 
@@ -14,7 +14,7 @@ from .display import print_events
 def replay(path: str) -> None:
     """Replay a game record (from play or simulate --record) and print it day by day."""
     out = console()
-    with friendly_errors():
+    with friendly_errors(), notes():
         record = GameRecord.load(path)
         game = record.replay()
     print_events(out, game.events)

@@ -181,3 +181,14 @@ def test_solo_simulate_reports_automa_as_a_seat() -> None:
     assert code == 0, out
     report = json.loads(out)
     assert report["games"] == 3 and "automa" in json.dumps(report)
+
+
+def test_replaying_a_solo_record_notes_the_constructed_deck_in_one_line(tmp_path: Path) -> None:
+    """``replay`` of a solo game: the constructed solo cards are a one-line note, not a Python warning."""
+    record = tmp_path / "solo.json"
+    code, _ = run("play", "--players", "1", "--seed", "3", "--record", str(record), stdin="1\n" * 200)
+    assert code == 0
+    result = CliRunner().invoke(main, ["replay", str(record)])
+    assert result.exit_code == 0, result.output
+    assert "note: 39 of the 39 solo cards are constructions" in result.output
+    assert "UnverifiedSoloWarning" not in result.output and "warnings.warn" not in result.output
