@@ -440,7 +440,22 @@ class _Check:
             history=self.strs(d.get("history", []), at("history")),
         )
         self.conserved(state, where)
+        if state.step == "dusk":
+            self.dusk_order(state, at("order"))
+        elif state.step != "sun":
+            for seat, name in state.island:
+                if seat is not None:  # it would be swept away at the next reveal, in no zone at all
+                    self.fail(at("island"), f"seat {seat}'s {name} is still on the island at {state.step}: "
+                                            "players' cards board their ships at dusk")
         return state
+
+    def dusk_order(self, s: GameState, where: str) -> None:
+        """At dusk every player's card still on the island waits its turn in ``order`` (R6):
+        one missing would never board a ship and would be lost at the voyage's end."""
+        waiting = s.order[s.cursor:]
+        for seat, name in s.island:
+            if seat is not None and (seat, name) not in waiting:
+                self.fail(where, f"seat {seat}'s {name} is on the island but not in the rest of the dusk order")
 
     def track(self, value: Any, where: str) -> tuple[int, ...]:
         size = len(self.rules.board.track_income)

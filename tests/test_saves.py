@@ -190,3 +190,29 @@ def test_draw_is_bounded_and_unchanged() -> None:
     cases = [(7, 0, 10), (7, 1, 10), (123456789, 42, 52), (-5, 3, 3), (2**70 + 3, 9, 1000003), (1, 2, 2**64),
              (3, 4, 2**63 + 1)]
     assert [rng.draw(*c) for c in cases] == [5, 1, 12, 0, 991559, 8714100217554564121, 5570974058474356617]
+
+
+def test_a_dusk_order_missing_a_card_on_the_island_is_refused() -> None:
+    """R6: at dusk each card on the island waits in the dusk order; a save that drops one would lose it."""
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 4, seed=11)
+    rnd = random.Random(11)
+    while game.state.step != "dusk" or not game.state.island:
+        game = game.choose(rnd.choice(game.legal_keys()))
+    payload = json.loads(game.to_json())
+    payload["state"]["order"] = []
+    with pytest.raises(SaveError, match=r"state\.order: seat \d's .* is on the island but not in the rest"):
+        lt.Game.from_json(json.dumps(payload), rules)
+
+
+def test_a_players_card_left_on_the_island_after_dusk_is_refused() -> None:
+    """R6: by night every player's card has boarded; one still on the island would vanish at the reveal."""
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 4, seed=11)
+    rnd = random.Random(11)
+    while game.state.step != "dusk" or not game.state.island:
+        game = game.choose(rnd.choice(game.legal_keys()))
+    payload = json.loads(game.to_json())
+    payload["state"]["step"] = "night"
+    with pytest.raises(SaveError, match=r"state\.island: seat \d's .* is still on the island at night"):
+        lt.Game.from_json(json.dumps(payload), rules)
