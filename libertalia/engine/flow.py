@@ -160,17 +160,27 @@ def _play_options(rules: Rules, hand: Sequence[str]) -> tuple[Option, ...]:
 def _select(w: Work) -> None:
     """One seat's pick a call: a step asks at most once, so that a suspended one replays exactly.
 
-    Live (``Work.answerer``) nothing is ever replayed, so every seat picks in one call.
+    Live (``Work.answerer``) nothing is ever replayed, so every seat picks in one pass,
+    seat by seat: what ``forced_commits`` would do one question at a time.
     """
-    while True:
-        w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits, w.automa)
-        if seat is None:
-            w.step = "reveal"
-            return
-        hand = w.seats[seat].hand  # kept sorted by rank
-        w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
-        if w.answerer is None:
-            return
+    if w.answerer is not None:
+        commits, seats, automa, play, flow = w.commits, w.seats, w.automa, w.rules.play_options, w.flow
+        for picker in range(w.n):
+            if commits[picker] is None and picker != automa:
+                cards = seats[picker].hand
+                if len(cards) > 1:
+                    options = tuple([play[name] for name in cards])
+                    commits[picker] = w.ask(flow, picker, "play_character", options, SELECT_PROMPT, None)
+                elif cards:
+                    commits[picker] = cards[0]
+        w.step = "reveal"
+        return
+    w.commits, seat = forced_commits([p.hand for p in w.seats], w.commits, w.automa)
+    if seat is None:
+        w.step = "reveal"
+        return
+    hand = w.seats[seat].hand  # kept sorted by rank
+    w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
 
 
 def _reveal(w: Work) -> None:
