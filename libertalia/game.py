@@ -307,7 +307,8 @@ class Game(_PublicReading):
                 try:
                     s = w.freeze()
                 finally:
-                    self._live.append(w)  # type: ignore[union-attr]  # still this game's
+                    if self._decision is not None:  # a finished game needs no working copy again
+                        self._live.append(w)  # type: ignore[union-attr]  # still this game's
             _set(self, "_state", s)
             _set(self, "_base", s)
             _set(self, "_history", None)
@@ -337,14 +338,14 @@ class Game(_PublicReading):
         w.decision = self._decision
         return w
 
-    def _work(self) -> Work:
-        """A working copy at this game that only the caller will touch."""
+    def _work(self) -> tuple[Work, GameState]:
+        """A working copy at this game that only the caller will touch, and a frozen state it
+        can be rebuilt from (with the answers it records from then on)."""
         w = self._claim()
         if w is not None:
-            return w
+            return w, self._state if self._state is not None else self._base
         s = self.state
-        w = Work(self.rules, s)
-        return w
+        return Work(self.rules, s), s
 
     # ------------------------------------------------------------ playing
     @property
@@ -394,7 +395,7 @@ class Game(_PublicReading):
         d = self._decision
         if d is None:
             return self
-        w = self._work()
+        w, base = self._work()
         live = _LiveState(w)
         history = w.history
         most = _question_limit(self.rules, w.n)
@@ -421,7 +422,9 @@ class Game(_PublicReading):
         w.answerer = answer
         _answer(w, key)
         w.answerer = None
-        return Game(self.rules, w.freeze())
+        # The final game owns the working copy, like the newest game of a choose() line: it is
+        # frozen when first read (scores, events, a save), not here.
+        return Game._owning(self.rules, w, None, base)
 
     # ------------------------------------------------------------ reading
     @property

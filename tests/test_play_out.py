@@ -78,3 +78,13 @@ def test_an_illegal_agent_answer_names_its_seat() -> None:
     rules = _rules("galecrest", None)
     with pytest.raises(lt.IllegalChoice, match="seat 1's agent"):
         lt.play(rules, [RandomAgent(0), _Cheat(), RandomAgent(2)], seed=1)
+
+
+def test_a_played_out_game_is_frozen_when_read_and_then_lets_its_working_copy_go() -> None:
+    """play_out's result defers its snapshot like any newest game; reading it freezes it once and for all."""
+    rules = _rules("galecrest", None)
+    final = lt.play(rules, [RandomAgent(i) for i in range(3)], seed=4)
+    assert final._live and final._state is None  # deferred: nobody has looked yet
+    scores = final.final_scores()
+    assert final._state is not None and not final._live  # frozen, and the working copy released
+    assert lt.Game.from_json(final.to_json(), rules).final_scores() == scores
