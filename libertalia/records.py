@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from .engine import rng
+from .engine import journal, rng
 from .errors import IllegalChoice, RecordError, SetupError
 from .game import Game, new_game
 from .loading.rules import load_rules
@@ -59,7 +59,7 @@ class GameRecord:
         """
         if seed is not None and seed != game.seed:
             raise RecordError(f"the game was started with seed {game.seed}, not {seed}", "seed", action="make")
-        dealt = next((e.kind for e in game.events if e.kind in ("voyage", "play")), None) == "voyage"
+        dealt = journal.began_with_deal(game.state.journal, game.rules.lexicon)
         if setup is None and not dealt:
             raise RecordError("the game began at a declared position: pass its setup", "setup", action="make")
         return cls(

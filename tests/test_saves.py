@@ -192,14 +192,19 @@ def test_draw_is_bounded_and_unchanged() -> None:
     assert [rng.draw(*c) for c in cases] == [5, 1, 12, 0, 991559, 8714100217554564121, 5570974058474356617]
 
 
-def test_a_dusk_order_missing_a_card_on_the_island_is_refused() -> None:
-    """R6: at dusk each card on the island waits in the dusk order; a save that drops one would lose it."""
+def _dusk_save() -> tuple[lt.Rules, dict[str, Any]]:
+    """A 4-player game's save at dusk, with cards still on the island."""
     rules = lt.load_rules("galecrest")
     game = lt.new_game(rules, 4, seed=11)
     rnd = random.Random(11)
     while game.state.step != "dusk" or not game.state.island:
         game = game.choose(rnd.choice(game.legal_keys()))
-    payload = json.loads(game.to_json())
+    return rules, json.loads(game.to_json())
+
+
+def test_a_dusk_order_missing_a_card_on_the_island_is_refused() -> None:
+    """R6: at dusk each card on the island waits in the dusk order; a save that drops one would lose it."""
+    rules, payload = _dusk_save()
     payload["state"]["order"] = []
     with pytest.raises(SaveError, match=r"state\.order: seat \d's .* is on the island but not in the rest"):
         lt.Game.from_json(json.dumps(payload), rules)
@@ -207,12 +212,7 @@ def test_a_dusk_order_missing_a_card_on_the_island_is_refused() -> None:
 
 def test_a_players_card_left_on_the_island_after_dusk_is_refused() -> None:
     """R6: by night every player's card has boarded; one still on the island would vanish at the reveal."""
-    rules = lt.load_rules("galecrest")
-    game = lt.new_game(rules, 4, seed=11)
-    rnd = random.Random(11)
-    while game.state.step != "dusk" or not game.state.island:
-        game = game.choose(rnd.choice(game.legal_keys()))
-    payload = json.loads(game.to_json())
+    rules, payload = _dusk_save()
     payload["state"]["step"] = "night"
     with pytest.raises(SaveError, match=r"state\.island: seat \d's .* is still on the island at night"):
         lt.Game.from_json(json.dumps(payload), rules)

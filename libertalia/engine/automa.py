@@ -35,12 +35,11 @@ def _loot_choice(w: Work, options: Sequence[Option]) -> str:
     """S3: the kind first in the preference order; of equal kinds, the fewest, her own first."""
     solo = w.rules.board.solo
     assert solo is not None
-    place = {kind: i for i, kind in enumerate(solo.preference)}
 
     def key(o: Option) -> tuple[int, int, int]:
         kind, _, count = o.key.partition("*")
         kind, _, seat = kind.partition("@")
-        return (place.get(kind, len(place)), int(count or 1), 1 if seat else 0)
+        return (solo.preference_of(kind), int(count or 1), 1 if seat else 0)
     return min(options, key=key).key
 
 

@@ -164,12 +164,12 @@ def _select(w: Work) -> None:
     seat by seat: what ``forced_commits`` would do one question at a time.
     """
     if w.answerer is not None:
-        commits, seats, automa, play, flow = w.commits, w.seats, w.automa, w.rules.play_options, w.flow
+        commits, seats, automa, flow = w.commits, w.seats, w.automa, w.flow
         for picker in range(w.n):
             if commits[picker] is None and picker != automa:
                 cards = seats[picker].hand
                 if len(cards) > 1:
-                    options = tuple([play[name] for name in cards])
+                    options = _play_options(w.rules, cards)
                     commits[picker] = w.ask(flow, picker, "play_character", options, SELECT_PROMPT, None)
                 elif cards:
                     commits[picker] = cards[0]
@@ -360,8 +360,7 @@ def _pilferer_takes(w: Work, ref: CardRef) -> None:
     assert solo is not None
     today = w.today()
     if today:
-        place = {kind: i for i, kind in enumerate(solo.preference)}
-        kind = min(today, key=lambda k: place.get(k, len(place)))
+        kind = min(today, key=solo.preference_of)
         today.remove(kind)
         w.to_bag(kind)
         w.log(journal.PILFERER_TAKES, kind)

@@ -132,6 +132,10 @@ class SoloSpec:
     def card(self, name: str) -> SoloCard:
         return next(c for c in self.deck if c.name == name)
 
+    def preference_of(self, kind: str) -> int:
+        """Where ``kind`` stands in the preference order (S3): lower is taken first."""
+        return self.preference.index(kind) if kind in self.preference else len(self.preference)
+
 
 @attrs.frozen
 class BoardSpec:
