@@ -423,7 +423,8 @@ class Game(_PublicReading):
         _answer(w, key)
         w.answerer = None
         # The final game owns the working copy, like the newest game of a choose() line: it is
-        # frozen when first read (scores, events, a save), not here.
+        # frozen when first read (its state, events or a save), not here; scores and winners
+        # read it without freezing (``players``).
         return Game._owning(self.rules, w, None, base)
 
     # ------------------------------------------------------------ reading
@@ -443,6 +444,15 @@ class Game(_PublicReading):
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
+        live = self._live
+        if self._state is None and self._decision is None and live:
+            # A finished game still holding its working copy (``play_out``'s result) reads its
+            # seats from it: scores and winners need no snapshot and no packed log.  Nobody
+            # answers a finished game, so the working copy no longer changes.
+            try:
+                return live[0].freeze_seats()
+            except IndexError:  # frozen meanwhile by another thread
+                pass
         return self.state.seats
 
     @property
@@ -458,16 +468,16 @@ class Game(_PublicReading):
         return self.state.history
 
     def final_scores(self) -> tuple[int, ...]:
-        return tuple(p.score for p in self.state.seats)
+        return tuple(p.score for p in self.players)
 
     def winners(self) -> tuple[int, ...]:
         """R26: highest score; ties go to the higher reputation unless shared."""
-        scores = self.final_scores()
-        best = max(scores)
-        tied = [i for i, s in enumerate(scores) if s == best]
+        seats = self.players
+        best = max(p.score for p in seats)
+        tied = [p.seat for p in seats if p.score == best]
         if self.rules.board.winner_tie == "shared" or len(tied) == 1:
             return tuple(tied)
-        return (max(tied, key=lambda i: self.state.seats[i].reputation),)
+        return (max(tied, key=lambda i: seats[i].reputation),)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden."""

@@ -85,6 +85,8 @@ def test_a_played_out_game_is_frozen_when_read_and_then_lets_its_working_copy_go
     rules = _rules("galecrest", None)
     final = lt.play(rules, [RandomAgent(i) for i in range(3)], seed=4)
     assert final._live and final._state is None  # deferred: nobody has looked yet
-    scores = final.final_scores()
-    assert final._state is not None and not final._live  # frozen, and the working copy released
+    scores, winners = final.final_scores(), final.winners()
+    assert final._state is None  # scores and winners read the finished working copy: still no snapshot
+    assert final.state.seats == final.players and final._state is not None and not final._live  # frozen, released
+    assert (final.final_scores(), final.winners()) == (scores, winners)
     assert lt.Game.from_json(final.to_json(), rules).final_scores() == scores
