@@ -18,6 +18,8 @@ from .errors import IllegalChoice, StepBudgetExceeded, UnverifiedSoloWarning
 from .loading.specs import Rules
 
 if TYPE_CHECKING:
+    import random
+
     from .agents import Agent
 from .state import (
     CardRef,
@@ -111,10 +113,26 @@ class _LiveState:
     Agents that look at little pay little: each field is built when read.
     """
 
-    __slots__ = ("_w",)
+    __slots__ = ("_base", "_game", "_w")
 
-    def __init__(self, w: Work) -> None:
+    def __init__(self, w: Work, base: GameState) -> None:
         self._w = w
+        self._base = base  # the frozen state ``w`` was built from: with its history, the game so far
+        self._game: Game | None = None
+
+    def game(self) -> Game:
+        """The game as it stands, as a ``Game`` of its own: what a search bot samples from.
+
+        Rebuilt from the base state and the answers so far (the working copy itself is in the
+        middle of a step and keeps running for ``play_out``), once per question.
+        """
+        w = self._w
+        game = self._game
+        if game is None or game._asked != len(w.history):
+            game = Game.__new__(Game)
+            _init(game, w.rules, None, w.decision, self._base, list(w.history), len(w.history), None)
+            self._game = game
+        return game
 
     @property
     def voyage(self) -> int:
@@ -396,7 +414,7 @@ class Game(_PublicReading):
         if d is None:
             return self
         w, base = self._work()
-        live = _LiveState(w)
+        live = _LiveState(w, base)
         history = w.history
         most = _question_limit(self.rules, w.n)
         # One view per seat for the whole game: each reads the working copy as it stands.
@@ -436,6 +454,24 @@ class Game(_PublicReading):
     def events(self) -> tuple[Event, ...]:
         """Everything that happened, as sentences (empty for a game started with ``log=False``)."""
         return _events(self.rules, self.state.journal, self.state.players)
+
+    def _where(self) -> tuple[int, int, str]:
+        """(voyage, day, step) without a snapshot: what bots' look-aheads check after each step.
+
+        Read off the working copy while it stands here; if it was taken (``choose`` from
+        another thread) before the read was confirmed, from the frozen state instead.
+        """
+        live = self._live
+        if self._state is None and live:
+            try:
+                w = live[0]
+                where = (w.voyage, w.day, w.step)
+                if live and live[0] is w:  # still here after reading, so read before any change
+                    return where
+            except IndexError:
+                pass
+        s = self.state
+        return s.voyage, s.day, s.step
 
     @property
     def is_over(self) -> bool:
@@ -586,6 +622,18 @@ class Observation(_PublicReading):
     def committed(self) -> tuple[bool, ...]:
         """Which seats have chosen today's character (not what they chose)."""
         return tuple(c is not None for c in self._public.commits)
+
+    def sample_game(self, rng: random.Random) -> Game:
+        """A whole game this seat cannot tell from the real one, its hidden parts drawn from ``rng``.
+
+        For search bots: others' unrevealed picks, what the log cannot pin down of their hands
+        (a Surgeon's secret pick), the seed and the solo deck's order are drawn again;
+        everything this seat saw is kept (``libertalia.engine.sampling`` says what, and why).
+        ``rng`` is the caller's ``random.Random``: the same state gives the same game.
+        """
+        from .engine import sampling  # here, not at the top: sampling builds Games
+
+        return sampling.sample_game(self._source, self.seat, rng)
 
 
 # ---------------------------------------------------------------- JSON

@@ -33,6 +33,31 @@ BOTS: dict[str, Callable[[int], agents.Agent]] = {
     "random": lambda seed: agents.RandomAgent(seed),
     "first": lambda seed: agents.FirstOptionAgent(),
 }
+"""Bots by plain name; ``bot_factory`` also takes the parametrised ones (``greedy:8``, ``ismcts:200``)."""
+
+
+def bot_factory(spec: str) -> Callable[[int], agents.Agent]:
+    """``seed -> agent`` for a bot name: a plain name in ``BOTS`` first (tests may swap one in), else
+    ``bots.parse_bot`` (``ValueError`` listing the bots for a name it does not know)."""
+    plain = BOTS.get(spec)
+    if plain is not None:
+        return plain
+    from .bots import parse_bot
+
+    return parse_bot(spec)
+
+
+def lineup(bots: Sequence[str], players: int, seed: int) -> tuple[str, ...]:
+    """Who plays each seat of the game with ``seed``: ``bots`` cycling, rotated by ``seed`` seats.
+
+    Consecutive seeds move every bot one seat on, so over any run of ``players`` games each
+    bot sits in each seat once and the advantage of a seat cancels out (a solo game has one
+    seat to fill, and Automa beside it).
+    """
+    names = [bots[i % len(bots)] for i in range(players)]
+    shift = seed % players
+    rotated = tuple(names[(i + shift) % players] for i in range(players))
+    return rotated + ("automa",) if players == 1 else rotated
 
 
 @attrs.frozen
@@ -104,10 +129,8 @@ def play_one(task: Task) -> Result:
     """
     args_json, players, seed, bots, record_dir = task
     rules = _rules(args_json)
-    seats = [BOTS[bots[i % len(bots)]](seed * 16 + i) for i in range(players)]
-    names = tuple(bots[i % len(bots)] for i in range(players))
-    if players == 1:
-        names += ("automa",)  # the solo opponent's seat, played by her own rules
+    names = lineup(bots, players, seed)  # with the solo opponent's seat, played by her own rules
+    seats = [bot_factory(names[i])(seed * 16 + i) for i in range(players)]
     try:
         game = play_out(new_game(rules, players, seed), seats)
     except LibertaliaError as exc:
@@ -178,9 +201,8 @@ def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequ
     ``progress(n)`` is called in this thread as ``n`` more games finish: after every chunk
     (or every game, in this process).  The results do not depend on where the games run.
     """
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
+    for b in bots:
+        bot_factory(b)  # an unknown name fails here, before any game
     if executor is not None and jobs > 1:
         raise ValueError("give jobs or an executor, not both")
     args_json = json.dumps(_portable(rules_args), sort_keys=True)
@@ -243,7 +265,7 @@ def _describe(values: list[float]) -> dict[str, float]:
 
 
 def seat_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
-    """Who plays each seat, as ``play_one`` seats them: ``bots`` cycling, and Automa beside a solo player."""
+    """The line-up before rotation: ``bots`` cycling, and Automa beside a solo player (``lineup`` turns it per game)."""
     names = tuple(bots[i % len(bots)] for i in range(players))
     return names + ("automa",) if players == 1 else names
 
@@ -274,6 +296,7 @@ def run_info(rules: Rules, *, games: int, players: int, bots: Sequence[str], see
         "title": rules.board.title,
         "players": players,
         "bots": list(seat_bots(bots, players)),
+        "rotation": "the game with seed s seats bots[(i + s) % players] at seat i",
         "seed": seed,
         "games": games,  # asked for: finished and failed together
         "loot_sides": sides,
@@ -286,8 +309,18 @@ def run_info(rules: Rules, *, games: int, players: int, bots: Sequence[str], see
     }
 
 
+def win_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default): sound near 0 and 1 and for few games."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
+
+
 def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
-           run: dict[str, Any] | None = None) -> dict[str, Any]:
+           run: dict[str, Any] | None = None, cards_of: str | None = None) -> dict[str, Any]:
     """Win rates and score spread per seat and per bot; play counts, doubloons and win rates per character.
 
     A shared win counts as a fraction: two tied winners get half a win each.  ``games``
@@ -298,7 +331,11 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
     Per character, ``plays`` counts every time a seat sent it to the island; ``seat_games``
     counts the (game, seat) pairs that played it at least once, and ``mean_doubloons`` and
     ``win_rate`` are means over those pairs: the doubloons the seat gained or lost through
-    abilities of cards with that name (``summarize``), and its share of the win.
+    abilities of cards with that name (``summarize``), and its share of the win.  With
+    ``cards_of`` (a bot name) the character statistics count only the seats that bot played:
+    how a card does in the hands of a strong player, say.
+
+    Each bot's ``win_interval`` is the 95% Wilson interval of its win rate over its seat-games.
     """
     summaries = [r for r in results if isinstance(r, GameSummary)]
     failures = [r for r in results if isinstance(r, GameFailure)]
@@ -317,6 +354,8 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
             scores_by_seat[seat].append(score)
             wins_by_bot[s.bots[seat]] += won
             scores_by_bot[s.bots[seat]].append(score)
+            if cards_of is not None and s.bots[seat] != cards_of:
+                continue
             for name in dict.fromkeys(s.played[seat]):  # not set(): its order changes with the hash seed
                 plays[name] += s.played[seat].count(name)
                 char_doubloons[name].append(s.doubloons[seat].get(name, 0))
@@ -333,9 +372,12 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
         ],
         "bots": [
             {"bot": bot, "seat_games": len(scores_by_bot[bot]),
-             "win_rate": round(wins_by_bot[bot] / len(scores_by_bot[bot]), 4), **_describe(scores_by_bot[bot])}
+             "win_rate": round(wins_by_bot[bot] / len(scores_by_bot[bot]), 4),
+             "win_interval": list(win_interval(wins_by_bot[bot], len(scores_by_bot[bot]))),
+             **_describe(scores_by_bot[bot])}
             for bot in sorted(scores_by_bot)
         ],
+        **({} if cards_of is None else {"cards_of": cards_of}),
         "most_played": [{"character": c, "plays": k}  # ties by name, so every run prints the same list
                         for c, k in sorted(plays.items(), key=lambda ck: (-ck[1], ck[0]))[:top]],
         "characters": [

@@ -40,12 +40,13 @@ from click.core import ParameterSource
 from rich.console import Console
 
 from ..agents import Agent
+from ..bots.registry import BOT_HELP
 from ..errors import LibertaliaError
 from ..game import Game, new_game
 from ..loading.specs import Rules
 from ..records import GameRecord, write_atomic
 from ..saves import SEED_BOUND
-from ..stats import BOTS
+from ..stats import bot_factory
 from . import console, friendly_errors, load, notes, rules_args
 from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
 
@@ -73,15 +74,17 @@ class _Stop(enum.Enum):
 
 def _bots(spec: str, players: int, human: int, seed: int) -> tuple[dict[int, Agent], tuple[str, ...]]:
     kinds = [b.strip().casefold() for b in spec.split(",") if b.strip()]
-    unknown = [b for b in kinds if b not in BOTS]
-    if unknown or not kinds:
-        raise click.BadParameter(f"unknown bot {unknown[0] if unknown else spec!r}; the bots are {', '.join(BOTS)}",
-                                 param_hint="--bots")
+    if not kinds:
+        raise click.BadParameter(f"name at least one bot: {BOT_HELP}", param_hint="--bots")
+    try:
+        factories = [bot_factory(kind) for kind in kinds]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
     seats: dict[int, Agent] = {}
     labels = []
     others = [s for s in range(players) if s != human]
     for i, s in enumerate(others):
-        seats[s] = BOTS[kinds[i % len(kinds)]](seed * 16 + s)
+        seats[s] = factories[i % len(kinds)](seed * 16 + s)
     for s in range(players):
         labels.append("human" if s == human else kinds[others.index(s) % len(kinds)])
     return seats, tuple(labels)
@@ -476,7 +479,8 @@ def _check_seed(ctx: click.Context, param: click.Parameter, value: int | None) -
 @click.option("--seed", type=int, default=None, callback=_check_seed,
               help="Game seed, 0 or more (default: drawn at random and printed, to play the deal again).")
 @click.option("--bots", default="random", show_default=True,
-              help="Bots for the other seats, e.g. random,first (when resuming: the recorded ones).")
+              help=f"Bots for the other seats, e.g. greedy,ismcts:200 (when resuming: the recorded ones). "
+                   f"The bots: {BOT_HELP}.")
 @click.option("--load", "load_path", type=click.Path(exists=True, dir_okay=False, readable=True),
               help="Resume a saved game (a record written by play or simulate); it decides the players, "
                    "seed, edition, loot and handicap.")
@@ -620,9 +624,17 @@ def _resumed_seats(record: GameRecord, seat: int, bots: str) -> tuple[int, str]:
         seat = recorded_seat
     recorded = [a for i, a in enumerate(record.agents) if i != seat]
     if (not _given("bots") and len(record.agents) == record.players
-            and recorded and all(a in BOTS for a in recorded)):
+            and recorded and all(_is_bot(a) for a in recorded)):
         bots = ",".join(recorded)  # the same bots on the same seats as before
     return seat, bots
+
+
+def _is_bot(name: str) -> bool:
+    try:
+        bot_factory(name)
+    except ValueError:
+        return False
+    return True
 
 
 def _show_finished(out: Console, game: Game, path: str) -> None:

@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import _paths, stats
+from ..bots.registry import BOT_HELP
 from ..errors import UnverifiedLootWarning
 from ..game import new_game
 from . import console, friendly_errors, load, rules_args
@@ -38,8 +39,11 @@ CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="How many games.")
 @click.option("--players", default=4, show_default=True, help="Players per game (1: solo against Automa).")
 @click.option("--bots", default="random", show_default=True,
-              help="Bot per seat, cycling: e.g. random,first puts random on seats 0, 2... and first on 1, 3... "
-                   f"The bots: {', '.join(stats.BOTS)}.")
+              help="Bot per seat, cycling: e.g. greedy,random puts greedy on seats 0, 2... and random on 1, 3...; "
+                   "each game turns the line-up one seat on, so no bot keeps a seat's advantage. "
+                   f"The bots: {BOT_HELP}.")
+@click.option("--cards-of", "cards_of", metavar="BOT",
+              help="Count the character statistics over the seats this bot played only (one of --bots).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (results do not depend on it); with --dask local, the cluster's workers.")
@@ -58,8 +62,9 @@ CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
 @click.option("--record", "record_dir", type=click.Path(file_okay=False), help="Write every game's record here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw charts to this PNG (needs matplotlib: the plot extra).")
-def simulate(games: int, players: int, bots: str, seed: int, jobs: int, dask_address: str | None, edition: str,
-             loot: str | None, extra: tuple[str, ...], as_json: bool, as_csv: bool, record_dir: str | None,
+def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: int, jobs: int,
+             dask_address: str | None, edition: str, loot: str | None, extra: tuple[str, ...], as_json: bool,
+             as_csv: bool, record_dir: str | None,
              plot_path: str | None) -> None:
     """Play many games between bots and report win rates, scores and characters.
 
@@ -72,6 +77,9 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, dask_add
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be combined: give one of them")
     bot_list = _bot_list(bots)
+    if cards_of is not None and cards_of not in bot_list:
+        raise click.BadParameter(f"{cards_of!r} plays no seat; --bots names {', '.join(dict.fromkeys(bot_list))}",
+                                 param_hint="--cards-of")
     plt = None if plot_path is None else _pyplot(plot_path)
     distributed = None if dask_address is None else _distributed(dask_address, jobs)
     out = console()
@@ -90,7 +98,7 @@ def simulate(games: int, players: int, bots: str, seed: int, jobs: int, dask_add
             results.extend(stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
                                           jobs=jobs if executor is None else 1, executor=executor,
                                           record_dir=record_dir, progress=lambda n: progress.advance(task, n)))
-        report = stats.report(results, run=run)
+        report = stats.report(results, run=run, cards_of=cards_of)
     summaries = [r for r in results if isinstance(r, stats.GameSummary)]
     if as_json:
         click.echo(json.dumps(report, indent=1))
@@ -111,11 +119,12 @@ def _bot_list(bots: str) -> list[str]:
     """The --bots names, checked here: an unknown or missing bot is a usage error, not a failure mid-run."""
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
-        raise click.BadParameter(f"name at least one bot: {', '.join(stats.BOTS)}", param_hint="--bots")
-    unknown = [b for b in names if b not in stats.BOTS]
-    if unknown:
-        raise click.BadParameter(f"unknown bot {unknown[0]!r}; the bots are {', '.join(stats.BOTS)}",
-                                 param_hint="--bots")
+        raise click.BadParameter(f"name at least one bot: {BOT_HELP}", param_hint="--bots")
+    for name in names:
+        try:
+            stats.bot_factory(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
     return names
 
 
@@ -212,9 +221,10 @@ def _tables(out: Any, report: dict[str, Any]) -> None:
         _failed_table(out, report["failed"])
     if not report["games"]:
         return
-    _seats_table(out, report["seats"], run["bots"])
+    mixed = len(set(run["bots"])) > 1
+    _seats_table(out, report["seats"], ["rotating"] * len(run["bots"]) if mixed else run["bots"])
     _bots_table(out, report["bots"])
-    _characters_table(out, report["characters"], len(report["seats"]))
+    _characters_table(out, report["characters"], len(report["seats"]), report.get("cards_of"))
 
 
 def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
@@ -228,7 +238,8 @@ def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
     return [
         f"{run['title']} ({run['edition']})",
         f"  players:      {players}; {run['games']} games, {seeds}",
-        f"  bots by seat: {', '.join(f'{i} {b}' for i, b in enumerate(run['bots']))}",
+        f"  bots by seat: {', '.join(f'{i} {b}' for i, b in enumerate(run['bots']))}"
+        + (" (turning one seat on per game)" if len(set(run["bots"])) > 1 else ""),
         f"  loot sides:   {loot[0]}",
         *(f"                {group}" for group in loot[1:]),
         f"  cards:        {cards}",
@@ -291,18 +302,21 @@ def _seats_table(out: Any, rows: list[dict[str, Any]], bots: list[str]) -> None:
 
 
 def _bots_table(out: Any, rows: list[dict[str, Any]]) -> None:
-    table = _table("Bots", "bot", "seat-games", "win rate", "mean", "median", "stdev", left="bot")
+    table = _table("Bots", "bot", "seat-games", "win rate", "95% interval", "mean", "median", "stdev", left="bot")
     for r in rows:
-        table.add_row(r["bot"], str(r["seat_games"]), f"{r['win_rate']:.1%}", f"{r['mean']:.1f}",
-                      f"{r['median']:.1f}", f"{r['stdev']:.1f}")
+        lo, hi = r["win_interval"]
+        table.add_row(r["bot"], str(r["seat_games"]), f"{r['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}",
+                      f"{r['mean']:.1f}", f"{r['median']:.1f}", f"{r['stdev']:.1f}")
     out.print(table)
     _legend(out, "seat-games: the seats the bot filled, added up over the games.",
             "win rate: share of those seat-games it won (k seats tied for the win get 1/k);",
-            "  mean, median, stdev: its final score in doubloons, as under Seats.")
+            "  95% interval: where the true rate lies, 19 times in 20 (Wilson interval).",
+            "mean, median, stdev: its final score in doubloons, as under Seats.")
 
 
-def _characters_table(out: Any, rows: list[dict[str, Any]], seats: int) -> None:
-    table = _table("Characters (highest win rate first)", "character", "plays", "seat-games", "mean doubloons",
+def _characters_table(out: Any, rows: list[dict[str, Any]], seats: int, cards_of: str | None = None) -> None:
+    whose = f", played by {cards_of}" if cards_of else ""
+    table = _table(f"Characters{whose} (highest win rate first)", "character", "plays", "seat-games", "mean doubloons",
                    "win rate when played", left="character")
     for r in sorted(rows, key=lambda r: -r["win_rate"]):  # stable: equal rates stay in name order
         doubloons = f"{r['mean_doubloons']:+.2f}" if r["mean_doubloons"] else "0"

@@ -56,6 +56,7 @@ def test_json_names_what_was_simulated() -> None:
     assert run_info == {
         "edition": "galecrest", "title": "Libertalia: Winds of Galecrest", "players": 3,
         "bots": ["random", "first", "random"], "seed": 5, "games": 3,
+        "rotation": "the game with seed s seats bots[(i + s) % players] at seat i",
         "loot_sides": {kind: "stormy" if kind == "map" else "calm" for kind in _galecrest_kinds()},
         "uncharted": {}, "extra_cards": [], "version": lt.__version__, "notes": [],
     }

@@ -1,0 +1,21 @@
+"""Libertalia as a PettingZoo AEC environment, for reinforcement learning (the ``rl`` extra).
+
+``pip install "libertalia[rl]"``, then::
+
+    from libertalia.env import env
+    e = env("galecrest", players=4)
+
+Importing this package imports numpy, gymnasium and pettingzoo; ``import libertalia`` does
+not import it, so the core library stays quick to load and free of those dependencies.
+The parts, one job each: ``keys`` (the action universe, plain Python), ``encoding`` (the
+observation vector and its layout) and ``aec`` (the env).  See docs/bots.md.
+"""
+
+from __future__ import annotations
+
+from .aec import LibertaliaEnv, env, final_rewards, raw_env
+from .encoding import DECISION_KINDS, PHASES, observation_layout
+from .keys import action_keys
+
+__all__ = ["DECISION_KINDS", "PHASES", "LibertaliaEnv", "action_keys", "env", "final_rewards",
+           "observation_layout", "raw_env"]

@@ -1,0 +1,199 @@
+"""``LibertaliaEnv``: a game of Libertalia as a PettingZoo AEC environment.
+
+The engine already is turn-based with explicit decisions, so the env is a thin adapter: the
+seat the engine asks (``game.decision.player``) is ``agent_selection``, an action is an index
+into the fixed key universe of ``keys.action_keys``, and an observation is ``encoding``'s
+vector of what that seat may see plus a mask of the keys offered now.  Only the newest
+``Game`` is kept (each ``choose`` returns a new one), which keeps the engine on its cheap path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..game import Game, new_game
+from ..loading.rules import LootOption, load_rules
+from ..loading.specs import Rules
+from .encoding import HIGH, Encoder
+from .keys import action_keys, seat_count
+
+Reward = Literal["win", "margin"]
+Obs = dict[str, npt.NDArray[Any]]
+
+
+def final_rewards(game: Game, reward: Reward) -> tuple[float, ...]:
+    """Each seat's reward for a finished game (Automa's too, in a solo game).
+
+    ``"win"``: 1 shared equally among the winners (``game.winners()``), 0 for the others.
+    ``"margin"``: the seat's score minus the best score among the other seats, unscaled
+    (one unit is one point of score).
+    """
+    scores = game.final_scores()
+    if reward == "win":
+        winners = game.winners()
+        return tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(len(scores)))
+    return tuple(float(score - max(s for i, s in enumerate(scores) if i != seat))
+                 for seat, score in enumerate(scores))
+
+
+class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
+    """A Libertalia game for ``players`` agents, ``"seat_0"``..; see docs/bots.md.
+
+    ``rules`` is loaded ``Rules``, or an edition name (``"galecrest"``, ``"classic"``) or board
+    file loaded with ``loot`` (a side name, ``"uncharted"``, or a mapping of kind to side, as
+    ``load_rules`` takes it).  ``players=1`` is the solo game: ``"seat_0"`` plays against
+    Automa (seat 1), whose choices the engine makes.  Rewards come once, when the game ends
+    (``reward`` is ``"win"`` or ``"margin"``, see ``final_rewards``).  ``log=True`` keeps the
+    game's event log (``env.game.events``), at some cost per step.
+    """
+
+    metadata: dict[str, Any] = {"name": "libertalia_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | str | Path = "galecrest", players: int = 4, *, loot: LootOption = None,
+                 reward: Reward = "win", render_mode: str | None = None, log: bool = False) -> None:
+        super().__init__()
+        if not isinstance(rules, Rules):
+            rules = load_rules(rules, loot=loot)
+        elif loot is not None:
+            raise ValueError("loot applies to an edition name; these rules are loaded already "
+                             "(pass loot to load_rules instead)")
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rules = rules
+        self.players = players
+        self.seats = seat_count(rules, players)
+        self.reward_kind: Reward = reward
+        self.render_mode = render_mode
+        self.log = log
+        self.keys = action_keys(rules, players)
+        self.index = {key: i for i, key in enumerate(self.keys)}
+        self.encoder = Encoder(rules, players)
+        real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no agent
+        self.possible_agents = [f"seat_{seat}" for seat in range(real)]
+        self.action_spaces = {a: gymnasium.spaces.Discrete(len(self.keys)) for a in self.possible_agents}
+        self.observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0.0, HIGH, (self.encoder.size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (len(self.keys),), np.int8),
+        }) for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self._game: Game | None = None
+
+    # ------------------------------------------------------------ spaces and reading
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        """The game as it stands (an immutable ``Game``: read it, branch from it, save it)."""
+        if self._game is None:
+            raise RuntimeError("call reset() first")
+        return self._game
+
+    def key(self, action: int) -> str:
+        """The answer key an action stands for."""
+        return self.keys[action]
+
+    def action(self, key: str) -> int:
+        """The action that answers ``key``."""
+        return self.index[key]
+
+    def observe(self, agent: str) -> Obs:
+        """``agent``'s view: its vector, and a mask of the keys it is offered now (all 0 when not asked)."""
+        seat = int(agent.rpartition("_")[2])
+        obs = self.game.observation(seat)
+        mask = np.zeros(len(self.keys), dtype=np.int8)
+        d = obs.decision
+        if d is not None and d.player == seat:
+            for option in d.options:
+                at = self.index.get(option.key)
+                if at is None:
+                    raise RuntimeError(f"the game offers {option.key!r}, which action_keys() lacks: a bug in "
+                                       "libertalia.env.keys (please report it with the rules and seed)")
+                mask[at] = 1
+        return {"observation": self.encoder.encode(obs), "action_mask": mask}
+
+    # ------------------------------------------------------------ playing
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: with ``seed``, exactly ``lt.new_game(rules, players, seed)``.
+
+        Without one, the game's seed is drawn from a generator that the last ``seed`` given
+        started (or the operating system's entropy, if none was ever given), so a run of
+        resets after ``reset(seed=s)`` is reproducible too.
+        """
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = seed
+        else:
+            game_seed = int(self._seeds.integers(2**31))
+        self._game = new_game(self.rules, self.players, game_seed, log=self.log)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Answer the selected agent's decision with the key ``action`` stands for.
+
+        An action whose key is not offered now raises ``lt.IllegalChoice`` (a ``ValueError``);
+        use the action mask.  Once the game is over every agent is terminated, and each
+        must be stepped with ``None``, as PettingZoo requires.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < len(self.keys):
+            raise ValueError(f"{agent}'s action must be an integer from 0 to {len(self.keys) - 1}, not {action!r}")
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game.choose(self.keys[int(action)])
+        self._game = game
+        self._clear_rewards()
+        if game.is_over:
+            earned = final_rewards(game, self.reward_kind)
+            for a in self.agents:
+                self.rewards[a] = earned[int(a.rpartition("_")[2])]
+                self.terminations[a] = True
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def _select(self) -> None:
+        d = self.game.decision
+        assert d is not None and d.player < len(self.possible_agents), "only real seats are asked (Automa never)"
+        self.agent_selection = f"seat_{d.player}"
+
+    def render(self) -> str | None:
+        """The table as seen by the selected agent (``render_mode="ansi"``), as ``Game.render`` draws it."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self.game.render(int(self.agent_selection.rpartition("_")[2]))
+
+    def close(self) -> None:
+        """Nothing to release: a game is a plain value."""
+
+
+def raw_env(rules: Rules | str | Path = "galecrest", players: int = 4, **kwargs: Any) -> LibertaliaEnv:
+    """The bare env (PettingZoo's ``raw_env``); see ``LibertaliaEnv`` for the arguments."""
+    return LibertaliaEnv(rules, players, **kwargs)
+
+
+def env(rules: Rules | str | Path = "galecrest", players: int = 4, **kwargs: Any) -> AECEnv:
+    """The env with PettingZoo's usual checks around it: actions in range, calls in order."""
+    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(rules, players, **kwargs))
+    return wrappers.OrderEnforcingWrapper(wrapped)
