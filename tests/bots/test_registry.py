@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +13,7 @@ from libertalia.bots import make_agent, parse_bot
 from libertalia.bots.greedy import GreedyAgent
 from libertalia.bots.ismcts import ISMCTSAgent
 from libertalia.cli import main
+from libertalia.records import GameRecord
 
 
 def test_names_build_their_bots() -> None:
@@ -73,3 +75,16 @@ def test_unknown_bot_and_cards_of_are_usage_errors() -> None:
     assert bad.exit_code == 2 and "ismcts:ITERATIONS" in bad.output
     stray = runner.invoke(main, ["simulate", "--games", "1", "--bots", "random", "--cards-of", "greedy"])
     assert stray.exit_code == 2 and "plays no seat" in stray.output
+
+
+def test_play_takes_the_new_bots(tmp_path: Path) -> None:
+    """``libertalia play --bots greedy:1,ismcts:5`` plays a whole game against them and records their names."""
+    runner = CliRunner()
+    record = tmp_path / "r.json"
+    result = runner.invoke(main, ["play", "--players", "3", "--seed", "4", "--bots", "greedy:1,ismcts:5",
+                                  "--record", str(record)], input="1\n" * 200, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "Final scores:" in result.output
+    assert GameRecord.load(record).agents == ("human", "greedy:1", "ismcts:5")
+    bad = runner.invoke(main, ["play", "--bots", "smart"])
+    assert bad.exit_code == 2 and "ismcts:ITERATIONS" in bad.output
