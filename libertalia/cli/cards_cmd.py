@@ -20,11 +20,15 @@ from ..loading.examples import edition_of, example_files, run_examples
 from ..loading.rules import _yaml_files, check_files
 from ..loading.yamlfile import Field, read
 from . import console, friendly_errors, load, rules_args
+from .interactions_cmd import interactions
 
 
 @click.group()
 def cards() -> None:
     """List, show, check and test cards."""
+
+
+cards.add_command(interactions)
 
 
 _CARDS = click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),

@@ -18,7 +18,7 @@ A template's arguments have one of these shapes:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -322,8 +322,12 @@ def decode(data: bytes, words: Sequence[str], players: int | None = None) -> tup
 
     With ``players``, an event's seat must also be one of the game's seats.
     """
+    return tuple(_events(data, words, players))
+
+
+def _events(data: bytes, words: Sequence[str], players: int | None) -> Iterator[Event]:
+    """``decode``, one event at a time: a reader that stops early reads no further."""
     r = _Reader(data, words)
-    events = []
     while r.pos < len(data):
         at = r.pos
         number = data[r.pos]
@@ -347,8 +351,7 @@ def decode(data: bytes, words: Sequence[str], players: int | None = None) -> tup
             text = t.text.format(*texts)
             amount = values[t.amount] if t.amount is not None else 0  # type: ignore[assignment]
         kind = t.kind or str(values[0])
-        events.append(Event(kind, text, seat, source, amount))  # type: ignore[arg-type]
-    return tuple(events)
+        yield Event(kind, text, seat, source, amount)  # type: ignore[arg-type]
 
 
 def began_with_deal(packed: bytes | None, words: Sequence[str]) -> bool:
@@ -356,7 +359,7 @@ def began_with_deal(packed: bytes | None, words: Sequence[str]) -> bool:
 
     ``False`` for a declared position, and for a game without a log (nothing to tell by).
     """
-    for e in decode(packed or b"", words):
+    for e in _events(packed or b"", words, None):  # the first voyage or play decides: read no further
         if e.kind in ("voyage", "play"):
             return e.kind == "voyage"
     return False

@@ -297,6 +297,10 @@ def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, ctx: _Conte
     if isinstance(sel, ast.ChooseLootN) and len(sel.counts) != 1:
         raise report("to let the player pick how many, say which kind: \"1 or 2 loot of one kind …\"",
                      np.line, np.column, "one number, or \"of one kind\"")
+    if isinstance(sel, ast.ChooseLootN | ast.ChooseLootSet) and len(set(sel.counts)) != len(sel.counts):
+        repeated = sorted({n for n in sel.counts if sel.counts.count(n) > 1})
+        raise report(f"the count {repeated[0]} is given twice: each count is one option, so name it once",
+                     np.line, np.column, "different numbers, as in \"1 or 2\"")
     if np.place in ("today", "tomorrow") and np.prep == "on":
         raise report(f"loot is in {np.place}'s loot, not on it", np.line, np.column, '"in" or "from"')
     if np.place in ("bag", "adjacent_player") and np.prep != "from":

@@ -279,7 +279,7 @@ def _loot_sel(s: ast.LootSel) -> str:
         return f"every {_loot_np(s.np)} but {s.keep} of your choice"
     if isinstance(s, ast.ChooseLootN):
         return f"{_numbers(s.counts)} {_loot_np(s.np)}"
-    return f"{_numbers(s.counts)} loot of one kind {_loot_place(s.np)}"
+    return f"{_numbers(s.counts)} {_kinds(s.np.kinds)} of one kind {_loot_place(s.np)}"
 
 
 # ------------------------------------------------------------------ conditions

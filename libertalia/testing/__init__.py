@@ -1,12 +1,44 @@
-"""Tools for property-testing rule interactions: strategies and an invariant checker.
+"""Tools for property-testing rule interactions (docs/testing.md).
 
-``check_invariants(game)`` raises ``AssertionError`` naming the broken
-invariant; ``games()`` is a hypothesis strategy for games at random points.
+- ``check_invariants(game)`` raises ``AssertionError`` naming a broken invariant;
+- ``positions()`` and ``games()`` are hypothesis strategies for declared positions and for
+  games at random points, ``featuring=`` cards where they act; ``interactions()`` gives games
+  stopped once the featured cards have all acted;
+- ``GameMachine`` is a hypothesis state machine that plays games and checks every step;
+- ``card_texts(rules)`` generates valid card texts, to fuzz a mod;
+- ``reproduction(...)`` writes a failure as a script and as a card example to paste.
+
+``GameMachine`` is imported when first used: it subclasses hypothesis' state machine.
 """
 
 from __future__ import annotations
 
-from .invariants import cards_by_owner, check_invariants
-from .strategies import games, positions
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["cards_by_owner", "check_invariants", "games", "positions"]
+from .focus import FocusedPosition, Placement, acted, focused_position, interactions
+from .invariants import cards_by_owner, check_invariants
+from .repro import Reproduction, load_call, reproduction
+from .strategies import games, positions
+from .texts import card_texts, spelled_texts, text_problem, vocabulary
+
+if TYPE_CHECKING:
+    from .machine import PHASES, GameMachine
+
+_LAZY = {"GameMachine": ".machine", "PHASES": ".machine"}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'libertalia.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "PHASES", "FocusedPosition", "GameMachine", "Placement", "Reproduction", "acted", "card_texts", "cards_by_owner",
+    "check_invariants", "focused_position", "games", "interactions", "load_call", "positions", "reproduction",
+    "spelled_texts", "text_problem", "vocabulary",
+]

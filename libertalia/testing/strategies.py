@@ -1,57 +1,105 @@
-"""Hypothesis strategies for declared positions and games at random points."""
+"""Hypothesis strategies for declared positions and games at random points.
+
+hypothesis (the ``test`` extra) is imported when a strategy is made, not with this module:
+``libertalia.testing`` stays importable without it (``check_invariants``, ``testing.sweep``).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
-
-from hypothesis import strategies as st
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from ..game import Game, new_game
 from ..loading.specs import Rules
+from . import focus
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import DrawFn, SearchStrategy
 
 
-@st.composite
-def positions(draw: st.DrawFn, rules: Rules, players: int) -> dict[str, Any]:
+@overload
+def positions(rules: Rules, players: int, featuring: None = None,
+              phase: None = None) -> SearchStrategy[dict[str, Any]]: ...
+
+
+@overload
+def positions(rules: Rules, players: int, featuring: Sequence[focus.Featured],
+              phase: str | None = None) -> SearchStrategy[focus.FocusedPosition]: ...
+
+
+def positions(rules: Rules, players: int, featuring: Sequence[focus.Featured] | None = None,
+              phase: str | None = None) -> SearchStrategy[dict[str, Any]] | SearchStrategy[focus.FocusedPosition]:
     """A consistent declared position (``setup=``) for ``new_game``: any voyage and day,
     hands, ships, graveyards, loot, doubloons, scores and (where there is a track) reputation.
+
+    With ``featuring`` (card names or loot kinds, or ``(name, seat)``), a
+    ``focus.FocusedPosition`` instead: those cards where they act, the rest random
+    (``focus.positions``; ``phase`` picks the timing to feature).
     """
-    board = rules.board
-    voyage = draw(st.integers(1, len(board.voyage_days)), label="voyage")
-    day = draw(st.integers(1, board.voyage_days[voyage - 1]), label="day")
-    names = [c.name for c in rules.characters if not c.neutral and "#" not in c.name]
-    bag: Counter[str] = Counter(dict(board.bag))
-    seats = []
-    for _ in range(players):
-        cards = draw(st.permutations(names))
-        hand, ship, grave = draw(st.integers(1, 6)), draw(st.integers(0, 4)), draw(st.integers(0, 3))
-        loot = []
-        for kind in draw(st.lists(st.sampled_from([k for k, _ in board.bag]), max_size=4)):
-            if bag[kind] > 0:
-                bag[kind] -= 1
-                loot.append(kind)
-        seats.append({
-            "hand": list(cards[:hand]),
-            "ship": list(cards[hand:hand + ship]),
-            "graveyard": list(cards[hand + ship:hand + ship + grave]),
-            "loot": loot,
-            "doubloons": draw(st.integers(0, 25)),
-            "score": draw(st.integers(0, 80)),
-        })
-    setup: dict[str, Any] = {"voyage": voyage, "day": day, "players": seats}
-    if board.track_income:
-        spaces = draw(st.permutations(range(len(board.track_income))))
-        setup["reputation"] = list(spaces[:players])
-    return setup
+    if featuring is not None:
+        return focus.positions(rules, players, featuring, phase)
+    if phase is not None:
+        raise ValueError("phase picks the timing of featured cards: give featuring= too")
+    from hypothesis import strategies as st
+
+    @st.composite
+    def declared(draw: DrawFn) -> dict[str, Any]:
+        board = rules.board
+        voyage = draw(st.integers(1, len(board.voyage_days)), label="voyage")
+        day = draw(st.integers(1, board.voyage_days[voyage - 1]), label="day")
+        names = [c.name for c in rules.characters if not c.neutral and "#" not in c.name]
+        bag: Counter[str] = Counter(dict(board.bag))
+        seats = []
+        for _ in range(players):
+            cards = draw(st.permutations(names))
+            hand, ship, grave = draw(st.integers(1, 6)), draw(st.integers(0, 4)), draw(st.integers(0, 3))
+            loot = []
+            for kind in draw(st.lists(st.sampled_from([k for k, _ in board.bag]), max_size=4)):
+                if bag[kind] > 0:
+                    bag[kind] -= 1
+                    loot.append(kind)
+            seats.append({
+                "hand": list(cards[:hand]),
+                "ship": list(cards[hand:hand + ship]),
+                "graveyard": list(cards[hand + ship:hand + ship + grave]),
+                "loot": loot,
+                "doubloons": draw(st.integers(0, 25)),
+                "score": draw(st.integers(0, 80)),
+            })
+        setup: dict[str, Any] = {"voyage": voyage, "day": day, "players": seats}
+        if board.track_income:
+            spaces = draw(st.permutations(range(len(board.track_income))))
+            setup["reputation"] = list(spaces[:players])
+        return setup
+
+    return declared()
 
 
-@st.composite
-def games(draw: st.DrawFn, rules: Rules, players: int, max_steps: int = 400, from_position: bool = False) -> Game:
-    """A game after a random number of random legal answers, from the start or a random position."""
-    setup = draw(positions(rules, players)) if from_position else None
-    game = new_game(rules, players, seed=draw(st.integers(0, 2**32 - 1)), setup=setup)
-    for _ in range(draw(st.integers(0, max_steps))):
-        if game.decision is None:
-            break
-        game = game.choose(draw(st.sampled_from(game.legal_keys())))
-    return game
+def games(rules: Rules, players: int, max_steps: int = 400, from_position: bool = False,
+          featuring: Sequence[focus.Featured] | None = None, phase: str | None = None) -> SearchStrategy[Game]:
+    """A game after a random number of random legal answers, from the start or a random position.
+
+    With ``featuring``, from a focused position (``positions``): the random answers begin once
+    the fixed plays are made, so the featured cards have just been played or are aboard.
+    """
+    from hypothesis import strategies as st
+
+    focused = None if featuring is None else focus.positions(rules, players, featuring, phase)
+    if focused is None and phase is not None:
+        raise ValueError("phase picks the timing of featured cards: give featuring= too")
+
+    @st.composite
+    def played(draw: DrawFn) -> Game:
+        if focused is not None:
+            game = draw(focused).start(rules)
+        else:
+            setup = draw(positions(rules, players)) if from_position else None
+            game = new_game(rules, players, seed=draw(st.integers(0, 2**32 - 1)), setup=setup)
+        for _ in range(draw(st.integers(0, max_steps))):
+            if game.decision is None:
+                break
+            game = game.choose(draw(st.sampled_from(game.legal_keys())))
+        return game
+
+    return played()

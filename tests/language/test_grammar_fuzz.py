@@ -1,16 +1,17 @@
 """The grammar fuzzes itself: every text it can spell is rejected cleanly or plays to a sound end.
 
-Two sources of card texts:
+Three sources of card texts:
 
-* A: ``hypothesis.extra.lark.from_lark`` over ``grammar/libertalia.lark`` itself, with real card
-  names, loot kinds and small numbers for the open word classes;
-* B: the bundled cards cut into triggers and clauses and put back together at random.
+* A: ``libertalia.testing.texts.spelled_texts``, the grammar file's rules spelled with real card
+  names, loot kinds and small numbers, plus a name and a kind no edition has;
+* B: the bundled cards cut into triggers and clauses and put back together at random;
+* C: ``libertalia.testing.texts.card_texts``, the strategy modders use: texts that must load.
 
 Each text is loaded as a mod character (or, now and then, as a loot tile replacing a calm one).
-It must either be rejected with ``CardError``/``DataError`` or load; a card that loads is forced
-into play from random declared positions at 2 to 6 players, and those games must run to the end
-on random legal answers with no exception, within the step budget, keeping ``check_invariants``
-after every step.
+A and B must either be rejected with ``CardError``/``DataError`` or load; C must load.  A card
+that loads is forced into play from random declared positions at 2 to 6 players, and those
+games must run to the end on random legal answers with no exception, within the step budget,
+keeping ``check_invariants`` after every step.
 
 CI runs a few examples per source (derandomized, so a red run is reproducible); set
 ``LIBERTALIA_FUZZ_EXAMPLES=N`` for a long run of N examples per source.  The long run does not
@@ -37,13 +38,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 import libertalia as lt
 from libertalia import _paths
 from libertalia.loading import rules as rules_module
 from libertalia.testing import check_invariants
+from libertalia.testing.texts import card_texts, spelled_texts, vocabulary
 
 LONG = int(os.environ.get("LIBERTALIA_FUZZ_EXAMPLES", "0") or 0)
 LOG = os.environ.get("LIBERTALIA_FUZZ_LOG")
@@ -86,72 +87,19 @@ def _kinds() -> list[str]:
     return list(_base().kinds)
 
 
-# ---------------------------------------------------------------- source A: the grammar
-_PUNCT = ",.:;)"
-
-
-def _word(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    """Words get a space in front (the grammar ignores spaces), punctuation does not."""
-    return strategy.map(lambda s: s if not s or s[0] in _PUNCT else " " + s)
-
-
-def _terminal_strategies(lark: Lark, grammar_text: str) -> dict[str, st.SearchStrategy[str]]:
-    """A strategy for every terminal the grammar has, read from the grammar itself.
-
-    The open classes (card names, loot kinds, numbers) get real values; a terminal that is a set of
-    words gets those words; one that is not known here gets the language's words its own regex
-    accepts, or failing that text drawn from the regex itself.
-    """
-    names, kinds = _names(), _kinds()
-    numbers = [str(n) for n in (*range(7), 8, 10, 12, 20, 41)]
-    literals = sorted({w for w in re.findall(r'"([^"\n]+)"', grammar_text)})
-    vocabulary = [*literals, *names, *kinds, *numbers]
-    known: dict[str, list[str]] = {
-        "NAME": [*names, "Kraken"],  # one name that is no character: rejected
-        "KIND": [*kinds, "goods"],  # one kind that is not Galecrest's: rejected
-        "NUMBER": numbers,
-    }
-    out: dict[str, st.SearchStrategy[str]] = {}
-    for t in lark.terminals:
-        if t.name in known:
-            out[t.name] = _word(st.sampled_from(known[t.name]))
-        elif t.name == "_NL":
-            out[t.name] = st.sampled_from(["\n", "\n\n"])
-        elif t.name in lark.ignore_tokens:
-            out[t.name] = st.just(" ")  # whitespace; a comment would swallow the rest of its line
-        elif t.pattern.type == "str":
-            out[t.name] = _word(st.just(t.pattern.value))
-        else:
-            regex = re.compile(t.pattern.to_regexp())
-            words = [w for w in vocabulary if regex.fullmatch(w)]
-            # A class of both words and card names (NOUN: "character" or a name): half and half,
-            # or the few words would drown among forty names.
-            groups = [g for g in ([w for w in words if w not in names], [w for w in words if w in names]) if g]
-            out[t.name] = _word(st.one_of(*(st.sampled_from(g) for g in groups)) if groups
-                                else st.from_regex(regex, fullmatch=True))
-    # Terminals the parser's own lexer makes (``%declare``): the word their name spells (OR_IF is "or").
-    declared = {sym.name for r in lark.rules for sym in r.expansion if sym.is_term} - set(out)
-    for name in declared:
-        out[name] = _word(st.just(name.strip("_").split("_")[0].lower()))
-    return out
-
-
-@functools.cache
+# ---------------------------------------------------------------- sources A and C: the grammar
 def _grammar_texts() -> st.SearchStrategy[str]:
-    """Whole texts from the grammar's start rule, and as often one or two single abilities: long
-    texts nearly always hold a refused sentence somewhere, short ones load and get played."""
-    text = _paths.grammar_path().read_text(encoding="utf-8")
-    lark = Lark(text, parser="lalr")
-    whole = from_lark(lark, start="start", explicit=_terminal_strategies(lark, text))
-    if "ability" not in {r.origin.name for r in lark.rules}:
-        return whole
-    lark = Lark(text, parser="lalr", start=["start", "ability"])
-    # Only the terminals an ability reaches (from_lark refuses strategies for others, such as _NL).
-    terminals, rules, ignored = lark.grammar.compile(["ability"], ())
-    reached = {t.name for t in terminals} | set(ignored) | {x.name for r in rules for x in r.expansion if x.is_term}
-    explicit = {k: v for k, v in _terminal_strategies(lark, text).items() if k in reached}
-    one = from_lark(lark, start="ability", explicit=explicit)
-    return st.one_of(whole, st.lists(one, min_size=1, max_size=2).map("\n".join))
+    """Whatever the grammar spells, the checker's refusals included (a stray name and kind among the words)."""
+    return st.deferred(lambda: spelled_texts(_base(), names=[MOD_NAME]))
+
+
+def _card_texts() -> st.SearchStrategy[tuple[str, bool]]:
+    """Texts that load, as a character's (three times in four) or a loot tile's: (text, is loot)."""
+    return st.deferred(lambda: st.one_of(
+        card_texts(_base(), names=[MOD_NAME]).map(lambda t: (t, False)),
+        card_texts(_base(), loot=True).map(lambda t: (t, True)),
+        card_texts(_base(), names=[MOD_NAME]).map(lambda t: (t, False)),
+        card_texts(_base(), names=[MOD_NAME]).map(lambda t: (t, False))))
 
 
 # ---------------------------------------------------------------- source B: bundled fragments
@@ -330,16 +278,21 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"
 
 
-def _check(source: str, text: str, seed: int, failures: list[dict[str, Any]]) -> None:
+def _check(source: str, text: str, seed: int, failures: list[dict[str, Any]], as_loot: bool | None = None,
+           must_load: bool = False) -> None:
     """Load ``text`` as a mod card and play it; everything random after the text comes from ``seed``
-    (drawn before the text, so that a long text cannot leave hypothesis too little to draw the games)."""
+    (drawn before the text, so that a long text cannot leave hypothesis too little to draw the games).
+
+    ``as_loot`` says whether the text is a loot tile's (None: a quarter of the time, at random);
+    with ``must_load`` a refused text is a finding too.
+    """
     tally = _TALLY.setdefault(source, Counter())
     tally["generated"] += 1
     _SEEN.setdefault(source, set()).add(text)
     rnd = random.Random(seed)
     bag = dict(_base().board.bag)
     loot = None
-    if rnd.random() < 0.25:
+    if rnd.random() < 0.25 if as_loot is None else as_loot:
         kind = rnd.choice(sorted(bag))
         loot = (kind, bag[kind])
     file_text = _mod_file(text, loot)
@@ -348,6 +301,9 @@ def _check(source: str, text: str, seed: int, failures: list[dict[str, Any]]) ->
         rules = _load(file_text)
     except Exception as exc:  # anything but a DataError is a finding
         _fail(entry | {"stage": "load", "error": _describe(exc)}, exc, failures, tally)
+        return
+    if isinstance(rules, lt.DataError) and must_load:
+        _fail(entry | {"stage": "load", "error": _describe(rules)}, rules, failures, tally)
         return
     if isinstance(rules, lt.DataError):
         # Which stage said no, for the tally: a text the grammar spells but the parser refuses
@@ -418,14 +374,17 @@ def _fast_loading(monkeypatch: pytest.MonkeyPatch) -> None:
 _READ: dict[tuple[Path, tuple[tuple[str, Any], ...]], Any] = {}
 
 
-def _run(source: str, texts: st.SearchStrategy[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def _run(source: str, texts: st.SearchStrategy[str] | st.SearchStrategy[tuple[str, bool]],
+         monkeypatch: pytest.MonkeyPatch, must_load: bool = False) -> None:
+    """``texts`` gives a text, or (text, whether it is a loot tile's)."""
     _fast_loading(monkeypatch)
     failures: list[dict[str, Any]] = []
 
     @FUZZ
-    @given(seed=st.integers(0, 2**32 - 1), text=texts)
-    def prop(seed: int, text: str) -> None:
-        _check(source, text, seed, failures)
+    @given(seed=st.integers(0, 2**32 - 1), drawn=texts)
+    def prop(seed: int, drawn: str | tuple[str, bool]) -> None:
+        text, as_loot = drawn if isinstance(drawn, tuple) else (drawn, None)
+        _check(source, text, seed, failures, as_loot, must_load)
 
     prop()
     tally = _TALLY.get(source, Counter())
@@ -436,8 +395,13 @@ def _run(source: str, texts: st.SearchStrategy[str], monkeypatch: pytest.MonkeyP
 
 
 def test_texts_spelled_by_the_grammar_are_rejected_or_play_soundly(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any text from_lark spells from the grammar raises DataError on load, or plays sound games."""
+    """Any text the grammar spells (``spelled_texts``) raises DataError on load, or plays sound games."""
     _run("grammar", _grammar_texts(), monkeypatch)
+
+
+def test_card_texts_load_and_play_soundly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text ``card_texts`` spells loads, as a character or a loot tile, and plays sound games."""
+    _run("cards", _card_texts(), monkeypatch, must_load=True)
 
 
 def test_recombined_card_fragments_are_rejected_or_play_soundly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -446,24 +410,11 @@ def test_recombined_card_fragments_are_rejected_or_play_soundly(monkeypatch: pyt
 
 
 def test_every_terminal_of_the_grammar_gets_words() -> None:
-    """The harness reads the grammar's terminals as they are: each one gets a strategy, and real words."""
-    text = _paths.grammar_path().read_text(encoding="utf-8")
-    lark = Lark(text, parser="lalr")
-    strategies = _terminal_strategies(lark, text)
-    assert {t.name for t in lark.terminals} <= set(strategies)
-    assert "NAME" not in strategies or set(_names()) <= {w.strip() for w in _sample(strategies["NAME"])}
-
-
-def _sample(strategy: st.SearchStrategy[str]) -> set[str]:
-    found: set[str] = set()
-
-    @settings(max_examples=300, database=None, derandomize=True)
-    @given(strategy)
-    def collect(word: str) -> None:
-        found.add(word)
-
-    collect()
-    return found
+    """The shared vocabulary reads the grammar's terminals as they are: each one gets real words."""
+    grammar = Lark(_paths.grammar_path().read_text(encoding="utf-8"), parser="lalr")
+    words = vocabulary(_base(), names=[MOD_NAME], strays=True)
+    assert {t.name for t in grammar.terminals} - set(grammar.ignore_tokens) <= set(words)
+    assert set(_names()) <= set(words["NOUN"]) and set(_kinds()) < set(words["KIND"])
 
 
 def test_bundled_lines_split_into_fragments_and_back() -> None:

@@ -209,3 +209,11 @@ def test_play_from_the_island_is_skipped_not_looped(tmp_path: Path) -> None:
     game = lt.new_game(rules, 2, seed=1, setup=setup).choose("Fan").choose("Cook")
     final = game.play_out([RandomAgent(0), RandomAgent(1)])
     libertalia.testing.check_invariants(final)
+
+
+def test_a_count_given_twice_is_refused(tmp_path: Path) -> None:
+    """"1, 1 relic of one kind" would offer the same key twice: the checker refuses it and says why."""
+    error = refusal(tmp_path, "moon: keep 1, 1 relic of one kind you hold for the next voyage.")
+    assert "given twice" in str(error)
+    lt.load_rules("galecrest", extra_cards=[mod(tmp_path, fan=character(
+        "Fan", 41.5, "moon: keep 1 or 2 relic of one kind you hold for the next voyage."))])

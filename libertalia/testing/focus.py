@@ -1,0 +1,560 @@
+"""Positions that put chosen cards where they act: focused property tests and the pair sweep.
+
+A random position rarely shows two given cards acting together: a sun character must be the
+card its seat plays that day, a moon character must be aboard at night.  A *focused* position
+puts each featured character or loot kind where its ability runs and leaves everything else
+random and consistent:
+
+- a character featured for ``sun`` or ``dusk`` is in its seat's hand and is the card that seat
+  plays first (``setup=`` cannot fix a play, so ``FocusedPosition.start`` answers the plays);
+- a character featured for ``moon`` or ``anchor`` is in its seat's ship;
+- a loot kind featured for ``dusk`` lies in today's loot, one featured for another timing is held;
+- with an ``anchor`` feature the position is the voyage's last day, so the anchor comes tonight.
+
+A card's timing is its first ability in day order (sun, dusk, moon, anchor) unless ``phase``
+names another.  Every seat holds one copy of each character, so a name may be featured more
+than once (``["Wind Nymph", "Wind Nymph"]``: two seats' Nymphs).  An unpinned feature goes to a
+seat drawn among those that can take it (a seat holds a name once and plays one card); pin one
+with ``("Witch", 0)``.  Copies of a featured name that are not featured stay out of the
+position, so an event naming the card comes from a featured copy.
+
+``positions`` and ``interactions`` are hypothesis strategies (hypothesis is imported when they
+are called); ``focused_position`` builds the same positions from a ``random.Random``, for code
+that must not depend on hypothesis (``testing.sweep``).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import attrs
+
+from ..game import Game, new_game
+from ..language import ast
+from ..language.suggest import did_you_mean
+from ..loading.specs import Rules
+from ..state import Event
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import DrawFn, SearchStrategy
+
+T = TypeVar("T")
+
+TIMINGS = ("sun", "dusk", "moon", "anchor")
+"""The card language's triggers, in the order a day runs them."""
+
+Featured = str | tuple[str, int]
+"""A character name or loot kind, or ``(name, seat)`` to pin it to a seat."""
+
+
+@attrs.frozen
+class Placement:
+    """Where a featured character or loot kind was put, and for which of its timings.
+
+    ``zone`` is ``"play"`` (in the hand, played today), ``"ship"``, ``"loot"`` (held by
+    ``seat``) or ``"day loot"`` (in today's loot: ``seat`` is ``None``).
+    """
+
+    name: str
+    loot: bool
+    timing: str
+    zone: str
+    seat: int | None
+
+
+@attrs.frozen
+class FocusedPosition:
+    """A declared position plus the character each seat plays first.
+
+    ``setup`` is ``new_game``'s ``setup=``; ``plays`` has one card name per seat;
+    ``featured`` says where each featured card went, in the order they were asked for.
+    """
+
+    setup: dict[str, Any] = attrs.field(hash=False)
+    plays: tuple[str, ...]
+    players: int
+    seed: int
+    featured: tuple[Placement, ...]
+
+    def start(self, rules: Rules, *, log: bool = True) -> Game:
+        """The game after the plays: the island revealed, run on to the next question."""
+        return self.answer(new_game(rules, self.players, self.seed, setup=self.setup, log=log))
+
+    def answer(self, game: Game, record: list[str] | None = None) -> Game:
+        """``answer_plays`` for this position's plays on its day: ``game`` is ``new_game`` of it."""
+        return answer_plays(game, self.plays, record, day=(self.setup["voyage"], self.setup["day"]))
+
+    def without(self, index: int, rules: Rules) -> FocusedPosition:
+        """The same position with ``featured[index]`` taken out: the others' games "alone".
+
+        A ship card or held token is removed.  A played card is replaced, in hand and as the
+        play, by a stand-in: the nearest-ranked character without a sun or dusk ability that
+        its seat does not hold.  A token of today's loot is replaced by a kind without a dusk
+        ability that the bag still has (or dropped if there is none).
+        """
+        gone = self.featured[index]
+        setup = copy.deepcopy(self.setup)
+        plays = list(self.plays)
+        if gone.zone == "day loot":
+            today = setup["loot"][0]
+            today.remove(gone.name)
+            spare = _bag_left(rules, setup)
+            quiet = [k for k in rules.kinds if spare[k] > 0 and not rules.for_game(self.seed).loot_spec(k).has("dusk")]
+            if quiet:
+                today.append(quiet[0])
+        else:
+            assert gone.seat is not None
+            seat = setup["players"][gone.seat]
+            if gone.zone == "loot":
+                seat["loot"].remove(gone.name)
+            elif gone.zone == "ship":
+                seat["ship"].remove(gone.name)
+            else:
+                stand_in = _stand_in(rules, gone.name, seat, {p.name for p in self.featured if not p.loot})
+                seat["hand"][seat["hand"].index(gone.name)] = stand_in
+                plays[gone.seat] = stand_in
+        featured = self.featured[:index] + self.featured[index + 1:]
+        return attrs.evolve(self, setup=setup, plays=tuple(plays), featured=featured)
+
+
+def answer_plays(game: Game, plays: Sequence[str], record: list[str] | None = None, *,
+                 day: tuple[int, int] | None = None) -> Game:
+    """Answer the first selection's ``play_character`` questions with each seat's card.
+
+    A seat holding a single card plays it without being asked; its entry is then unused.
+    Only the selection of ``day`` (``(voyage, day)``, default the game's) is answered: a card's
+    ability that asks for another play, or a later day reached without a question (every seat
+    holding one card), is left to the caller.  Each answer is appended to ``record`` before
+    it is given (so a play that raises is in it).
+    """
+    asked: set[int] = set()
+    when = day if day is not None else (game.voyage, game.day)
+    while (d := game.decision) is not None and d.kind == "play_character" and d.player not in asked \
+            and game.phase == "select" and (game.voyage, game.day) == when:
+        asked.add(d.player)
+        if record is not None:
+            record.append(plays[d.player])
+        game = game.choose(plays[d.player])
+    return game
+
+
+# ------------------------------------------------------------------ what acted
+def acted(events: Iterable[Event], placement: Placement, rules: Rules) -> bool:
+    """Whether an ability of the featured card logged anything in ``events``.
+
+    An event counts when its ``source`` is the card (a character taken over, ``Cook#1``, is
+    still a Cook); a ``play`` event names the card played, not an ability, and does not count.
+    The engine logs a borrowed ability under the card lent, and the borrowing itself
+    (``seat 0 uses the moon ability of ...``) without a source: that event counts for a
+    featured borrower of the same seat.  An ability that changed nothing logs nothing.
+    """
+    name = placement.name
+    borrower = not placement.loot and borrows(rules, name)
+    for e in events:
+        if e.kind == "play":
+            continue
+        if e.source is not None and e.source.partition("#")[0] == name:
+            return True
+        if borrower and e.kind == "borrow" and e.seat == placement.seat:
+            return True
+    return False
+
+
+def borrows(rules: Rules, name: str) -> bool:
+    """Whether the character has an ability that uses another character's (the Witch, the Apprentice)."""
+    return _has_node(rules.card(name).abilities, ast.UseAbility)
+
+
+def _has_node(node: Any, kind: type) -> bool:
+    if isinstance(node, kind):
+        return True
+    if isinstance(node, tuple):
+        return any(_has_node(item, kind) for item in node)
+    if ast.is_node(node):
+        return any(_has_node(getattr(node, f.name), kind) for f in ast.fields(node))
+    return False
+
+
+# ------------------------------------------------------------------ random sources
+class Source(Protocol):
+    """Where a position's random parts come from: hypothesis (which shrinks) or a seeded ``Random``."""
+
+    def integer(self, lo: int, hi: int) -> int: ...
+
+    def choice(self, items: Sequence[T]) -> T: ...
+
+    def distinct(self, items: Sequence[T], n: int) -> list[T]: ...
+
+
+class _Drawn:
+    """Draws through hypothesis: integers shrink to ``lo``, choices to the first item."""
+
+    def __init__(self, draw: DrawFn) -> None:
+        from hypothesis import strategies as st
+
+        self._draw = draw
+        self._st = st
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self._draw(self._st.integers(lo, hi))
+
+    def choice(self, items: Sequence[T]) -> T:
+        return self._draw(self._st.sampled_from(items))
+
+    def distinct(self, items: Sequence[T], n: int) -> list[T]:
+        return self._draw(self._st.lists(self._st.sampled_from(items), min_size=n, max_size=n, unique=True))
+
+
+class _Seeded:
+    """Draws from a ``random.Random``: the same seed builds the same position."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self._rng.randint(lo, hi)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self._rng.randrange(len(items))]
+
+    def distinct(self, items: Sequence[T], n: int) -> list[T]:
+        return self._rng.sample(list(items), n)
+
+
+# ------------------------------------------------------------------ the public builders
+def positions(rules: Rules, players: int | None, featuring: Sequence[Featured],
+              phase: str | None = None) -> SearchStrategy[FocusedPosition]:
+    """A hypothesis strategy of ``FocusedPosition``s with every featured card where it acts.
+
+    ``players=None`` draws the seat count (the fewest that can take the features first).
+    Refused with ``ValueError`` when the strategy is made: an unknown or neutral card, a card
+    without an ability at ``phase``, a solo game, seats that cannot take the features.
+    """
+    from hypothesis import strategies as st
+
+    plan = _Plan.of(rules, players, featuring, phase)
+
+    @st.composite
+    def focused(draw: DrawFn) -> FocusedPosition:
+        return plan.build(_Drawn(draw))
+
+    return focused()
+
+
+def focused_position(rules: Rules, players: int | None, featuring: Sequence[Featured], *,
+                     rng: random.Random, phase: str | None = None) -> FocusedPosition:
+    """One focused position drawn from ``rng`` (no hypothesis): as ``positions`` draws them."""
+    return _Plan.of(rules, players, featuring, phase).build(_Seeded(rng))
+
+
+def interactions(rules: Rules, cards: Sequence[Featured], players: int | None = None, *,
+                 phase: str | None = None, max_steps: int = 400) -> SearchStrategy[Game]:
+    """Games from focused positions, stopped at the first question by which every featured
+    card's ability has acted (logged an event: ``acted``).
+
+    After the plays, hypothesis draws every answer, so a failure shrinks to a short list of
+    keys as well as to a small position.  A game that ends, or runs ``max_steps`` answers,
+    before all the cards acted is rejected (hypothesis draws another).
+    """
+    from hypothesis import reject
+    from hypothesis import strategies as st
+
+    plan = _Plan.of(rules, players, cards, phase)
+
+    @st.composite
+    def stopped(draw: DrawFn) -> Game:
+        position = plan.build(_Drawn(draw))
+        game = position.start(rules)
+        waiting = list(position.featured)
+        seen = 0
+        for _ in range(max_steps + 1):
+            events = game.events
+            fresh = events[seen:]
+            seen = len(events)
+            waiting = [p for p in waiting if not acted(fresh, p, rules)]
+            if not waiting:
+                return game
+            if game.decision is None:
+                break
+            game = game.choose(draw(st.sampled_from(game.legal_keys())))
+        reject()
+
+    return stopped()
+
+
+# ------------------------------------------------------------------ the plan
+@attrs.frozen
+class _Want:
+    """A feature as asked: the card, whether it is loot, the timing asked for, a pinned seat."""
+
+    name: str
+    loot: bool
+    phase: str | None
+    seat: int | None
+
+
+def _zone(loot: bool, timing: str) -> str:
+    if loot:
+        return "day loot" if timing == "dusk" else "loot"
+    return "play" if timing in ("sun", "dusk") else "ship"
+
+
+@attrs.frozen
+class _Plan:
+    """The features, checked against the rules once; ``build`` draws a position from them."""
+
+    rules: Rules
+    players: int | None
+    wants: tuple[_Want, ...]
+
+    @classmethod
+    def of(cls, rules: Rules, players: int | None, featuring: Sequence[Featured], phase: str | None) -> _Plan:
+        board = rules.board
+        if phase is not None and phase not in TIMINGS:
+            raise ValueError(f"phase must be one of {', '.join(TIMINGS)} (or None: each card's first), not {phase!r}")
+        if players is not None:
+            lo, hi = board.players
+            if players == 1:
+                raise ValueError("a solo game cannot be focused: it starts at the beginning "
+                                 "(setup= declares positions of 2 or more players)")
+            if not lo <= players <= hi:
+                raise ValueError(f"{board.title} is for {lo} to {hi} players, not {players}")
+        if isinstance(featuring, str):
+            featuring = [featuring]  # a lone name, not its letters
+        wants = tuple(_want(rules, entry, phase, players) for entry in featuring)
+        if not wants:
+            raise ValueError("featuring names no card: give at least one character or loot kind")
+        plan = cls(rules, players, wants)
+        counts = Counter(w.name for w in wants if w.loot)
+        for kind, n in counts.items():
+            if n > dict(board.bag)[kind]:
+                raise ValueError(f"{kind} is featured {n} times, but the bag holds {dict(board.bag)[kind]}")
+        seats = [players] if players is not None else list(range(max(2, board.players[0]), board.players[1] + 1))
+        if not any(plan._feasible(n) for n in seats):
+            raise ValueError(f"no seating of {_names(wants)} works with {_seats(seats)}: a seat plays one "
+                             "card a day and holds each character once")
+        return plan
+
+    def _feasible(self, players: int) -> bool:
+        timings = [self._timings(w, self.rules)[0] for w in self.wants]
+        return _assign(self.wants, timings, players, None) is not None
+
+    @staticmethod
+    def _timings(want: _Want, rules: Rules) -> list[str]:
+        """The timings the feature may take: the asked phase, or its first ability's."""
+        spec = rules.loot_spec(want.name) if want.loot else rules.card(want.name)
+        have = [t for t in TIMINGS if spec.has(t)]
+        return [want.phase] if want.phase is not None else have[:1]
+
+    def build(self, src: Source) -> FocusedPosition:
+        """Draw one position: the simple parts first, so that a shrunk one is small."""
+        seed = src.integer(0, 2**32 - 1)
+        rules = self.rules.for_game(seed)  # uncharted sides: the features' timings are this game's
+        board = rules.board
+        timings = [self._game_timing(w, rules) for w in self.wants]
+        if self.players is not None:
+            players = self.players
+        else:
+            # More seats never make a seating impossible: the fewest that work, up to the board's most.
+            fits = [n for n in range(max(2, board.players[0]), board.players[1] + 1)
+                    if _assign(self.wants, timings, n, None) is not None]
+            if not fits:  # this game's uncharted sides gave the features other timings
+                raise ValueError(f"no seating of {_names(self.wants)} works with these loot sides")
+            players = src.integer(fits[0], board.players[1])
+        voyage = src.integer(1, len(board.voyage_days))
+        last = board.voyage_days[voyage - 1]
+        day = last if "anchor" in timings else src.integer(1, last)
+        seats_of = _assign(self.wants, timings, players, src)
+        if seats_of is None:  # checked when the plan was made: only a different seat count fails
+            raise ValueError(f"no seating of {_names(self.wants)} works with {players} players")
+        placements = tuple(
+            Placement(w.name, w.loot, t, zone := _zone(w.loot, t), None if zone == "day loot" else seat)
+            for w, t, seat in zip(self.wants, timings, seats_of, strict=True))
+        featured_names = {p.name for p in placements if not p.loot}
+        pool = [c.name for c in rules.characters
+                if not c.neutral and "#" not in c.name and c.name not in featured_names]
+        bag: Counter[str] = Counter(dict(board.bag))
+        for p in placements:
+            if p.loot:
+                bag[p.name] -= 1
+        today = [p.name for p in placements if p.zone == "day loot"]
+        per_day = board.loot_per_day_for(players)
+        if len(today) > per_day:
+            raise ValueError(f"{len(today)} tokens are featured in today's loot, which has {per_day}")
+        seats: list[dict[str, Any]] = []
+        plays: list[str] = []
+        for seat in range(players):
+            mine = [p for p in placements if p.seat == seat]
+            played = [p.name for p in mine if p.zone == "play"]
+            hand_n = src.integer(0 if played else 1, 6)
+            ship_n, grave_n = src.integer(0, 4), src.integer(0, 3)
+            cards = src.distinct(pool, min(len(pool), hand_n + ship_n + grave_n))
+            hand = played + cards[:hand_n]
+            ship = [p.name for p in mine if p.zone == "ship"] + cards[hand_n:hand_n + ship_n]
+            loot = [p.name for p in mine if p.zone == "loot"] + _tokens(src, bag, src.integer(0, 4))
+            seats.append({
+                "hand": hand, "ship": ship, "graveyard": cards[hand_n + ship_n:], "loot": loot,
+                "doubloons": src.integer(0, 25), "score": src.integer(0, 80),
+            })
+            if not hand:  # the pool ran dry (a tiny mod edition): nothing to play
+                raise ValueError(f"seat {seat} has no character to play: the edition has too few characters")
+            plays.append(played[0] if played else src.choice(sorted(hand, key=rules.rank)))
+        setup: dict[str, Any] = {"voyage": voyage, "day": day, "players": seats}
+        if today:
+            setup["loot"] = [today + _tokens(src, bag, per_day - len(today))]
+        if board.track_income:
+            setup["reputation"] = src.distinct(range(len(board.track_income)), players)
+        return FocusedPosition(setup, tuple(plays), players, seed, placements)
+
+    def _game_timing(self, want: _Want, rules: Rules) -> str:
+        found = self._timings(want, rules)
+        if not found:  # an uncharted side drawn for this game lacks the phase (checked for every side)
+            raise ValueError(f"{want.name} has no {want.phase} ability on its {rules.loot_sides[want.name]} side")
+        return found[0]
+
+
+def _want(rules: Rules, entry: Featured, phase: str | None, players: int | None) -> _Want:
+    """One ``featuring`` entry, checked: a feature that cannot act is refused, never ignored."""
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str):
+        name, seat = entry
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0 \
+                or (players is not None and seat >= players) or seat >= rules.board.players[1]:
+            raise ValueError(f"{name} is pinned to seat {seat!r}, which is not a seat of the game")
+    elif isinstance(entry, str):
+        name, seat = entry, None
+    else:
+        raise ValueError(f"a feature is a card name or loot kind, or (name, seat), not {entry!r}")
+    title = rules.board.title
+    if name in rules.kinds:
+        sides = rules.uncharted.get(name) or (rules.loot_spec(name),)
+        for spec in sides:
+            have = [t for t in TIMINGS if spec.has(t)]
+            if not have:
+                raise ValueError(f"loot kind {name} ({spec.side} side) has no ability to feature")
+            if phase is not None and phase not in have:
+                raise ValueError(f"loot kind {name} ({spec.side} side) has no {phase} ability (it has "
+                                 f"{', '.join(have)})")
+        if seat is not None and _zone(True, phase or [t for t in TIMINGS if sides[0].has(t)][0]) == "day loot":
+            raise ValueError(f"loot kind {name} acts at dusk from today's loot, which is no seat's: do not pin it")
+        return _Want(name, True, phase, seat)
+    if not rules.has_card(name):
+        names = [c.name for c in rules.characters]
+        raise ValueError(f"{name!r} is neither a character nor a loot kind of {title}"
+                         f"{did_you_mean(name, [*names, *rules.kinds])}")
+    card = rules.card(name)
+    if card.neutral:
+        raise ValueError(f"{name} is a neutral card of {title}: it belongs to no seat and is put on the "
+                         "island by the rules, so it cannot be featured")
+    have = [t for t in TIMINGS if card.has(t)]
+    if not have:
+        raise ValueError(f"{name} has no ability to feature")
+    if phase is not None and phase not in have:
+        raise ValueError(f"{name} has no {phase} ability (it has {', '.join(have)})")
+    return _Want(name, False, phase, seat)
+
+
+def _assign(wants: Sequence[_Want], timings: Sequence[str], players: int, src: Source | None) -> list[int] | None:
+    """A seat per feature: pinned ones as pinned, the others drawn from the seats that can
+    still take them (without ``src``, the first that can: a feasibility check).
+
+    A seat holds each character once and plays one card; loot has no such limit.
+    """
+    chosen: list[int | None] = [None] * len(wants)
+    for i, w in enumerate(wants):
+        if w.seat is not None:
+            if w.seat >= players:
+                return None
+            chosen[i] = w.seat
+
+    def ok(i: int, seat: int, taken: Sequence[int | None]) -> bool:
+        w = wants[i]
+        if w.loot:
+            return True
+        for j, other in enumerate(taken):
+            if j == i or other != seat or wants[j].loot:
+                continue
+            if wants[j].name == w.name:
+                return False
+            if _zone(False, timings[i]) == "play" and _zone(False, timings[j]) == "play":
+                return False
+        return True
+
+    if not all(chosen[i] is None or ok(i, chosen[i], chosen) for i in range(len(wants))):  # type: ignore[arg-type]
+        return None
+
+    def complete(taken: list[int | None], i: int) -> bool:
+        if i == len(wants):
+            return True
+        if taken[i] is not None:
+            return complete(taken, i + 1)
+        for seat in range(players):
+            taken[i] = seat
+            if ok(i, seat, taken) and complete(taken, i + 1):
+                taken[i] = None
+                return True
+        taken[i] = None
+        return False
+
+    for i in range(len(wants)):
+        if chosen[i] is not None:
+            continue
+        fits = []
+        for seat in range(players):
+            chosen[i] = seat
+            if ok(i, seat, chosen) and complete(chosen, i + 1):
+                fits.append(seat)
+        chosen[i] = None
+        if not fits:
+            return None
+        chosen[i] = fits[0] if src is None else src.choice(fits)
+    return [seat for seat in chosen if seat is not None]
+
+
+def _tokens(src: Source, bag: Counter[str], n: int) -> list[str]:
+    """``n`` random tokens out of what the bag still holds (fewer if it runs out)."""
+    out = []
+    for _ in range(n):
+        kinds = sorted((k for k, left in bag.items() if left > 0), key=list(bag).index)
+        if not kinds:
+            break
+        kind = src.choice(kinds)
+        bag[kind] -= 1
+        out.append(kind)
+    return out
+
+
+def _bag_left(rules: Rules, setup: dict[str, Any]) -> Counter[str]:
+    """The tokens a setup leaves in the bag: the board's, less the held and declared ones."""
+    left: Counter[str] = Counter(dict(rules.board.bag))
+    for seat in setup["players"]:
+        left.subtract(seat.get("loot", ()))
+    for day in setup.get("loot", ()):
+        left.subtract(day)
+    return left
+
+
+def _stand_in(rules: Rules, name: str, seat: dict[str, Any], featured: set[str]) -> str:
+    """The character a seat plays instead of ``name`` in its "alone" game.
+
+    The nearest in rank without a sun or dusk ability (so the island keeps its order and no
+    other day ability comes in), among those the seat does not hold and nobody features.
+    """
+    held = {*seat["hand"], *seat["ship"], *seat["graveyard"]}
+    free = [c for c in rules.characters if not c.neutral and "#" not in c.name
+            and c.name not in held and c.name not in featured]
+    if not free:
+        raise ValueError(f"no character is left to stand in for {name}")
+    rank = rules.rank(name)
+    return min(free, key=lambda c: (c.has("sun") or c.has("dusk"), abs(c.rank - rank), c.rank)).name
+
+
+def _names(wants: Sequence[_Want]) -> str:
+    return ", ".join(w.name if w.seat is None else f"{w.name} (seat {w.seat})" for w in wants)
+
+
+def _seats(counts: Sequence[int]) -> str:
+    return f"{counts[0]} players" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} players"

@@ -1,0 +1,478 @@
+"""Card texts as hypothesis strategies, spelled from the grammar file and the rules' own words.
+
+``card_texts(rules)`` yields texts a card file may hold: each parses, passes the checker and
+compiles, so a property about *what cards do* never wastes an example on a refused text.
+``spelled_texts(rules)`` yields whatever the grammar spells, with a stray name and loot kind
+now and then, so that the checker's refusals get exercised too.  Both walk the rules of
+``grammar/libertalia.lark`` as the file has them (a new word or form is picked up without a
+change here); ``card_texts`` also steers the walk away from what the checker is known to
+refuse at a timing (the island at night, ``it`` before anything was picked, ...) and keeps only
+abilities that really check clean.  Choices shrink toward the cheapest alternative, so a
+failing text shrinks toward a short one.
+
+hypothesis is imported when a strategy is made or drawn from, not with this module, like
+``strategies``: ``text_problem`` and ``vocabulary`` work without it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from .. import _paths
+from ..errors import CardError
+from ..language import checker
+from ..language.compile import compile_ability
+from ..loading.specs import Rules
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import DrawFn, SearchStrategy
+
+__all__ = ["card_texts", "spelled_texts", "text_problem", "vocabulary"]
+
+NUMBERS = ("1", "2", "3", "0", "4", "5", "6", "8", "10", "12", "20", "41")
+"""The numbers texts use: small ones first (what a failing text shrinks to), and one above every rank."""
+STRAY_NAME, STRAY_KIND = "Kraken", "goods"
+"""A name and a loot kind no bundled edition has: ``spelled_texts`` mixes them in, for the checker to refuse."""
+_OPEN_CLASSES = ("NOUN", "NAME", "KIND", "NUMBER")  # terminals whose words come from the rules
+_BUDGET = 30  # terminals per ability before every choice takes its cheapest alternative
+_TRIES = 25  # abilities spelled before ``card_texts`` gives up on an example (rare: see the tests)
+_TIMINGS = ("sun", "dusk", "moon", "anchor")
+_ISLAND = ("sun", "dusk")  # the timings at which characters stand on the island and today's loot is out
+
+
+# ---------------------------------------------------------------- the grammar, read once
+@attrs.frozen
+class _Alt:
+    """One alternative of a rule as lark compiles it: its symbols, alias and literal words."""
+
+    symbols: tuple[tuple[str, bool], ...]  # (name, is a terminal)
+    alias: str | None
+    words: frozenset[str]
+
+
+@attrs.frozen
+class _Grammar:
+    alternatives: dict[str, tuple[_Alt, ...]]  # by rule name, cheapest first (fewest terminals)
+    words: dict[str, tuple[str, ...]]  # the fixed words of each terminal (open classes: their plain words)
+    ignored: frozenset[str]
+
+
+@functools.cache
+def _grammar() -> _Grammar:
+    """The grammar file's rules, compiled by lark: the same file the parser is built from."""
+    from lark import Lark
+
+    lark = Lark(_paths.grammar_path().read_text(encoding="utf-8"), parser="lalr")
+    terminals, rules, ignored = lark.grammar.compile(["start"], ())
+    words: dict[str, tuple[str, ...]] = {}
+    for t in terminals:
+        if t.pattern.type == "str":
+            words[t.name] = (t.pattern.value,)
+        else:
+            words[t.name] = tuple(w for w in _alternatives(t.pattern.value) if w is not None)
+            if len(words[t.name]) < len(_alternatives(t.pattern.value)) and t.name not in _OPEN_CLASSES \
+                    and t.name not in ignored and t.name != "_NL":
+                raise ValueError(f"the grammar's terminal {t.name} is a pattern, not a list of words: "
+                                 "libertalia.testing.texts does not know what to spell for it")
+    alternatives: dict[str, list[_Alt]] = {}
+    for r in rules:
+        symbols = tuple((s.name, s.is_term) for s in r.expansion)
+        literal = frozenset(words[n][0] for n, term in symbols if term and len(words.get(n, ())) == 1)
+        alternatives.setdefault(r.origin.name, []).append(_Alt(symbols, r.alias, literal))
+    declared = {n for alts in alternatives.values() for a in alts for n, term in a.symbols if term} - set(words)
+    for name in declared:  # terminals the word lexer makes (%declare): OR_IF is "or"
+        words[name] = (name.strip("_").split("_")[0].lower(),)
+    cost = _costs(alternatives)
+    ordered = {name: tuple(sorted(alts, key=lambda a: _alt_cost(a, cost))) for name, alts in alternatives.items()}
+    return _Grammar(ordered, words, frozenset(ignored))
+
+
+def _alternatives(regex: str) -> list[str | None]:
+    """The top-level alternatives of a terminal's regex: plain words, or None for a real pattern."""
+    body = regex[3:-1] if regex.startswith("(?:") and regex.endswith(")") else regex
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch == "(" and (i == 0 or body[i - 1] != "\\"):
+            depth += 1
+        elif ch == ")" and body[i - 1] != "\\":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    out: list[str | None] = []
+    for part in parts:
+        word = part.replace("\\", "")
+        out.append(word if re.fullmatch(r"[a-z][a-z' -]*", word) and not re.search(r"[\[\]*+?]", part) else None)
+    return out
+
+
+def _costs(alternatives: dict[str, list[_Alt]]) -> dict[str, int]:
+    """The fewest terminals each rule can be spelled with (a fixed point over the rules)."""
+    cost: dict[str, int] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, alts in alternatives.items():
+            best = min((_alt_cost(a, cost) for a in alts), default=10**9)
+            if best < cost.get(name, 10**9):
+                cost[name] = best
+                changed = True
+    return cost
+
+
+def _alt_cost(alt: _Alt, cost: dict[str, int]) -> int:
+    return sum(1 if term else cost.get(name, 10**9) for name, term in alt.symbols)
+
+
+# ---------------------------------------------------------------- the words
+def vocabulary(rules: Rules, *, names: Iterable[str] = (), strays: bool = False) -> dict[str, tuple[str, ...]]:
+    """The words each terminal of the grammar may take under ``rules``.
+
+    Card names (``NOUN``, ``NAME``) are the rules' characters plus ``names`` (a mod card's own
+    name, say), loot kinds the board's, numbers ``NUMBERS``; with ``strays``, a name and a
+    kind that no edition has.
+    """
+    g = _grammar()
+    known_names = tuple(dict.fromkeys([*(c.name for c in rules.characters if "#" not in c.name), *names]))
+    kinds = tuple(rules.kinds)
+    if strays:
+        known_names, kinds = (*known_names, STRAY_NAME), (*kinds, STRAY_KIND)
+    out: dict[str, tuple[str, ...]] = {}
+    for name, fixed in g.words.items():
+        if name in g.ignored:
+            continue
+        if name == "_NL":
+            out[name] = ("\n",)
+        elif name in ("NOUN", "NAME"):
+            out[name] = (*fixed, *known_names)
+        elif name == "KIND":
+            out[name] = kinds
+        elif name == "NUMBER":
+            out[name] = NUMBERS
+        else:
+            out[name] = fixed
+    return out
+
+
+def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable[str] = ()) -> CardError | None:
+    """Why ``text`` would be refused as a card's text under ``rules`` (None: it loads).
+
+    The steps ``load_rules`` and ``libertalia cards check`` take for a text: parse, check
+    against the rules' names (plus ``names``) and kinds, compile.  Parsed without the parse
+    cache, so that thousands of generated texts never reach the user's cache folder.
+    """
+    from ..language import lalr
+
+    vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
+                               frozenset(rules.kinds))
+    try:
+        abilities = lalr.parse(text, "<text>", 0, 0, 0, None)
+        checker.check(abilities, vocab, _report, loot=loot)
+    except CardError as exc:
+        return exc
+    for ability in abilities:
+        compile_ability(ability)
+    return None
+
+
+def _report(message: str, line: int, column: int, expected: str) -> CardError:
+    return CardError(message, path="<text>", line=line, column=column, expected=expected)
+
+
+# ---------------------------------------------------------------- the walk
+class _DeadEnd(Exception):
+    """Every alternative of a rule is refused where the walk stands: spell another ability."""
+
+
+@attrs.define
+class _Scope:
+    """Where the walk stands, for steering it away from what the checker refuses."""
+
+    timing: str
+    loot: bool
+    bound: bool = False  # an earlier action discarded, put, played or named a character: "it" means it
+    step_bound: bool = False  # ... at the start of this step (the checker reads conditions there)
+    action: str | None = None  # the innermost action's form
+    cond: str | None = None  # the innermost condition's form
+    zone_used: bool = False  # this character phrase already says where
+    random_loot: bool = False  # "a random loot ...": it comes from the bag
+    losing: bool = False  # the amount is lost: a fixed amount or half, nothing else
+    binds: bool = False  # this action's subject is "the owner of ...", which names a character
+    recipient: bool = False  # spelling whom loot is given to: one player
+    plural: bool = False  # a counted "there are 2 or more characters ...": the noun may be plural
+    one_count: bool = False  # a loot count without "of one kind": one number
+    swapped: frozenset[str] | None = None  # a swap's first place: the second must differ
+    spent: int = 0  # terminals spelled in this ability
+
+
+class _Speller:
+    """Spells a rule of the grammar with hypothesis' ``draw``; ``strict`` steers toward checkable texts."""
+
+    def __init__(self, words: dict[str, tuple[str, ...]], strict: bool) -> None:
+        from hypothesis import strategies as st
+
+        self.g = _grammar()
+        self.words = words
+        self.strict = strict
+        names = [w for w in words["NOUN"] if w[:1].isupper()]
+        plain = [w for w in words["NOUN"] if not w[:1].isupper()]
+        self.nouns = st.one_of(st.sampled_from(plain), st.sampled_from(names)) if names else st.sampled_from(plain)
+        singular = [w for w in plain if w != "characters"] or plain
+        self.singular = st.one_of(st.sampled_from(singular), st.sampled_from(names)) if names else \
+            st.sampled_from(singular)
+        self.names = st.sampled_from(names or plain)
+
+    def spell(self, draw: DrawFn, rule: str, scope: _Scope, out: list[str]) -> None:
+        from hypothesis import strategies as st
+
+        alts = self.g.alternatives[rule]
+        if self.strict:
+            alts = tuple(a for a in alts if _allowed(rule, a, scope))
+            if not alts:
+                raise _DeadEnd(rule)
+        # Past the budget every rule takes its cheapest alternative (the first), so the text ends.
+        alt = alts[0] if scope.spent >= _BUDGET or len(alts) == 1 else alts[draw(st.integers(0, len(alts) - 1))]
+        saved = attrs.evolve(scope)
+        self._enter(rule, alt, scope)
+        symbols = alt.symbols
+        if self.strict and symbols and symbols[0][0] == "PREP" and len(symbols) > 1:
+            # The preposition depends on the place after it ("on the island", "from the bag").
+            rest: list[str] = []
+            self._symbols(draw, symbols[1:], rule, alt, scope, rest)
+            out.append(draw(st.sampled_from(_prepositions(rest, self.words["PREP"]))))
+            out.extend(rest)
+        else:
+            self._symbols(draw, symbols, rule, alt, scope, out)
+        self._leave(rule, alt, scope, saved)
+
+    def _symbols(self, draw: DrawFn, symbols: Sequence[tuple[str, bool]], rule: str, alt: _Alt, scope: _Scope,
+                 out: list[str]) -> None:
+        for name, term in symbols:
+            if term:
+                out.append(self._terminal(draw, name, rule, alt, scope))
+                scope.spent += 1
+            elif name == "trigger" and self.strict:
+                out.extend(draw(_triggers(scope.timing, scope.loot)))
+            else:
+                self.spell(draw, name, scope, out)
+
+    def _terminal(self, draw: DrawFn, name: str, rule: str, alt: _Alt, scope: _Scope) -> str:
+        from hypothesis import strategies as st
+
+        words = self.words[name]
+        if name == "NOUN":
+            if self.strict and scope.cond == "is_a":
+                return draw(self.names)
+            return draw(self.nouns if not self.strict or scope.plural else self.singular)
+        if self.strict and name == "TIMING" and (rule == "trigger" or alt.alias == "use_ability"):
+            return scope.timing
+        if self.strict and name == "POSITION" and alt.alias == "move_reputation":
+            words = ("leftmost", "rightmost")
+        return words[0] if len(words) == 1 else draw(st.sampled_from(words))
+
+    @staticmethod
+    def _enter(rule: str, alt: _Alt, s: _Scope) -> None:
+        if rule == "step":
+            s.step_bound = s.bound
+        elif rule == "action":
+            s.action, s.binds, s.losing = alt.alias, False, alt.alias == "lose"
+        elif rule == "cond":
+            s.cond, s.plural = alt.alias, False
+        elif rule == "quantity":
+            s.plural = s.cond == "there_is" and "or" in alt.words
+        elif rule == "char_np":
+            s.zone_used = False
+        elif rule == "char_filter" and alt.symbols == (("zone", False),):
+            s.zone_used = True
+        elif rule == "loot_sel":
+            s.random_loot = "random" in alt.words
+            s.one_count = alt.alias == "counted_loot" and "kind" not in alt.words
+        elif rule == "loot_place" and s.action == "swap" and s.swapped is None:
+            s.swapped = alt.words
+        elif rule == "player_verb" and "loses" in alt.words:
+            s.losing = True
+        elif rule == "player":
+            s.binds = s.binds or ("owner" in alt.words and "of" in alt.words and s.action == "player_acts")
+            s.recipient = s.action == "give"
+
+    @staticmethod
+    def _leave(rule: str, alt: _Alt, s: _Scope, saved: _Scope) -> None:
+        if rule == "action":
+            bound = s.bound or alt.alias in ("discard", "put", "play") or s.binds
+            s.action, s.binds, s.losing, s.bound = saved.action, saved.binds, saved.losing, bound
+            s.swapped = saved.swapped
+        elif rule == "cond":
+            s.cond, s.plural = saved.cond, saved.plural
+        elif rule == "player":
+            s.recipient = saved.recipient
+        elif rule == "char_np":
+            s.zone_used = saved.zone_used
+        elif rule == "loot_sel":
+            s.random_loot, s.one_count = saved.random_loot, saved.one_count
+        elif rule == "player_verb":
+            s.losing = saved.losing
+
+
+def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
+    """Whether the checker could accept ``alt`` of ``rule`` where the walk stands (it has the last word)."""
+    a, w, t = alt.alias, alt.words, s.timing
+    island = t in _ISLAND
+    keep_here = s.action == "keep" and island  # by day and at dusk "this" is on the island, not aboard
+    if rule == "action":
+        return {"play": t == "sun", "use_ability": not s.loot or t == "dusk"}.get(a or "", True)
+    if rule == "take_what":
+        return "no" not in w  # "take no loot" must stand alone: ``_texts`` spells that ability whole
+    if rule == "char_sel":
+        if s.recipient and a == "every":
+            return False
+        return {
+            "this": not s.loot and s.action != "play" and not keep_here,
+            "it": s.bound,
+            "taker": s.loot and t == "dusk" and s.action != "play" and not keep_here,
+            "beside": not s.loot and island and s.action != "keep",
+        }.get(a or "", True)
+    if rule == "char_ref":
+        if "took" in w:
+            return s.loot and t == "dusk" and s.cond != "last_voyage"
+        if "it" in w:
+            return s.step_bound and s.cond != "last_voyage"
+        return not s.loot or s.cond == "last_voyage"
+    if rule == "cond":
+        return {"none_at_nightfall": t == "moon", "just_took": t == "dusk"}.get(a or "", True)
+    if rule == "place":
+        return island or "island" not in w
+    if rule == "char_filter" and alt.symbols == (("zone", False),):
+        return not s.zone_used
+    if rule == "loot_place":
+        return _loot_place_allowed(w, s)
+    if rule == "loot_sel" and s.action == "swap":
+        return a == "choose_loot"
+    if rule == "loot_sel" and s.action in ("keep", "give"):
+        return "random" not in w
+    if rule == "counts" and s.one_count:
+        return alt.symbols == (("NUMBER", True),)
+    if rule == "amount" and s.losing:
+        return a in ("fixed", "half")
+    if rule == "player":
+        return ("every" not in w or s.action != "give") and ("its" not in w or s.bound)
+    return True
+
+
+def _loot_place_allowed(w: frozenset[str], s: _Scope) -> bool:
+    held = "hold" in w
+    if s.swapped is not None and s.swapped == w:
+        return False
+    if s.random_loot:
+        return "bag" in w
+    if s.action in ("keep", "give"):
+        return held
+    if held:
+        return s.action != "take"
+    if "today's" in w:
+        return s.timing in _ISLAND
+    if "tomorrow's" in w:
+        return s.timing != "anchor"
+    return True
+
+
+def _prepositions(rest: list[str], words: tuple[str, ...]) -> tuple[str, ...]:
+    """The prepositions the checker takes before a place: "on the island", "from the bag", "in your ship"."""
+    place = " ".join(rest[:2])
+    if place == "the island":
+        wanted: tuple[str, ...] = ("on",)
+    elif place in ("the bag", "an adjacent"):
+        wanted = ("from",)
+    else:
+        wanted = ("in", "from")
+    return tuple(p for p in words if p in wanted) or words
+
+
+@functools.cache
+def _triggers(timing: str, loot: bool) -> SearchStrategy[list[str]]:
+    """A trigger the checker accepts: no repeated modifier, "once" only on loot, first/last not by day."""
+    from hypothesis import strategies as st
+
+    combos: list[tuple[str, ...]] = [()]
+    if timing != "sun":
+        combos += [("last",), ("first",)]
+    if loot:
+        combos += [("once",), ("once", "last"), ("first", "once")] if timing != "sun" else [("once",)]
+    return st.sampled_from([[timing, *(x for m in c for x in (",", m))] for c in combos])
+
+
+def _join(tokens: list[str]) -> str:
+    """Words with single spaces; none before punctuation or after "(", none around line breaks."""
+    out = ""
+    for tok in tokens:
+        if tok == "\n" or not out or out.endswith(("\n", "(")) or tok in (",", ".", ":", ";", ")"):
+            out += tok
+        else:
+            out += " " + tok
+    return out
+
+
+# ---------------------------------------------------------------- the strategies
+def card_texts(rules: Rules, *, loot: bool = False, names: Iterable[str] = (),
+               max_abilities: int = 3) -> SearchStrategy[str]:
+    """Texts of 1 to ``max_abilities`` abilities that load as a character's text (``loot``: a loot tile's).
+
+    Each text parses, passes the checker and compiles under ``rules`` (``text_problem`` is
+    None), with ``names`` (say, the mod card's own name) known besides the rules' characters.
+    Spelled from the grammar file with the rules' card names and loot kinds.
+    """
+    return _texts(rules, loot, tuple(names), max_abilities)
+
+
+def _texts(rules: Rules, loot: bool, names: tuple[str, ...], max_abilities: int) -> SearchStrategy[str]:
+    from hypothesis import reject
+    from hypothesis import strategies as st
+
+    speller = _Speller(vocabulary(rules, names=names), strict=True)
+    timings = tuple(t for t in _TIMINGS if not (loot and t == "sun"))
+
+    @st.composite
+    def ability(draw: DrawFn) -> str:
+        timing = draw(st.sampled_from(timings))
+        if timing == "dusk" and not loot and draw(st.integers(0, 11)) == 11:
+            return "dusk: take no loot."  # a standing rule, which must stand alone
+        for _ in range(_TRIES):
+            out: list[str] = []
+            try:
+                speller.spell(draw, "ability", _Scope(timing, loot), out)
+            except _DeadEnd:
+                continue
+            text = _join(out)
+            if text_problem(text, rules, loot=loot, names=names) is None:
+                return text
+        reject()  # pragma: no cover - the tests pin that this stays rare
+
+    return st.lists(ability(), min_size=1, max_size=max_abilities).map("\n".join)
+
+
+def spelled_texts(rules: Rules, *, names: Iterable[str] = (), strays: bool = True) -> SearchStrategy[str]:
+    """Whatever the grammar spells from its start rule: texts that parse, many of which the checker refuses.
+
+    For fuzzing the loader: every such text must load or be refused with a ``CardError``.
+    With ``strays``, ``STRAY_NAME`` and ``STRAY_KIND`` stand among the rules' words.
+    """
+    return _spelled(rules, tuple(names), strays)
+
+
+def _spelled(rules: Rules, names: tuple[str, ...], strays: bool) -> SearchStrategy[str]:
+    from hypothesis import strategies as st
+
+    speller = _Speller(vocabulary(rules, names=names, strays=strays), strict=False)
+
+    @st.composite
+    def text(draw: DrawFn) -> str:
+        out: list[str] = []
+        speller.spell(draw, "start", _Scope("sun", False), out)
+        return _join(out).strip("\n")
+
+    return text()

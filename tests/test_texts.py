@@ -1,0 +1,143 @@
+"""``card_texts``: every text it spells loads as a card, and a mod card with one plays sound games."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+from lark import Lark
+
+import libertalia as lt
+from libertalia import _paths
+from libertalia.language import words
+from libertalia.language.compile import compile_ability
+from libertalia.loading.rules import check_files
+from libertalia.testing import check_invariants, positions
+from libertalia.testing.texts import card_texts, spelled_texts, text_problem, vocabulary
+from tests.helpers import galecrest
+
+MOD = "Fuzzed Corsair"
+MAX_DECISIONS = 3000
+
+
+def _quick(examples: int) -> settings:
+    """A fixed number of derandomized examples: the same texts every run, so a red run replays."""
+    return settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def _characters() -> st.SearchStrategy[str]:
+    return st.deferred(lambda: card_texts(galecrest(), names=[MOD]))
+
+
+def _loot() -> st.SearchStrategy[str]:
+    return st.deferred(lambda: card_texts(galecrest(), loot=True))
+
+
+def _card_file(text: str, loot: bool = False) -> str:
+    head = "kind: chest\nside: calm\ncount: 4\n" if loot else f"name: {MOD}\nrank: 41.5\n"
+    return head + "text: |\n" + "".join(f"  {line}\n" for line in text.splitlines())
+
+
+@_quick(150)
+@given(_characters())
+def test_every_character_text_parses_checks_and_compiles(text: str) -> None:
+    """A character text parses, passes the checker and compiles (the render round trip: test_fuzz.py)."""
+    assert text_problem(text, galecrest(), names=[MOD]) is None
+    assert all(compile_ability(a) for a in lt.parse(text))
+
+
+@_quick(100)
+@given(_loot())
+def test_every_loot_text_checks_as_a_loot_tile(text: str) -> None:
+    """A loot text passes the checker as a tile's (no daytime ability, no "this" for a character)."""
+    assert text_problem(text, galecrest(), loot=True) is None
+    assert not any(a.timing == "sun" for a in lt.parse(text))
+
+
+def test_texts_pass_libertalia_cards_check(tmp_path: Path) -> None:
+    """Written to card files, generated texts pass ``check_files``, the logic of ``libertalia cards check``."""
+    texts: list[tuple[str, bool]] = []
+
+    @_quick(30)
+    @given(st.one_of(_characters().map(lambda t: (t, False)), _loot().map(lambda t: (t, True))))
+    def collect(entry: tuple[str, bool]) -> None:
+        texts.append(entry)
+
+    collect()
+    for i, (text, loot) in enumerate(texts):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        (folder / "card.yaml").write_text(_card_file(text, loot), encoding="utf-8")
+        assert check_files([folder]) == [], text
+    assert {loot for _, loot in texts} == {False, True}
+
+
+@_quick(12)
+@given(data=st.data(), players=st.integers(2, 5))
+def test_a_mod_card_with_a_generated_text_plays_to_the_end(data: st.DataObject, players: int) -> None:
+    """A generated text as a mod card in seat 0's hand: random answers play the game out, invariants holding."""
+    text = data.draw(_characters(), label="text")
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "mod.yaml").write_text(_card_file(text), encoding="utf-8")
+        rules = lt.load_rules("galecrest", extra_cards=[folder])
+    setup = data.draw(positions(rules, players).map(_in_seat_0_hand), label="setup")
+    game = lt.new_game(rules, players, data.draw(st.integers(0, 2**32 - 1), label="seed"), setup)
+    check_invariants(game)
+    for _ in range(MAX_DECISIONS):
+        if game.decision is None:
+            break
+        keys = game.legal_keys()
+        nxt = game.choose(keys[data.draw(st.integers(0, len(keys) - 1))])
+        check_invariants(nxt, before=game)
+        game = nxt
+    assert game.is_over
+
+
+def _in_seat_0_hand(setup: dict[str, Any]) -> dict[str, Any]:
+    seat = setup["players"][0]
+    for zone in ("hand", "ship", "graveyard"):
+        seat[zone] = [c for c in seat[zone] if c != MOD]
+    seat["hand"].append(MOD)
+    return setup
+
+
+def test_every_form_of_the_language_is_spelled() -> None:
+    """Character and loot texts together use every form ``libertalia cards words`` lists."""
+    seen: set[str] = set()
+
+    @_quick(500)
+    @given(st.one_of(_characters(), _loot()))
+    def collect(text: str) -> None:
+        seen.update(words.used_forms(text))
+
+    collect()
+    assert set(words.forms()) - seen == set()
+
+
+def test_a_failing_text_shrinks_to_a_short_one() -> None:
+    """Choices shrink toward the cheapest alternative: the simplest text with a discard is one short line."""
+    text = find(_characters(), lambda t: "discard" in t, settings=settings(database=None, derandomize=True))
+    assert text.count("\n") == 0 and len(text.split()) <= 4, text
+
+
+def test_the_vocabulary_covers_every_terminal_of_the_grammar() -> None:
+    """Every terminal the grammar file has (but spaces and comments) gets words, card names and kinds from the rules."""
+    grammar = Lark(_paths.grammar_path().read_text(encoding="utf-8"), parser="lalr")
+    vocab = vocabulary(galecrest(), names=[MOD])
+    assert {t.name for t in grammar.terminals} - set(grammar.ignore_tokens) <= set(vocab)
+    assert {c.name for c in galecrest().characters} | {MOD} <= set(vocab["NOUN"])
+    assert set(vocab["KIND"]) == set(galecrest().kinds)
+    assert "Kraken" in vocabulary(galecrest(), strays=True)["NOUN"]
+
+
+@_quick(100)
+@given(st.deferred(lambda: spelled_texts(galecrest())))
+def test_spelled_texts_parse_and_the_checker_has_the_last_word(text: str) -> None:
+    """Whatever the grammar spells the parser reads; refusals come from the checker, as CardErrors."""
+    lt.parse(text)
+    problem = text_problem(text, galecrest())
+    assert problem is None or isinstance(problem, lt.CardError)
