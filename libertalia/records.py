@@ -23,8 +23,8 @@ from typing import Any
 import attrs
 
 from .engine import journal, rng
-from .errors import IllegalChoice, RecordError, SetupError
-from .game import Game, new_game
+from .errors import IllegalChoice, LibertaliaError, RecordError, SetupError
+from .game import Game, _answer, new_game
 from .loading.rules import load_rules
 from .loading.specs import Rules
 from .saves import MAX_DEPTH, SEED_BOUND, describe, field_key, library_version, parse_json, rules_mismatch
@@ -62,7 +62,7 @@ class GameRecord:
         dealt = journal.began_with_deal(game.state.journal, game.rules.lexicon)
         if setup is None and not dealt:
             raise RecordError("the game began at a declared position: pass its setup", "setup", action="make")
-        return cls(
+        record = cls(
             rules_args=dict(game.rules.load_args),
             rules_identity=game.rules.identity,
             players=1 if game.state.automa is not None else len(game.players),
@@ -73,6 +73,12 @@ class GameRecord:
             handicap=tuple((handicap or {}).get(i, 0) for i in range(len(game.players))) if handicap else (),
             rules_fingerprint=game.rules.fingerprint,
         )
+        # A record is only worth keeping if it plays back to this very game: a game built some
+        # other way (``Observation.sample_game``, a hand-made state) has no answers that lead to it.
+        if not _leads_to(record, game):
+            raise RecordError("the game's answers do not lead to it from its seed and setup (a game from "
+                              "sample_game, or a state made by hand, cannot be recorded)", "answers", action="make")
+        return record
 
     # ------------------------------------------------------------ replaying
     def load_rules(self) -> Rules:
@@ -275,3 +281,23 @@ def write_atomic(path: str | Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _leads_to(record: GameRecord, game: Game) -> bool:
+    """Whether ``record``'s seed, setup and answers rebuild ``game`` exactly.
+
+    Played on one working copy, as ``play_out`` does (no snapshot per answer and no
+    ``Game.choose``), so that checking a record costs about as much as playing the game once.
+    """
+    try:
+        start = new_game(game.rules, record.players, record.seed, record.setup,
+                         handicap=dict(enumerate(record.handicap)) if record.handicap else None)
+        w, _ = start._work()
+        for key in record.answers:
+            d = w.decision
+            if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() is a method
+                return False
+            _answer(w, key)
+        return w.freeze() == game.state
+    except LibertaliaError:
+        return False

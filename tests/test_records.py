@@ -206,3 +206,17 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         write_atomic(tmp_path / "other.json", "\ud800")
     assert path.read_text(encoding="utf-8") == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_a_game_its_answers_do_not_lead_to_is_not_recorded() -> None:
+    """A sampled game (new seed, no answers) cannot be recorded: the record would replay another game."""
+    import random
+
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, 5)
+    for _ in range(9):
+        game = game.choose(game.legal_keys()[-1])
+    lt.GameRecord.of(game)  # the real game records fine
+    sample = game.observation(0).sample_game(random.Random(1))
+    with pytest.raises(lt.RecordError, match="do not lead to it"):
+        lt.GameRecord.of(sample)
