@@ -142,8 +142,12 @@ def _play(example: Example, rules: Rules) -> Game:
     """The game after the example's plays (first selection only) and answers."""
     game = new_game(rules, example.players, seed=example.seed, setup=example.setup)
     asked: set[int] = set()
+    first = game.state.voyage, game.state.day
+    # Only the first selection takes ``play``: a seat whose one card played itself is never
+    # asked, and its entry must not answer a later day's selection.
     while example.play and game.decision is not None and game.decision.kind == "play_character" \
-            and game.decision.player not in asked:
+            and game.decision.player not in asked and game.state.step == "select" \
+            and (game.state.voyage, game.state.day) == first:
         seat = game.decision.player
         asked.add(seat)
         game = _answer(game, f"play[{seat}]", example.play[seat])
