@@ -1,0 +1,183 @@
+"""``libertalia cards interactions``: play pairs of cards together and report what goes wrong.
+
+The sweep itself is ``libertalia.testing.sweep`` (pure, no printing); this module picks the
+pairs, shows progress and prints the report.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.progress import Progress
+from rich.table import Table
+from rich.text import Text
+
+from .. import __version__
+from ..language.suggest import did_you_mean, lookup
+from . import console, friendly_errors, load, rules_args
+
+if TYPE_CHECKING:
+    from ..loading.specs import Rules
+    from ..testing.sweep import PairReport
+
+JSON_HELP = """With --json the report is one object:
+run: edition, title, loot_sides, extra_cards, games (per pair), seed, players (null: drawn
+per game), pairs (how many), seconds, version, rules_fingerprint;
+pairs: one entry per pair, in order: cards [A, B], games (finished without a failure),
+swing [A, B] and idle [A, B] (as above), failures (each: cards, game, variant, kind,
+message, python, yaml) and skipped (null, or why the pair could not be focused);
+failures: how many failures in all."""
+
+
+@click.command("interactions", epilog=JSON_HELP)
+@click.argument("names", nargs=-1, metavar="[CARD]...")
+@click.option("--cards", "named", multiple=True, metavar="CARD",
+              help="A card (or loot kind) to pair; more may follow as arguments: --cards Witch 'Wind Nymph'. "
+                   "Two or more: every pair among them (a name given twice pairs two copies); one: it with "
+                   "every character.")
+@click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
+@click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted or kind=side,...")
+@click.option("--with-mod", "mods", multiple=True, type=click.Path(exists=True), metavar="DIR",
+              help="A mod folder (or file) loaded beside the edition; without CARDs, every pair involving its cards.")
+@click.option("--games", default=5, show_default=True, type=click.IntRange(min=1), help="Positions per pair.")
+@click.option("--players", default=None, type=click.IntRange(min=2),
+              help="Players per game (default: drawn per game, from the fewest the pair needs).")
+@click.option("--seed", default=0, show_default=True, help="Varies every position (the same seed, the same report).")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Worker processes (the report does not depend on it).")
+@click.option("--top", default=20, show_default=True, type=click.IntRange(min=0),
+              help="Pairs shown in the table, largest swing first (0: all). --json always has all.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys below).")
+def interactions(names: tuple[str, ...], named: tuple[str, ...], edition: str, loot: str | None,
+                 mods: tuple[str, ...], games: int, players: int | None, seed: int, jobs: int, top: int,
+                 as_json: bool) -> None:
+    """Play every pair of cards together from positions where both act, with random bots.
+
+    Each pair plays --games positions (both cards where they act: a sun or dusk card played
+    that day, a moon or anchor card aboard), checking the invariants after the plays, at the
+    day's end and at the game's end, and replays each position to the day's end without
+    each card in turn. Errors and broken invariants are listed with a reproduction (Python and an
+    examples: entry); the exit status is then 1.
+
+    swing: what the other card's presence was worth to this card's owner, in doubloons (held
+    plus banked) at the end of the day, mean over the games. idle: the share of the games in
+    which the card's ability logged nothing that day.
+    """
+    from ..testing import sweep
+
+    out = console()
+    with friendly_errors():
+        rules = load(rules_args(edition, loot, mods))
+        if players is not None and not rules.board.players[0] <= players <= rules.board.players[1]:
+            lo, hi = rules.board.players
+            raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players, not {players}",
+                                     param_hint="--players")
+        pairs = _pairs(rules, [*named, *names], mods)
+        started = time.perf_counter()
+        with Progress(console=out, transient=True, disable=not out.is_terminal or as_json) as progress:
+            task = progress.add_task("pairs", total=len(pairs))
+            reports = sweep.sweep(rules, pairs, games, seed=seed, players=players, jobs=jobs,
+                                  progress=lambda n: progress.advance(task, n))
+        seconds = time.perf_counter() - started
+    run = _run(rules, games=games, seed=seed, players=players, pairs=len(pairs), seconds=seconds, mods=mods)
+    failures = sum(len(r.failures) for r in reports)
+    if as_json:
+        click.echo(json.dumps({"run": run, "pairs": [r.to_json() for r in reports], "failures": failures}, indent=1))
+    else:
+        _print(out, run, reports, top)
+    if failures:
+        raise SystemExit(1)
+
+
+def _pairs(rules: Rules, wanted: list[str], mods: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The pairs to play: among the named cards, else those involving the mod's, else every pair."""
+    from ..testing import sweep
+
+    everyone = sweep.characters(rules)
+    if wanted:
+        known = [*everyone, *rules.kinds]
+        cards = []
+        for name in wanted:
+            found = lookup(name, known)
+            if found is None:
+                raise click.BadParameter(f"no card or loot kind called {name!r} in {rules.board.title}"
+                                         f"{did_you_mean(name, known)}", param_hint="CARD")
+            cards.append(found)
+        return sweep.pairs_of(cards, everyone if len(cards) == 1 else ())
+    if mods:
+        own = sweep.mod_cards(rules, mods)
+        if not own:
+            raise click.BadParameter("the mod has no character or loot tile to pair", param_hint="--with-mod")
+        return sweep.pairs_of(own, everyone)
+    return sweep.pairs_of(everyone)
+
+
+def _run(rules: Rules, *, games: int, seed: int, players: int | None, pairs: int, seconds: float,
+         mods: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "edition": rules.board.edition, "title": rules.board.title, "loot_sides": dict(rules.loot_sides),
+        "extra_cards": list(rules.load_args.get("extra_cards", mods)), "games": games, "seed": seed,
+        "players": players, "pairs": pairs, "seconds": round(seconds, 2), "version": __version__,
+        "rules_fingerprint": rules.fingerprint,
+    }
+
+
+def _print(out: Any, run: dict[str, Any], reports: list[PairReport], top: int) -> None:
+    """Failures first, each with its reproduction; then the pairs with the largest swings; then a legend."""
+    failed = [f for r in reports for f in r.failures]
+    players = "drawn per game" if run["players"] is None else str(run["players"])
+    out.print(Text(f"{run['title']} ({run['edition']}): {_count(run['pairs'], 'pair')}, "
+                   f"{_count(run['games'], 'game')} each, "
+                   f"seed {run['seed']}, players {players}; {run['seconds']:.1f} s"))
+    if run["extra_cards"]:
+        out.print(Text(f"  mod: {', '.join(run['extra_cards'])}"))
+    for n, f in enumerate(failed, 1):
+        out.print(Text(f"\nFailure {n}: {f.cards[0]} and {f.cards[1]}, game {f.game} ({f.variant}), {f.kind}:",
+                       style="bold red"))
+        out.print(Text(f.message))
+        out.print(Text("Replay it in Python:"))
+        out.print(Text(f.python))
+        out.print(Text("or as an examples: entry:"))
+        out.print(Text(f.yaml))
+    for r in reports:
+        if r.skipped:
+            out.print(Text(f"skipped {r.cards[0]} and {r.cards[1]}: {r.skipped}"))
+    shown = sorted((r for r in reports if r.skipped is None), key=_largest_swing, reverse=True)
+    if top:
+        shown = shown[:top]
+    table = Table(title="Pairs, largest swing first" + (f" (top {top})" if top else ""), title_justify="left")
+    table.add_column("A + B")
+    for col in ("swing A / B", "idle A / B", "games", "failures"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for r in shown:
+        table.add_row(Text(f"{r.cards[0]} + {r.cards[1]}"), " / ".join(_swing(s) for s in r.swing),
+                      " / ".join(_share(i) for i in r.idle), str(r.games), str(len(r.failures)))
+    out.print()
+    out.print(table)
+    for line in ("swing: what the other card's presence was worth to this card's owner, in doubloons",
+                 "  (held plus banked) at the end of the day: the mean over the games of (with both)",
+                 "  minus (without the other card). '-': no owner (loot in today's loot) or no game.",
+                 "idle: the share of the games in which the card's ability logged nothing that day.",
+                 "games: positions played through (with both, and without each) without a failure."):
+        out.print(Text(line, style="dim"))
+    out.print(Text(f"{_count(len(failed), 'failure')} in {sum(1 for r in reports if r.failures)} of "
+                   f"{_count(len(reports), 'pair')}"))
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _largest_swing(report: PairReport) -> float:
+    return max((abs(s) for s in report.swing if s is not None), default=0.0)
+
+
+def _swing(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.1f}"
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
