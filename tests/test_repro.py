@@ -144,3 +144,29 @@ def test_str_shows_both_under_headings() -> None:
     text = str(rep)
     assert re.search(r"script:\n\n```python\nx = 1\n```", text)
     assert re.search(r"examples: list:\n\n```yaml\n  - it: x\n```", text)
+
+
+@pytest.mark.parametrize("focused", [False, True])
+def test_a_failing_strategy_game_prints_a_reproduction_that_runs(focused: bool) -> None:
+    """games() (plain or featuring=) notes the minimal failing game's reproduction; its script rebuilds that game."""
+    from hypothesis import given, settings
+
+    from libertalia.testing import games
+
+    rules = galecrest()
+    strategy = games(rules, 3, max_steps=30, featuring=["Beggar"] if focused else None)
+
+    @settings(max_examples=60, database=None)
+    @given(strategy)
+    def day_one_only(game: lt.Game) -> None:
+        assert game.day < 2 and game.voyage == 1
+
+    with pytest.raises(AssertionError) as info:
+        day_one_only()
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    script = re.search(r"```python\n(.*?)```", notes, re.S)
+    assert script is not None, notes
+    namespace: dict[str, Any] = {}
+    exec(script.group(1), namespace)  # noqa: S102 - running the printed reproduction is the point
+    game = namespace["game"]
+    assert not (game.day < 2 and game.voyage == 1)  # the script reaches a game that fails the same way

@@ -38,6 +38,7 @@ from ..language import ast
 from ..language.suggest import did_you_mean
 from ..loading.specs import Rules
 from ..state import Event
+from .repro import note_game
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
@@ -277,6 +278,7 @@ def interactions(rules: Rules, cards: Sequence[Featured], players: int | None = 
             seen = len(events)
             waiting = [p for p in waiting if not acted(fresh, p, rules)]
             if not waiting:
+                note_game(rules, position.players, position.seed, position.setup, game)
                 return game
             if game.decision is None:
                 break

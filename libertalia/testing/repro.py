@@ -260,3 +260,34 @@ def _dealt_position(rules: Rules, players: int, seed: int) -> dict[str, Any] | N
     out["players"] = seats
     out["loot"] = [list(day) for day in s.days[s.day - 1:]]
     return out
+
+
+class _Deferred:
+    """A reproduction written only if hypothesis prints it (for the minimal failing example)."""
+
+    def __init__(self, rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None,
+                 keys: Sequence[str]) -> None:
+        self.args = (rules, players, seed, setup, tuple(keys))
+
+    def __repr__(self) -> str:
+        rules, players, seed, setup, keys = self.args
+        try:
+            text = str(reproduction(rules, players, seed, setup, keys,
+                                    note="the game this strategy drew (with your test's check)",
+                                    check="game  # your test's assertions on game"))
+        except Exception as exc:  # a reproduction must never hide the failure it explains
+            return f"(no reproduction: {type(exc).__name__}: {exc})"
+        return "Reproduction of the drawn game:\n" + text
+
+
+def note_game(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None, game: Game) -> None:
+    """Attach ``game``'s reproduction to the running hypothesis test case.
+
+    Hypothesis prints notes for the minimal failing example only, and the reproduction is
+    written then, so strategies can call this for every game they draw at no real cost.
+    Outside a hypothesis test (``strategy.example()``) it does nothing.
+    """
+    from hypothesis import currently_in_test_context, note
+
+    if currently_in_test_context():
+        note(_Deferred(rules, players, seed, setup, game.history))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, overload
 from ..game import Game, new_game
 from ..loading.specs import Rules
 from . import focus
+from .repro import note_game
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
@@ -92,14 +93,18 @@ def games(rules: Rules, players: int, max_steps: int = 400, from_position: bool 
     @st.composite
     def played(draw: DrawFn) -> Game:
         if focused is not None:
-            game = draw(focused).start(rules)
+            position = draw(focused)
+            game = position.start(rules)
+            seed, setup = position.seed, position.setup
         else:
             setup = draw(positions(rules, players)) if from_position else None
-            game = new_game(rules, players, seed=draw(st.integers(0, 2**32 - 1)), setup=setup)
+            seed = draw(st.integers(0, 2**32 - 1))
+            game = new_game(rules, players, seed=seed, setup=setup)
         for _ in range(draw(st.integers(0, max_steps))):
             if game.decision is None:
                 break
             game = game.choose(draw(st.sampled_from(game.legal_keys())))
+        note_game(rules, players, seed, setup, game)  # printed with the minimal failing example
         return game
 
     return played()
