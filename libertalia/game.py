@@ -135,6 +135,10 @@ class _LiveState:
         return game
 
     @property
+    def rules(self) -> Rules:
+        return self._w.rules
+
+    @property
     def voyage(self) -> int:
         return self._w.voyage
 
@@ -194,6 +198,10 @@ class _PublicReading:
         raise NotImplementedError
 
     @property
+    def _rules(self) -> Rules:
+        raise NotImplementedError
+
+    @property
     def voyage(self) -> int:
         return self._public.voyage
 
@@ -218,6 +226,18 @@ class _PublicReading:
     def solo_deck_size(self) -> int:
         """Solo cards left in the deck (0 outside a solo game)."""
         return len(self._public.solo_deck)
+
+    @property
+    def solo_top_picks(self) -> tuple[tuple[str, int], ...]:
+        """The picks printed on the back of the top solo card, which lies face down in view (S5).
+
+        Empty outside a solo game or with the deck empty.  Each pick is a direction and a count,
+        as the board's solo deck lists them; which one applies depends on today's loot.
+        """
+        s = self._public
+        solo = self._rules.board.solo if s.automa is not None else None
+        deck = s.solo_deck
+        return solo.card(deck[0]).picks if solo is not None and deck else ()
 
     @property
     def day_loot(self) -> tuple[str, ...]:
@@ -451,6 +471,10 @@ class Game(_PublicReading):
         return self.state
 
     @property
+    def _rules(self) -> Rules:
+        return self.rules
+
+    @property
     def events(self) -> tuple[Event, ...]:
         """Everything that happened, as sentences (empty for a game started with ``log=False``)."""
         return _events(self.rules, self.state.journal, self.state.players)
@@ -589,6 +613,10 @@ class Observation(_PublicReading):
     @property
     def _public(self) -> GameState:
         return self._source.state  # type: ignore[return-value]  # a _LiveState reads like one
+
+    @property
+    def _rules(self) -> Rules:
+        return self._source.rules
 
     def __repr__(self) -> str:
         """Short: ``<Observation by seat 0: voyage 1, day 1 (select), seat 0 to answer play_character>``."""

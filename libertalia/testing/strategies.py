@@ -92,6 +92,7 @@ def games(rules: Rules, players: int, max_steps: int = 400, from_position: bool 
 
     @st.composite
     def played(draw: DrawFn) -> Game:
+        setup: dict[str, Any] | None
         if focused is not None:
             position = draw(focused)
             game = position.start(rules)

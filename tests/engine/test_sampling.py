@@ -316,3 +316,13 @@ def test_a_live_view_samples_exactly_as_the_choose_path() -> None:
         d = game.decision
         game = game.choose(stepped[d.player].choose(game.observation(d.player), d))
     assert [r.samples for r in live] == [r.samples for r in stepped]
+
+
+def test_the_top_solo_cards_back_is_seen_and_kept() -> None:
+    """S5: the back of the top solo card lies in view; the observation shows its picks and every sample keeps them."""
+    game = _solo()
+    seen = game.observation(0).solo_top_picks
+    assert seen and seen == game.rules.board.solo.card(game.state.solo_deck[0]).picks  # type: ignore[union-attr]
+    for i in range(20):
+        assert game.observation(0).sample_game(random.Random(i)).observation(0).solo_top_picks == seen
+    assert lt.new_game(_rules("galecrest"), 3, 1).observation(0).solo_top_picks == ()
