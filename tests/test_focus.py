@@ -157,7 +157,7 @@ def test_the_same_random_builds_the_same_position() -> None:
 
 
 def test_acted_credits_a_borrow_to_the_borrower_of_that_seat() -> None:
-    """A borrowing logs no source: ``acted`` gives it to the featured borrower of the same seat."""
+    """A borrowing names its borrower and seat: ``acted`` gives it to that seat's borrower only."""
     rules = _rules("galecrest")
     game = lt.new_game(rules, 2, setup={"players": [{"hand": ["Cook", "Scout"], "ship": ["Witch", "Barkeep"]},
                                                     {"hand": ["Cook", "Scout"]}]})

@@ -118,6 +118,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("reputation", "", "nn", seat=0, custom=_overflow),
     Template("reputation", "seat {0} is pushed along the track to space {1}", "nn", seat=0),
     Template("over", "", "S", custom=_tie),
+    # The borrower named (its source), so statistics and ``testing.acted`` credit it.
+    Template("borrow", "seat {0}'s {1} uses the {2} ability of {3}", "nwww", seat=0, source=1),
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these).
@@ -125,7 +127,7 @@ TEMPLATES: tuple[Template, ...] = (
  BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
  TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW,
  CHANGE_DOUBLOONS, PILFERER_PLAYS, PILFERER_TAKES, NO_EFFECT, HANDICAP, DISCARD_BY, TAKE_LOOT_FROM, OVERFLOW,
- PUSHED, TIE_BROKEN) = range(len(TEMPLATES))
+ PUSHED, TIE_BROKEN, BORROW_BY) = range(len(TEMPLATES))
 
 VOCABULARY: tuple[str, ...] = (
     "doubloons", "doubloon", "reputation", "gains", "loses", "leftmost", "rightmost",

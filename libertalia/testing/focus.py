@@ -150,17 +150,20 @@ def acted(events: Iterable[Event], placement: Placement, rules: Rules) -> bool:
     An event counts when its ``source`` is the card (a character taken over, ``Cook#1``, is
     still a Cook); a ``play`` event names the card played, not an ability, and does not count.
     The engine logs a borrowed ability under the card lent, and the borrowing itself
-    (``seat 0 uses the moon ability of ...``) without a source: that event counts for a
-    featured borrower of the same seat.  An ability that changed nothing logs nothing.
+    (``seat 0's Witch uses the moon ability of ...``) under the borrower.  An older log's
+    borrowing event has no source: it counts for a featured borrower of the same seat.  An
+    ability that changed nothing logs nothing.
     """
     name = placement.name
     borrower = not placement.loot and borrows(rules, name)
     for e in events:
         if e.kind == "play":
             continue
+        if e.kind == "borrow":  # the borrower's seat is the event's: only that seat's card acted
+            if borrower and e.seat == placement.seat and e.source in (None, name):
+                return True
+            continue
         if e.source is not None and e.source.partition("#")[0] == name:
-            return True
-        if borrower and e.kind == "borrow" and e.seat == placement.seat:
             return True
     return False
 

@@ -155,3 +155,10 @@ def test_reputation_past_the_end_of_the_track_is_logged() -> None:
         game = game.choose("barrel" if "barrel" in game.legal_keys() else game.legal_keys()[0])
     texts = [str(e) for e in game.events]
     assert "seat 0's reputation runs past the end of the track: gains 1 doubloon" in texts
+
+
+def test_a_borrowing_names_its_borrower_as_source() -> None:
+    """The Witch's borrowing is logged under the Witch (its seat and name), so statistics can credit her."""
+    e = _one(journal.BORROW_BY, 2, "Witch", "moon", "Barkeep")
+    assert (e.kind, e.seat, e.source) == ("borrow", 2, "Witch")
+    assert e.text == "seat 2's Witch uses the moon ability of Barkeep"

@@ -298,7 +298,10 @@ def _(a: ast.UseAbility) -> ActionFn:
         f.did = bool(refs)
         for r in refs:
             spec = w.rules.card(r[1])
-            w.log(journal.BORROW, f.seat, timing, spec.name)
+            if f.this is not None:
+                w.log(journal.BORROW_BY, f.seat, f.this[1].partition("#")[0], timing, spec.name)
+            else:  # a loot tile's ability borrowing: no card of its own to name
+                w.log(journal.BORROW, f.seat, timing, spec.name)
             for i in reversed(range(len(spec.compiled))):
                 if spec.compiled[i].timing == timing and not spec.compiled[i].passive:
                     push_frame(w, f"c:{r[1]}", i, f.seat, f.this, origin=r)
