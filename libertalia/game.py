@@ -659,9 +659,13 @@ class Observation(_PublicReading):
         everything this seat saw is kept (``libertalia.engine.sampling`` says what, and why).
         ``rng`` is the caller's ``random.Random``: the same state gives the same game.
         """
-        from .engine import sampling  # here, not at the top: sampling builds Games
+        from .engine import sampling  # here: only search bots need it
 
-        return sampling.sample_game(self._source, self.seat, rng)
+        source = self._source
+        # A live view's game is rebuilt from the answers so far (once per question), so a bot
+        # inside ``play_out`` samples from exactly the state ``choose`` would have reached.
+        real = source if isinstance(source, Game) else source.game()
+        return Game(real.rules, sampling.sample_state(real.rules, real.state, self.seat, rng))
 
 
 # ---------------------------------------------------------------- JSON

@@ -1,9 +1,10 @@
 """Sampling what one seat cannot see: a whole game that seat cannot tell from the real one.
 
 Search bots (determinised Monte Carlo, information-set search) need many games that agree
-with everything a seat knows and differ in everything it does not.  ``sample_game(game,
-seat, rng)`` draws one: ``sample.observation(seat)`` equals ``game.observation(seat)``, and
-the sample is an ordinary game that plays on to its end.  ``rng`` is a ``random.Random``
+with everything a seat knows and differ in everything it does not.  ``sample_state(rules,
+state, seat, rng)`` draws one (``Observation.sample_game(rng)`` wraps it in a ``Game``):
+the sample's observation for ``seat`` equals the real one, and the sample is an ordinary
+game that plays on to its end.  ``rng`` is a ``random.Random``
 owned by the caller (the engine itself never touches the global ``random``): the same
 generator state gives the same sample.
 
@@ -63,7 +64,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -72,35 +73,11 @@ from ..state import GameState, PlayerState
 from . import flow, journal
 from .work import Work
 
-if TYPE_CHECKING:
-    from ..game import Game, _LiveState
-
 Zones = tuple[tuple[str, ...], tuple[str, ...]]
 """A seat's hand (sorted by rank) and graveyard."""
 
 MAX_WORLDS = 20_000
 """Possible hands kept per seat before the sampler gives up following the log for it."""
-
-
-def sample_game(source: Game | _LiveState, seat: int, rng: random.Random) -> Game:
-    """A game ``seat`` cannot tell from ``source``, its hidden parts drawn from ``rng``.
-
-    ``source`` is a ``Game``, or the live view an agent is handed inside ``play_out``
-    (valid during the agent's ``choose`` call, like the view itself).
-    """
-    from ..game import Game
-
-    if isinstance(source, Game):
-        rules, state = source.rules, source.state
-    elif callable(getattr(source, "game", None)):
-        # A live view: its game is rebuilt from the answers so far (once per question), so
-        # the sample starts from exactly the state ``choose`` would have reached.
-        real = source.game()
-        rules, state = real.rules, real.state
-    else:
-        raise TypeError(f"sample_game samples a Game or an agent's live view, not {type(source).__name__} "
-                        "(for a GameState, use sample_state(rules, state, seat, rng))")
-    return Game(rules, sample_state(rules, state, seat, rng))
 
 
 def sample_state(rules: Rules, state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -283,14 +283,13 @@ def test_an_uncharted_sample_saves_under_its_own_rules() -> None:
 
 
 def test_bad_arguments_are_refused() -> None:
-    """The rng must be a ``random.Random``, the seat one of the game's, and the source a game or a live view."""
+    """The rng must be a ``random.Random`` and the seat one of the game's."""
     observation = _four().observation(0)
     with pytest.raises(TypeError, match="random.Random"):
         observation.sample_game(7)  # type: ignore[arg-type]
+    game = _four()
     with pytest.raises(ValueError, match="0 to 3"):
-        sampling.sample_game(_four(), 4, random.Random(0))
-    with pytest.raises(TypeError, match="sample_state"):
-        sampling.sample_game(_four().state, 0, random.Random(0))  # type: ignore[arg-type]
+        sampling.sample_state(game.rules, game.state, 4, random.Random(0))
 
 
 def test_a_live_view_samples_exactly_as_the_choose_path() -> None:
