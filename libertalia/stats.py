@@ -14,7 +14,7 @@ import statistics
 import threading
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -256,7 +256,7 @@ def _run_chunks(executor: Executor, args_json: str, players: int, seed: int, gam
             future.cancel()
 
 
-def _describe(values: list[float]) -> dict[str, float]:
+def _describe(values: Sequence[float]) -> dict[str, float]:
     return {
         "mean": round(statistics.fmean(values), 3) if values else 0.0,
         "median": float(statistics.median(values)) if values else 0.0,
@@ -319,7 +319,7 @@ def win_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
 
 
-def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
+def report(results: Iterable[GameSummary | GameFailure], top: int = 10, *,
            run: dict[str, Any] | None = None, cards_of: str | None = None) -> dict[str, Any]:
     """Win rates and score spread per seat and per bot; play counts, doubloons and win rates per character.
 
@@ -336,54 +336,84 @@ def report(results: Sequence[GameSummary | GameFailure], top: int = 10, *,
     how a card does in the hands of a strong player, say.
 
     Each bot's ``win_interval`` is the 95% Wilson interval of its win rate over its seat-games.
+    ``Tally`` gathers the same report one game at a time, for runs too long to keep.
     """
-    summaries = [r for r in results if isinstance(r, GameSummary)]
-    failures = [r for r in results if isinstance(r, GameFailure)]
-    wins_by_seat: dict[int, float] = defaultdict(float)
-    scores_by_seat: dict[int, list[float]] = defaultdict(list)
-    wins_by_bot: dict[str, float] = defaultdict(float)
-    scores_by_bot: dict[str, list[float]] = defaultdict(list)
-    plays: Counter[str] = Counter()
-    char_doubloons: dict[str, list[float]] = defaultdict(list)
-    char_wins: dict[str, list[float]] = defaultdict(list)
-    for s in summaries:
+    tally = Tally(cards_of=cards_of)
+    for result in results:
+        tally.add(result)
+    return tally.report(top, run=run)
+
+
+class Tally:
+    """``report``'s statistics, gathered as the games come in.
+
+    It keeps sums and counts, one score per seat and game (for the medians), and the failed
+    games, never the summaries themselves: a million-game run fits in memory.
+    """
+
+    def __init__(self, *, cards_of: str | None = None) -> None:
+        self.cards_of = cards_of
+        self.games = 0
+        self.failures: list[GameFailure] = []
+        self.wins_by_seat: dict[int, float] = defaultdict(float)
+        self.scores_by_seat: dict[int, list[int]] = defaultdict(list)
+        self.wins_by_bot: dict[str, float] = defaultdict(float)
+        self.scores_by_bot: dict[str, list[int]] = defaultdict(list)
+        self.plays: Counter[str] = Counter()
+        self.char_doubloons: dict[str, int] = defaultdict(int)
+        self.char_wins: dict[str, float] = defaultdict(float)
+        self.char_games: Counter[str] = Counter()
+
+    def add(self, result: GameSummary | GameFailure) -> None:
+        if isinstance(result, GameFailure):
+            self.failures.append(result)
+            return
+        s = result
+        self.games += 1
         share = 1 / len(s.winners)
         for seat, score in enumerate(s.scores):
             won = share if seat in s.winners else 0.0
-            wins_by_seat[seat] += won
-            scores_by_seat[seat].append(score)
-            wins_by_bot[s.bots[seat]] += won
-            scores_by_bot[s.bots[seat]].append(score)
-            if cards_of is not None and s.bots[seat] != cards_of:
+            bot = s.bots[seat]
+            self.wins_by_seat[seat] += won
+            self.scores_by_seat[seat].append(score)
+            self.wins_by_bot[bot] += won
+            self.scores_by_bot[bot].append(score)
+            if self.cards_of is not None and bot != self.cards_of:
                 continue
             for name in dict.fromkeys(s.played[seat]):  # not set(): its order changes with the hash seed
-                plays[name] += s.played[seat].count(name)
-                char_doubloons[name].append(s.doubloons[seat].get(name, 0))
-                char_wins[name].append(won)
-    n = len(summaries)
-    return {
-        **({} if run is None else {"run": run}),
-        "games": n,
-        "failed": [{"seed": f.seed, "bots": list(f.bots), "error": f.error, "message": f.message}
-                   for f in failures],
-        "seats": [
-            {"seat": seat, "win_rate": round(wins_by_seat[seat] / n, 4), **_describe(scores_by_seat[seat])}
-            for seat in sorted(scores_by_seat)
-        ],
-        "bots": [
-            {"bot": bot, "seat_games": len(scores_by_bot[bot]),
-             "win_rate": round(wins_by_bot[bot] / len(scores_by_bot[bot]), 4),
-             "win_interval": list(win_interval(wins_by_bot[bot], len(scores_by_bot[bot]))),
-             **_describe(scores_by_bot[bot])}
-            for bot in sorted(scores_by_bot)
-        ],
-        **({} if cards_of is None else {"cards_of": cards_of}),
-        "most_played": [{"character": c, "plays": k}  # ties by name, so every run prints the same list
-                        for c, k in sorted(plays.items(), key=lambda ck: (-ck[1], ck[0]))[:top]],
-        "characters": [
-            {"character": c, "plays": plays[c], "seat_games": len(char_wins[c]),
-             "mean_doubloons": round(statistics.fmean(char_doubloons[c]), 3),
-             "win_rate": round(statistics.fmean(char_wins[c]), 4)}
-            for c in sorted(char_doubloons)
-        ],
-    }
+                self.plays[name] += s.played[seat].count(name)
+                self.char_doubloons[name] += s.doubloons[seat].get(name, 0)
+                self.char_wins[name] += won
+                self.char_games[name] += 1
+
+    def report(self, top: int = 10, *, run: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The report of the games added so far (``report``'s keys and meanings)."""
+        n = self.games
+        by_bot = self.scores_by_bot
+        return {
+            **({} if run is None else {"run": run}),
+            "games": n,
+            "failed": [{"seed": f.seed, "bots": list(f.bots), "error": f.error, "message": f.message}
+                       for f in self.failures],
+            "seats": [
+                {"seat": seat, "win_rate": round(self.wins_by_seat[seat] / n, 4),
+                 **_describe(self.scores_by_seat[seat])}
+                for seat in sorted(self.scores_by_seat)
+            ],
+            "bots": [
+                {"bot": bot, "seat_games": len(by_bot[bot]),
+                 "win_rate": round(self.wins_by_bot[bot] / len(by_bot[bot]), 4),
+                 "win_interval": list(win_interval(self.wins_by_bot[bot], len(by_bot[bot]))),
+                 **_describe(by_bot[bot])}
+                for bot in sorted(by_bot)
+            ],
+            **({} if self.cards_of is None else {"cards_of": self.cards_of}),
+            "most_played": [{"character": c, "plays": k}  # ties by name, so every run prints the same list
+                            for c, k in sorted(self.plays.items(), key=lambda ck: (-ck[1], ck[0]))[:top]],
+            "characters": [
+                {"character": c, "plays": self.plays[c], "seat_games": self.char_games[c],
+                 "mean_doubloons": round(self.char_doubloons[c] / self.char_games[c], 3),
+                 "win_rate": round(self.char_wins[c] / self.char_games[c], 4)}
+                for c in sorted(self.char_games)
+            ],
+        }

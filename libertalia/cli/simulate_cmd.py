@@ -90,24 +90,28 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
         notes = _first_game_notes(rules, players, seed)
         run = stats.run_info(rules, games=games, players=players, bots=bot_list, seed=seed, extra_cards=extra,
                              notes=notes)
-        results: list[stats.GameSummary | stats.GameFailure] = []
+        # Each game is tallied (and written as CSV rows) as it comes in, never kept: a run of a
+        # million games needs the memory of its statistics only.
+        tally = stats.Tally(cards_of=cards_of)
+        if as_csv:
+            click.echo(",".join(CSV_HEADER))
         with _executor(distributed, dask_address, jobs) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
             warnings.simplefilter("ignore", UnverifiedLootWarning)  # in the report's notes, not once per game
             task = progress.add_task("playing", total=games)  # advanced as each chunk of games comes back
-            results.extend(stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
-                                          jobs=jobs if executor is None else 1, executor=executor,
-                                          record_dir=record_dir, progress=lambda n: progress.advance(task, n)))
-        report = stats.report(results, run=run, cards_of=cards_of)
-    summaries = [r for r in results if isinstance(r, stats.GameSummary)]
+            for result in stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
+                                         jobs=jobs if executor is None else 1, executor=executor,
+                                         record_dir=record_dir, progress=lambda n: progress.advance(task, n)):
+                tally.add(result)
+                if as_csv and isinstance(result, stats.GameSummary):
+                    click.echo(csv_rows(result), nl=False)
+        report = tally.report(run=run)
     if as_json:
         click.echo(json.dumps(report, indent=1))
-    elif as_csv:
-        click.echo(_csv(summaries), nl=False)
-    else:
+    elif not as_csv:
         _tables(out, report)
     if plt is not None and plot_path is not None:  # after the report, so that a failing chart never loses it
-        _plot_to(plt, summaries, report, plot_path)
+        _plot_to(plt, [tally.scores_by_seat[seat] for seat in sorted(tally.scores_by_seat)], report, plot_path)
     if report["failed"]:
         if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
             for f in report["failed"]:
@@ -198,15 +202,13 @@ def _executor(distributed: Any, address: str | None, jobs: int) -> Iterator[Exec
             yield client.get_executor()
 
 
-def _csv(summaries: Sequence[stats.GameSummary]) -> str:
-    """One row per seat and game (``CSV_HEADER``): whole numbers and a ';'-separated list, easy to load anywhere."""
+def csv_rows(s: stats.GameSummary) -> str:
+    """A game's rows (``CSV_HEADER``), one per seat: whole numbers and a ';'-separated list, easy to load anywhere."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    for s in summaries:
-        for seat, score in enumerate(s.scores):
-            writer.writerow([s.seed, seat, s.bots[seat], score, int(seat in s.winners), len(s.winners),
-                             ";".join(s.played[seat])])
+    for seat, score in enumerate(s.scores):
+        writer.writerow([s.seed, seat, s.bots[seat], score, int(seat in s.winners), len(s.winners),
+                         ";".join(s.played[seat])])
     return buffer.getvalue()
 
 
@@ -335,13 +337,14 @@ def _characters_table(out: Any, rows: list[dict[str, Any]], seats: int, cards_of
 
 # ------------------------------------------------------------------ the charts
 
-def _plot_to(plt: Any, summaries: Sequence[stats.GameSummary], report: dict[str, Any], path: str) -> None:
-    """Draw the charts, or say why there are none; a file that cannot be written is reported, not a traceback."""
-    if not summaries:
+def _plot_to(plt: Any, scores: Sequence[Sequence[int]], report: dict[str, Any], path: str) -> None:
+    """Draw the charts from each seat's final scores and the report, or say why there are none;
+    a file that cannot be written is reported, not a traceback."""
+    if not report["games"]:
         click.echo("no game finished: no charts drawn", err=True)
         return
     with friendly_errors():
-        _save(plt, _figure(plt, summaries, report), path)
+        _save(plt, _figure(plt, scores, report), path)
     click.echo(f"charts written to {path}", err=True)
 
 
@@ -359,20 +362,20 @@ def chart_title(report: dict[str, Any]) -> str:
             f"loot sides: {'; '.join(loot_groups(run))}; libertalia {run['version']}")
 
 
-def _figure(plt: Any, summaries: Sequence[stats.GameSummary], report: dict[str, Any]) -> Any:
+def _figure(plt: Any, scores: Sequence[Sequence[int]], report: dict[str, Any]) -> Any:
     """Final scores per seat (doubloons) and win rate per character (percent): the units of the tables."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 7), gridspec_kw={"width_ratios": [1, 2]})
     fig.suptitle(chart_title(report), fontsize=10)
-    _score_boxes(left, summaries, report["run"]["bots"], [r["win_rate"] for r in report["seats"]])
+    _score_boxes(left, scores, report["run"]["bots"], [r["win_rate"] for r in report["seats"]])
     _win_rate_bars(right, report["characters"], 1 / len(report["seats"]))
     fig.tight_layout()
     return fig
 
 
-def _score_boxes(ax: Any, summaries: Sequence[stats.GameSummary], bots: list[str], wins: list[float]) -> None:
+def _score_boxes(ax: Any, scores: Sequence[Sequence[int]], bots: list[str], wins: list[float]) -> None:
     """One box of final scores per seat, labelled with its bot and win rate as in the Seats table."""
-    seats = len(summaries[0].scores)
-    ax.boxplot([[s.scores[i] for s in summaries] for i in range(seats)], showmeans=True)
+    seats = len(scores)
+    ax.boxplot([list(seat) for seat in scores], showmeans=True)
     ax.set_xticks(range(1, seats + 1), [f"seat {i}\n{bots[i]}\nwins {wins[i]:.1%}" for i in range(seats)])
     ax.set_title("Final score per seat\n(box: middle half, line: median, triangle: mean)", fontsize=10)
     ax.set_ylabel("final score (doubloons)")

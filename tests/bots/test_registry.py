@@ -88,3 +88,14 @@ def test_play_takes_the_new_bots(tmp_path: Path) -> None:
     assert GameRecord.load(record).agents == ("human", "greedy:1", "ismcts:5")
     bad = runner.invoke(main, ["play", "--bots", "smart"])
     assert bad.exit_code == 2 and "ismcts:ITERATIONS" in bad.output
+
+
+def test_the_tally_reports_as_the_games_come_in() -> None:
+    """A Tally fed one game at a time gives report()'s figures at every point, from a generator too."""
+    results = list(stats.simulate({"edition": "galecrest"}, games=8, players=3, bots=["random", "first"], seed=3))
+    tally = stats.Tally(cards_of="first")
+    for k, result in enumerate(results, 1):
+        tally.add(result)
+        assert tally.report() == stats.report(results[:k], cards_of="first")
+    assert stats.report(iter(results)) == stats.report(results)
+    assert not hasattr(tally, "summaries") and sum(len(v) for v in tally.scores_by_seat.values()) == 8 * 3
