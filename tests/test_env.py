@@ -391,3 +391,14 @@ def test_the_documented_sizes_match() -> None:
         assert max(s.stop for s in observation_layout(rules_, players).values()) == n_obs
         assert f"{n_obs:,}" in text and str(n_keys) in text
     assert len(action_keys(classic, 2)) == 113 and len(action_keys(classic, 6)) == 233
+
+
+def test_without_the_extra_the_import_says_what_to_install() -> None:
+    """Importing libertalia.env without pettingzoo names the rl extra to install."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pettingzoo'] = None\n"
+            "try:\n    import libertalia.env\nexcept ModuleNotFoundError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert 'pip install "libertalia[rl]"' in out and "pettingzoo" in out

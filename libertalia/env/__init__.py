@@ -13,6 +13,15 @@ observation vector and its layout) and ``aec`` (the env).  See docs/bots.md.
 
 from __future__ import annotations
 
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ModuleNotFoundError as exc:  # say what to install, not only what is missing
+    raise ModuleNotFoundError(
+        f"libertalia.env needs the rl extra ({exc.name} is not installed): pip install \"libertalia[rl]\"",
+        name=exc.name) from exc
+
 from .aec import LibertaliaEnv, env, final_rewards, raw_env
 from .encoding import DECISION_KINDS, PHASES, observation_layout
 from .keys import action_keys
