@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from . import __version__, _paths, agents
+from .bots.registry import parse_bot
 from .errors import LibertaliaError, UnverifiedLootWarning
 from .game import Game, new_game
 from .loading.rules import load_rules
@@ -29,22 +30,15 @@ from .loading.specs import Rules
 from .playing import play_out
 from .records import GameRecord
 
-BOTS: dict[str, Callable[[int], agents.Agent]] = {
-    "random": lambda seed: agents.RandomAgent(seed),
-    "first": lambda seed: agents.FirstOptionAgent(),
-}
-"""Bots by plain name; ``bot_factory`` also takes the parametrised ones (``greedy:8``, ``ismcts:200``)."""
+BOTS: dict[str, Callable[[int], agents.Agent]] = {name: parse_bot(name) for name in ("random", "first")}
+"""Bots by plain name (tests may swap one in); ``bot_factory`` also takes the parametrised ones."""
 
 
 def bot_factory(spec: str) -> Callable[[int], agents.Agent]:
     """``seed -> agent`` for a bot name: a plain name in ``BOTS`` first (tests may swap one in), else
     ``bots.parse_bot`` (``ValueError`` listing the bots for a name it does not know)."""
     plain = BOTS.get(spec)
-    if plain is not None:
-        return plain
-    from .bots import parse_bot
-
-    return parse_bot(spec)
+    return plain if plain is not None else parse_bot(spec)
 
 
 def lineup(bots: Sequence[str], players: int, seed: int) -> tuple[str, ...]:
@@ -54,10 +48,9 @@ def lineup(bots: Sequence[str], players: int, seed: int) -> tuple[str, ...]:
     bot sits in each seat once and the advantage of a seat cancels out (a solo game has one
     seat to fill, and Automa beside it).
     """
-    names = [bots[i % len(bots)] for i in range(players)]
+    names = seat_bots(bots, players)
     shift = seed % players
-    rotated = tuple(names[(i + shift) % players] for i in range(players))
-    return rotated + ("automa",) if players == 1 else rotated
+    return tuple(names[(i + shift) % players] for i in range(players)) + names[players:]
 
 
 @attrs.frozen

@@ -138,6 +138,18 @@ def test_featuring_starts_from_a_focused_position() -> None:
     assert "Witch" in held and "Wind Nymph" in held
 
 
+def _failing_script(error: type[BaseException], match: str, *, steps: int) -> str:
+    """The script a two-seat ``GameMachine`` prints when it fails with ``error`` (which it must)."""
+
+    class TwoSeats(GameMachine):
+        players = 2
+
+    with pytest.raises(error, match=match) as caught:
+        run_state_machine_as_test(TwoSeats, settings=_settings(20, steps))
+    python, _ = _blocks(_notes(caught.value))
+    return python
+
+
 def test_a_broken_round_trip_is_reproduced_by_the_script(monkeypatch: pytest.MonkeyPatch) -> None:
     """When a save does not load back equal, the script ends with that very check, and fails there too."""
     real = lt.Game.from_json
@@ -148,12 +160,7 @@ def test_a_broken_round_trip_is_reproduced_by_the_script(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(lt.Game, "from_json", staticmethod(lossy))
 
-    class Saving(GameMachine):
-        players = 2
-
-    with pytest.raises(AssertionError, match="JSON round trip") as caught:
-        run_state_machine_as_test(Saving, settings=_settings(20, 8))
-    python, _ = _blocks(_notes(caught.value))
+    python = _failing_script(AssertionError, "JSON round trip", steps=8)
     assert "lt.Game.from_json(game.to_json(), rules) == game" in python
     with pytest.raises(AssertionError, match="JSON round trip"):
         _exec(python)
@@ -170,12 +177,7 @@ def test_an_impure_choose_is_reproduced_call_by_call(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(lt.Game, "to_json", drifting)
 
-    class Pure(GameMachine):
-        players = 2
-
-    with pytest.raises(AssertionError, match="changed") as caught:
-        run_state_machine_as_test(Pure, settings=_settings(20, 8))
-    python, _ = _blocks(_notes(caught.value))
+    python = _failing_script(AssertionError, "changed", steps=8)
     assert "for at, key in [" in python
     with pytest.raises(AssertionError, match="changed after it was made"):
         _exec(python)
@@ -192,12 +194,7 @@ def test_a_crash_in_choose_is_the_scripts_last_line(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(lt.Game, "choose", fragile)
 
-    class Fragile(GameMachine):
-        players = 2
-
-    with pytest.raises(RuntimeError, match="loot is broken") as caught:
-        run_state_machine_as_test(Fragile, settings=_settings(20, 12))
-    python, _ = _blocks(_notes(caught.value))
+    python = _failing_script(RuntimeError, "loot is broken", steps=12)
     assert python.rstrip().endswith("# the last choose above raised the error")
     with pytest.raises(RuntimeError, match="loot is broken"):
         _exec(python)
