@@ -116,3 +116,22 @@ def test_games_from_random_positions_keep_invariants(edition: str, players: int,
         game = game.choose(data.draw(st.sampled_from(game.legal_keys())))
         check_invariants(game)
     assert game.is_over
+
+
+def test_no_library_code_draws_from_the_global_random() -> None:
+    """Determinism: the library uses ``random`` only for seeded ``random.Random`` instances, never the global one."""
+    import ast
+    from pathlib import Path
+
+    import libertalia
+
+    offenders = []
+    for path in Path(libertalia.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                offenders += [f"{path.name}: from random import {a.name}" for a in node.names if a.name != "Random"]
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random"
+                    and node.attr != "Random"):
+                offenders.append(f"{path.name}:{node.lineno}: random.{node.attr}")
+    assert not offenders, offenders
