@@ -28,11 +28,11 @@ from .errors import (
 
 if TYPE_CHECKING:
     from . import agents, records
+    from .engine.specs import BoardSpec, CharacterSpec, LootSpec, Rules
     from .game import Game, Observation, new_game
     from .language.parser import parse
     from .language.render import render
     from .loading.rules import load_rules
-    from .loading.specs import BoardSpec, CharacterSpec, LootSpec, Rules
     from .playing import play
     from .records import GameRecord
     from .state import Decision, Event, Option, PlayerState
@@ -46,8 +46,8 @@ _LAZY = {
     "Game": ".game", "Observation": ".game", "new_game": ".game",
     "parse": ".language.parser", "render": ".language.render",
     "load_rules": ".loading.rules",
-    "BoardSpec": ".loading.specs", "CharacterSpec": ".loading.specs", "LootSpec": ".loading.specs",
-    "Rules": ".loading.specs",
+    "BoardSpec": ".engine.specs", "CharacterSpec": ".engine.specs", "LootSpec": ".engine.specs",
+    "Rules": ".engine.specs",
     "play": ".playing",
     "Decision": ".state", "Event": ".state", "Option": ".state", "PlayerState": ".state",
 }

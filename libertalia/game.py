@@ -13,9 +13,9 @@ import attrs
 from . import saves
 from .engine import flow, journal, rng
 from .engine.setup import initial_state
+from .engine.specs import Rules
 from .engine.work import Frame, Work
 from .errors import IllegalChoice, StepBudgetExceeded, UnverifiedSoloWarning
-from .loading.specs import Rules
 
 if TYPE_CHECKING:
     import random

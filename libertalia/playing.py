@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .agents import Agent
+from .engine.specs import Rules
 from .game import Game, new_game
-from .loading.specs import Rules
 
 
 def play(rules: Rules, agents: Sequence[Agent], seed: int = 0, setup: Mapping[str, Any] | None = None,

@@ -23,10 +23,10 @@ from typing import Any
 import attrs
 
 from .engine import journal, rng
+from .engine.specs import Rules
 from .errors import IllegalChoice, LibertaliaError, RecordError, SetupError
 from .game import Game, _answer, new_game
 from .loading.rules import load_rules
-from .loading.specs import Rules
 from .saves import MAX_DEPTH, SEED_BOUND, describe, field_key, library_version, parse_json, rules_mismatch
 
 RECORD_FORMAT = 2

@@ -35,9 +35,9 @@ from typing import Any, NoReturn
 import attrs
 
 from .engine import flow, journal, rng
+from .engine.specs import Rules
 from .engine.work import Work
 from .errors import SaveError
-from .loading.specs import Rules
 from .state import CardRef, Decision, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
 
 SAVE_FORMAT = 3

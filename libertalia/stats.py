@@ -23,10 +23,10 @@ import attrs
 
 from . import __version__, _paths, agents
 from .bots.registry import parse_bot
+from .engine.specs import Rules
 from .errors import LibertaliaError, UnverifiedLootWarning
 from .game import Game, new_game
 from .loading.rules import load_rules
-from .loading.specs import Rules
 from .playing import play_out
 from .records import GameRecord
 

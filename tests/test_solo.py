@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import libertalia as lt
 from libertalia.engine import automa
-from libertalia.loading.specs import SoloSpec
+from libertalia.engine.specs import SoloSpec
 from libertalia.state import GameState
 from libertalia.testing import check_invariants
 

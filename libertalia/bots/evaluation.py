@@ -20,7 +20,7 @@ import threading
 from collections import defaultdict
 
 from ..engine.preview import voyage_end_scores
-from ..loading.specs import Rules
+from ..engine.specs import Rules
 from ..state import GameState
 
 CALIBRATION_GAMES = 40

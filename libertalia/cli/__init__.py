@@ -16,7 +16,7 @@ from ..errors import LibertaliaError, UnverifiedLootWarning
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..loading.specs import Rules
+    from ..engine.specs import Rules
 
 
 def console() -> Console:

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from ..engine.specs import Rules
 from ..game import Game
-from ..loading.specs import Rules
 from ..state import Decision, Event, PlayerState
 
 RANK_LEGEND = ("The number after a character is its rank: by day the island acts from the lowest rank up, "

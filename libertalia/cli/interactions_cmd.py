@@ -20,7 +20,7 @@ from ..language.suggest import did_you_mean, lookup
 from . import console, friendly_errors, load, rules_args
 
 if TYPE_CHECKING:
-    from ..loading.specs import Rules
+    from ..engine.specs import Rules
     from ..testing.sweep import PairReport
 
 JSON_HELP = """With --json the report is one object:

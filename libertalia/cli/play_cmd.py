@@ -41,9 +41,9 @@ from rich.console import Console
 
 from ..agents import Agent
 from ..bots.registry import BOT_HELP
+from ..engine.specs import Rules
 from ..errors import LibertaliaError
 from ..game import Game, new_game
-from ..loading.specs import Rules
 from ..records import GameRecord, write_atomic
 from ..saves import SEED_BOUND
 from ..stats import bot_factory

@@ -28,7 +28,7 @@ from ..game import new_game
 from . import console, friendly_errors, load, rules_args
 
 if TYPE_CHECKING:
-    from ..loading.specs import BoardSpec, Rules
+    from ..engine.specs import BoardSpec, Rules
 
 # One row per seat and game.  ``won`` is 1 for every winner, tied winners included; ``winners``
 # says how many shared the win (a fractional share is won / winners, as the report counts it).

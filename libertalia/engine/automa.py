@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..state import Option
 
 if TYPE_CHECKING:
-    from ..loading.specs import SoloSpec
+    from .specs import SoloSpec
     from .work import Work
 
 

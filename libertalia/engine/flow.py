@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 
 from ..errors import StepBudgetExceeded
 from ..language.compile import push_frame
-from ..loading.specs import Rules
 from ..state import CardRef, Decision, Option
 from . import automa, journal
+from .specs import Rules
 from .work import Frame, Queued, Suspend, Work
 
 STEP_BUDGET = 100_000

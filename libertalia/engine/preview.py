@@ -12,9 +12,9 @@ from __future__ import annotations
 import attrs
 
 from ..errors import LibertaliaError
-from ..loading.specs import Rules
 from ..state import Decision, GameState
 from . import flow
+from .specs import Rules
 from .work import Work
 
 

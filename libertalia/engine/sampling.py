@@ -68,9 +68,9 @@ from typing import Any
 
 import attrs
 
-from ..loading.specs import BoardSpec, Rules
 from ..state import GameState, PlayerState
 from . import flow, journal
+from .specs import BoardSpec, Rules
 from .work import Work
 
 Zones = tuple[tuple[str, ...], tuple[str, ...]]

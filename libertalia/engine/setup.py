@@ -14,9 +14,9 @@ from typing import Any
 import attrs
 
 from ..errors import SetupError
-from ..loading.specs import Rules
 from ..state import GameState, PlayerState
 from . import rng
+from .specs import Rules
 
 _SETUP_KEYS = {"voyage", "day", "reputation", "players", "loot"}
 _PLAYER_KEYS = {"hand", "ship", "graveyard", "loot", "doubloons", "score"}

@@ -28,7 +28,7 @@ from . import automa, journal, rng
 from .journal import DISCARD, DISCARD_BY, GRAVEYARD_TO_HAND, OVERFLOW, PUSHED, PUT, TAKE_OVER
 
 if TYPE_CHECKING:
-    from ..loading.specs import Instruction, Rules
+    from .specs import Instruction, Rules
 
 PILES = ("hand", "ship", "graveyard")
 

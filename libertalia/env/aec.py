@@ -18,9 +18,9 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..engine.specs import Rules
 from ..game import Game, new_game
 from ..loading.rules import LootOption, load_rules
-from ..loading.specs import Rules
 from .encoding import HIGH, Encoder
 from .keys import action_keys, seat_count
 

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from ..engine.specs import Rules
 from ..game import Observation
-from ..loading.specs import Rules
 from ..state import PlayerState
 from .keys import seat_count
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..engine.specs import Rules
 from ..language import ast
 from ..language.nodes import Node, fields
-from ..loading.specs import Rules
 
 
 def seat_count(rules: Rules, players: int) -> int:

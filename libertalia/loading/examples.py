@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from .. import _paths
+from ..engine.specs import Rules
 from ..errors import (
     DataError,
     ExampleFailure,
@@ -28,7 +29,6 @@ from ..errors import (
 )
 from ..game import Game, new_game
 from .rules import load_rules
-from .specs import Rules
 from .yamlfile import Field, read
 
 _EXAMPLE_KEYS = {

@@ -16,13 +16,13 @@ from pathlib import Path
 
 from .. import _paths
 from ..engine import rng
+from ..engine.specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
 from ..language.compile import compile_ability
 from ..language.parser import parse, save_parsed
 from ..language.suggest import did_you_mean
 from .solo import solo_spec
-from .specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from .yamlfile import Document, Field, read
 
 LootOption = str | Mapping[str, str] | None

@@ -12,7 +12,7 @@ import re
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from .specs import SoloCard, SoloRow, SoloSpec
+from ..engine.specs import SoloCard, SoloRow, SoloSpec
 from .yamlfile import Document, Field, read
 
 SOLO_KEYS = {"start": True, "loot": True, "preference": True, "categories": True, "rows": True, "hand": True,

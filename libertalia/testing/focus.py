@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
+from ..engine.specs import Rules
 from ..game import Game, new_game
 from ..language import ast
 from ..language.suggest import did_you_mean
-from ..loading.specs import Rules
 from ..state import Event
 from .repro import note_game
 

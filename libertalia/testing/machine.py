@@ -35,9 +35,9 @@ from hypothesis import Phase, currently_in_test_context, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from ..engine.specs import Rules
 from ..game import Game, new_game
 from ..loading.rules import load_rules
-from ..loading.specs import Rules
 from .focus import FocusedPosition
 from .invariants import check_invariants
 from .repro import Reproduction, load_call, reproduction

@@ -15,8 +15,8 @@ from typing import Any
 import attrs
 import yaml
 
+from ..engine.specs import Rules
 from ..game import Game, new_game
-from ..loading.specs import Rules
 
 __all__ = ["Reproduction", "load_call", "reproduction"]
 

@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, overload
 
+from ..engine.specs import Rules
 from ..game import Game, new_game
-from ..loading.specs import Rules
 from . import focus
 from .repro import note_game
 

@@ -39,9 +39,9 @@ from typing import Any
 import attrs
 
 from ..agents import RandomAgent
+from ..engine.specs import Rules
 from ..errors import UnverifiedLootWarning
 from ..game import Game, Observation, new_game
-from ..loading.specs import Rules
 from ..state import Decision
 from .focus import FocusedPosition, acted, focused_position
 from .invariants import check_invariants

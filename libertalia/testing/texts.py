@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 import attrs
 
 from .. import _paths
+from ..engine.specs import Rules
 from ..errors import CardError
 from ..language import checker
 from ..language.compile import compile_ability
-from ..loading.specs import Rules
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy

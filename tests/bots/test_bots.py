@@ -8,7 +8,7 @@ import pytest
 
 import libertalia as lt
 from libertalia.bots import make_agent
-from libertalia.loading.specs import Rules
+from libertalia.engine.specs import Rules
 
 
 @functools.cache

@@ -10,7 +10,7 @@ import pytest
 import libertalia as lt
 from libertalia.bots.evaluation import card_values, margins, worths
 from libertalia.engine.preview import voyage_end_scores
-from libertalia.loading.specs import Rules
+from libertalia.engine.specs import Rules
 
 
 @functools.cache

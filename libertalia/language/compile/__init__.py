@@ -28,7 +28,7 @@ from .conditions import condition_fn
 from .selectors import candidates, loot_candidates
 
 if TYPE_CHECKING:
-    from ...loading.specs import Compiled, Instruction
+    from ...engine.specs import Compiled, Instruction
 
 __all__ = ["best_sets", "compile_ability", "push_frame", "push_loot_abilities"]
 
@@ -75,7 +75,7 @@ def _may_possible_pick(a: ast.Action) -> Callable[[Work, Frame], bool]:
 
 
 def compile_ability(ability: ast.Ability) -> Compiled:
-    from ...loading.specs import Compiled
+    from ...engine.specs import Compiled
 
     code: list[Instruction] = []
 

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..engine import journal, rng
 from ..language import ast
 from ..state import Option
+from . import journal, rng
 
 if TYPE_CHECKING:
-    from ..engine.work import Frame, Work
+    from .work import Frame, Work
 
 
 UNCHARTED_COUNTER = 1 << 62
