@@ -35,6 +35,7 @@ from typing import Any, NoReturn
 import attrs
 
 from .engine import flow, journal, rng
+from .engine.program.base import Mark
 from .engine.specs import Rules
 from .engine.work import Work
 from .errors import SaveError
@@ -570,6 +571,9 @@ class _Check:
         source = self.source(f["source"], at("source"))
         abilities = self.rules.sources[source]
         index = self.number(f["index"], at("index"), 0, len(abilities) - 1)
+        marks = self.items(f["marks"], at("marks"), abilities[index].slots)
+        if len(marks) != abilities[index].slots:
+            self.fail(at("marks"), f"holds {len(marks)} marks, but this ability keeps {abilities[index].slots}")
         return FrameState(
             source=source,
             index=index,
@@ -577,13 +581,28 @@ class _Check:
             this=self.opt_ref(f["this"], at("this")),
             pc=self.number(f["pc"], at("pc"), 0, len(abilities[index].code)),
             answers=self.strs(f["answers"], at("answers")),
-            it=self.opt_ref(f["it"], at("it")),
-            did=self.flag(f["did"], at("did")),
-            count=self.number(f["count"], at("count"), 0, self.things),
-            moved=self.number(f["moved"], at("moved"), 0, max(len(self.rules.board.track_income), 1)),
-            gained=self.number(f["gained"], at("gained"), -MAX_AMOUNT, MAX_AMOUNT),
+            marks=tuple(self.mark(m, f"{at('marks')}[{i}]") for i, m in enumerate(marks)),
             origin=self.opt_ref(f.get("origin"), at("origin")),
         )
+
+    def mark(self, value: Any, where: str) -> Mark | None:
+        """What a binder step left: ``[characters, [[character, zone], ...], count, did]``, or null."""
+        if value is None:
+            return None
+        parts = self.items(value, where)
+        if len(parts) != 4:
+            self.fail(where, f"a mark is [characters, before, count, did], not a list of {len(parts)}")
+        before = []
+        for i, pair in enumerate(self.items(parts[1], f"{where}[1]", self.things)):
+            item = self.items(pair, f"{where}[1][{i}]")
+            if len(item) != 2:
+                self.fail(f"{where}[1][{i}]", f"must be [character, zone], not a list of {len(item)}")
+            zone = item[1]
+            if zone is not None and zone not in _ZONES:
+                self.fail(f"{where}[1][{i}][1]", f"unknown zone {describe(zone)}; the zones are {', '.join(_ZONES)}")
+            before.append((self.ref(item[0], f"{where}[1][{i}][0]"), zone))
+        return (self.refs(parts[0], f"{where}[0]"), tuple(before),
+                self.number(parts[2], f"{where}[2]", 0, self.things), self.flag(parts[3], f"{where}[3]"))
 
     def pending(self, value: Any, where: str) -> PendingState:
         p = self.obj(value, where, _PENDING_FIELDS)
@@ -731,7 +750,8 @@ STATE_FIELDS = (
 """Every field of ``GameState`` (``history`` last: saves from before it existed may omit it)."""
 _PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept",
                   "kept_loot", "removed")
-_FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "it", "did", "count", "moved", "gained", "origin")
+_FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "marks", "origin")
+_ZONES = ("island", "hand", "ship", "graveyard")
 _PENDING_FIELDS = ("seat", "source", "index", "this", "late", "first")
 _DECISION_FIELDS = ("player", "kind", "options", "prompt", "source")
 CHECKED_FIELDS: dict[type, tuple[str, ...]] = {

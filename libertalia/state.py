@@ -71,7 +71,7 @@ class PlayerState:
 
 @attrs.frozen
 class FrameState:
-    """A suspended ability: which one, how far it ran and what it bound."""
+    """A suspended ability: which one, how far it ran and what its binder steps left for later words."""
 
     source: str  # "c:<card name>" or "l:<loot kind>"
     index: int  # which ability of the source
@@ -79,12 +79,10 @@ class FrameState:
     this: CardRef | None
     pc: int = 0
     answers: tuple[str, ...] = ()
-    it: CardRef | None = None
-    did: bool = False
-    count: int = 0
-    moved: int = 0
-    gained: int = 0
-    origin: CardRef | None = None  # the card whose text runs: ``this``, or the card it borrows from
+    # One per binder slot of the program (``engine.program.base.Mark``), None where the binder has not run:
+    # (characters now, (character, zone) as they were, count, did anything).
+    marks: tuple[tuple[tuple[CardRef, ...], tuple[tuple[CardRef, str | None], ...], int, bool] | None, ...] = ()
+    origin: CardRef | None = None  # the card whose text runs: ``this``, or the card it borrows from; None on loot
 
 
 @attrs.frozen

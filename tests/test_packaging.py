@@ -38,4 +38,4 @@ def test_built_wheel_carries_the_data(tmp_path: Path) -> None:
     assert "libertalia/_data/boards/galecrest.yaml" in names and "libertalia/_data/boards/classic.yaml" in names
     assert sum(n.startswith("libertalia/_data/cards/galecrest/characters/") for n in names) == 40
     assert sum(n.startswith("libertalia/_data/cards/classic/characters/") for n in names) == 30
-    assert "libertalia/cli/__init__.py" in names and "libertalia/language/compile/actions.py" in names
+    assert "libertalia/cli/__init__.py" in names and "libertalia/engine/program/actions.py" in names

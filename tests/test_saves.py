@@ -110,7 +110,7 @@ CASES: list[tuple[str, Edit, str]] = [
     ("missing field", lambda p: p["state"].pop("undealt"), "state.undealt: missing"),
     ("frame source", _set(("state", "frames", 0, "source"), "c:Kraken"), "state.frames[0].source: 'c:Kraken' is no"),
     ("frame ability", _set(("state", "frames", 0, "index"), 9), "state.frames[0].index: must be from 0 to"),
-    ("frame count", _set(("state", "frames", 0, "count"), 10**9), "state.frames[0].count: must be from 0 to"),
+    ("frame marks", _set(("state", "frames", 0, "marks"), [None] * 50), "state.frames[0].marks: holds 50"),
     ("card in play", _set(("state", "frames", 0, "this"), [1]), "state.frames[0].this: a card in play is [seat, name]"),
     ("commit", _set(("state", "commits"), [None, None, None, None]), "state.commits: holds 4 entries"),
     ("decision", _set(("state", "decision", "player"), lambda s: (s + 1) % 3), "state.decision: does not match"),

@@ -13,9 +13,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from ..errors import StepBudgetExceeded
-from ..language.compile import push_frame
 from ..state import CardRef, Decision, Option
 from . import automa, journal
+from .program.base import NOTHING_DONE, Unbound
 from .specs import Rules
 from .work import Frame, Queued, Suspend, Work
 
@@ -60,7 +60,10 @@ def run(w: Work) -> None:
                     recent.append(frames.pop().source)
                     continue
                 f.pos = 0
-                f.pc = f.code[pc](w, f)
+                try:
+                    f.pc = f.code[pc](w, f)
+                except Unbound:  # it speaks of a character nobody named: the step does nothing
+                    _skip(w, f)
                 if f.answers:
                     f.answers.clear()
                 continue
@@ -75,13 +78,37 @@ def run(w: Work) -> None:
         return
 
 
+def _skip(w: Work, f: Frame) -> None:
+    """Move past a step whose reference is unbound, leaving the mark of a binder that did nothing."""
+    step = w.rules.sources[f.source][f.index].steps[f.pc]
+    slot: int = getattr(step, "mark", -1)
+    if slot >= 0:
+        f.marks[slot] = NOTHING_DONE
+    f.pc += 1
+
+
 def run_direct(w: Work, f: Frame) -> None:
     """Run a ``direct`` ability (one that neither asks nor starts another) start to end, unstacked."""
     code = f.code
     pc = 0
     while pc < len(code):
         f.pc = pc
-        pc = code[pc](w, f)
+        try:
+            pc = code[pc](w, f)
+        except Unbound:
+            _skip(w, f)
+            pc = f.pc
+
+
+def run_coins(w: Work, seat: int, source: str, coins: tuple[int, ...]) -> None:
+    """An ability that only gains or loses fixed doubloons, run without a frame (the commonest kind)."""
+    for n in coins:
+        if n > 0:
+            w.gain(seat, n)
+        else:
+            w.lose(seat, -n)
+        if n:
+            w.log(journal.CHANGE_DOUBLOONS, seat, n, source[2:])
 
 
 # ---------------------------------------------------------------- voyage start
@@ -246,17 +273,17 @@ def _sun(w: Work) -> None:
             before = situation(w) if watch else ""
             if (source, "sun") in w.rules.all_direct:  # nothing to stack: run them here, in order
                 for i, c in abilities:
-                    if c.fast is not None:
-                        c.fast(w, ref[0], source)
+                    if c.coins is not None:
+                        run_coins(w, ref[0], source, c.coins)
                     else:
-                        run_direct(w, Frame(source, i, ref[0], ref, c.code, ref))
+                        run_direct(w, Frame(source, i, ref[0], ref, c.code, ref, c.slots))
                 if watch:
                     _watched(w, ref, before)
                 continue
             if watch:
                 w.watching = (ref, before)
             for i, _ in reversed(abilities):
-                push_frame(w, source, i, ref[0], ref)
+                w.push_frame(source, i, ref[0], ref)
             return
     if w.no_effect:
         _rerank(w)
@@ -589,12 +616,13 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
         seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
         ability = sources[source][index]
         if not ability.direct:
-            push_frame(w, source, index, seat, this)
+            w.push_frame(source, index, seat, this)
             return False
-        if ability.fast is not None:
-            ability.fast(w, seat, source)
+        if ability.coins is not None:
+            run_coins(w, seat, source, ability.coins)
         else:
-            run_direct(w, Frame(source, index, seat, this, ability.code, this))
+            run_direct(w, Frame(source, index, seat, this, ability.code, this if source[0] == "c" else None,
+                                ability.slots))
         if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True

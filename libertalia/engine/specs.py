@@ -16,6 +16,7 @@ from ..state import Option
 from . import journal, rng
 
 if TYPE_CHECKING:
+    from .program.control import Step
     from .work import Frame, Work
 
 
@@ -23,12 +24,19 @@ UNCHARTED_COUNTER = 1 << 62
 """Where a game's uncharted side draws sit in its random stream: far beyond any game's own draws."""
 
 Instruction = Callable[["Work", "Frame"], int]
-"""Runs one step of an ability and returns the next program counter."""
+"""One step of an ability, run: the ``act`` of a typed step (``engine.program``); returns the next program counter."""
 
 
 @attrs.frozen
 class Compiled:
-    """An ability ready to run: flat instructions plus scheduling facts."""
+    """An ability ready to run: its typed program, plus scheduling facts read from it.
+
+    ``steps`` is the program (frozen step records, every reference resolved); ``code`` holds
+    each step's ``act``, the form the engine's loop calls; ``slots`` is how many binder
+    marks a frame of it keeps.  ``reads`` and ``writes`` name the parts of the game the
+    ability may look at and change (``engine.program.footprint``): two abilities whose
+    footprints do not meet give the same game in either order.
+    """
 
     timing: str
     last: bool
@@ -38,12 +46,17 @@ class Compiled:
     constant_gain: bool  # only gains a fixed number of doubloons: order cannot matter
     passive: bool  # a standing rule (``take no loot``) with nothing to run
     text: str
+    steps: tuple[Step, ...] = attrs.field(eq=False, repr=False)
     code: tuple[Instruction, ...] = attrs.field(eq=False, repr=False)
     # Only changes its owner's doubloons or reputation: it can neither ask nor start another
     # ability, so the engine runs it on the spot instead of stacking a frame for it.
     direct: bool = False
-    # Only gains or loses fixed numbers of doubloons: run as ``fast(work, seat, source)``, frameless.
-    fast: Callable[[Work, int, str], None] | None = attrs.field(default=None, eq=False, repr=False)
+    # Only gains or loses fixed numbers of doubloons, as these signed amounts: run frameless.
+    coins: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+    slots: int = 0
+    reads: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
+    writes: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
+    asks: bool = attrs.field(default=False, eq=False, repr=False)
 
 
 @attrs.frozen

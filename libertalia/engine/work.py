@@ -28,6 +28,7 @@ from . import automa, journal, rng
 from .journal import DISCARD, DISCARD_BY, GRAVEYARD_TO_HAND, OVERFLOW, PUSHED, PUT, TAKE_OVER
 
 if TYPE_CHECKING:
+    from .program.base import Mark
     from .specs import Instruction, Rules
 
 PILES = ("hand", "ship", "graveyard")
@@ -59,13 +60,16 @@ class Seat:
 
 
 class Frame:
-    """A running ability; ``pos`` counts the answers used by the current step."""
+    """A running ability; ``pos`` counts the answers used by the current step.
 
-    __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "it", "did", "count", "moved", "gained",
-                 "code", "origin")
+    ``marks`` holds one slot per binder step of the program (``engine.program.base``):
+    what "it", "one returned" or "you did" will read.
+    """
+
+    __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "marks", "code", "origin")
 
     def __init__(self, source: str, index: int, seat: int, this: CardRef | None, code: tuple[Instruction, ...],
-                 origin: CardRef | None) -> None:
+                 origin: CardRef | None, slots: int = 0) -> None:
         """A fresh start of the ability (``thaw`` resumes a suspended one)."""
         self.code = code
         self.source = source
@@ -75,11 +79,7 @@ class Frame:
         self.pc = 0
         self.answers: list[str] = []
         self.pos = 0
-        self.it: CardRef | None = None
-        self.did = False
-        self.count = 0
-        self.moved = 0
-        self.gained = 0
+        self.marks: list[Mark | None] = [None] * slots if slots else _NO_MARKS
         self.origin = origin
 
     @classmethod
@@ -87,18 +87,16 @@ class Frame:
         f = cls(fs.source, fs.index, fs.seat, fs.this, code, fs.origin)
         f.pc = fs.pc
         f.answers = list(fs.answers)
-        f.it = fs.it
-        f.did = fs.did
-        f.count = fs.count
-        f.moved = fs.moved
-        f.gained = fs.gained
+        f.marks = list(fs.marks) if fs.marks else _NO_MARKS
         return f
 
     def freeze(self) -> FrameState:
-        return FrameState(
-            self.source, self.index, self.seat, self.this, self.pc, tuple(self.answers),
-            self.it, self.did, self.count, self.moved, self.gained, self.origin,
-        )
+        return FrameState(self.source, self.index, self.seat, self.this, self.pc, tuple(self.answers),
+                          tuple(self.marks), self.origin)
+
+
+_NO_MARKS: list[Mark | None] = []
+"""The marks of a program without binders: shared, never written (no slot to write)."""
 
 
 class FlowAnswers:
@@ -248,6 +246,25 @@ class Work:
         self.decision = None
         self.answered += 1
         return key
+
+    def push_frame(self, source: str, index: int, seat: int, this: CardRef | None,
+                   origin: CardRef | None = None) -> None:
+        """Start an ability; ``origin`` is the card whose text runs, when another card borrows it.
+
+        A loot tile's ability runs no card's text: its origin is None, so that it may borrow
+        the ability of the character that took it.
+        """
+        compiled = self.rules.sources[source][index]
+        if origin is None and source[0] == "c":
+            origin = this
+        self.frames.append(Frame(source, index, seat, this, compiled.code, origin, compiled.slots))
+
+    def push_loot_abilities(self, seat: int, kind: str, timing: str, taker: CardRef | None) -> None:
+        """Resolve a token's ``timing`` abilities now (R6: only when taken from a day or the bag)."""
+        spec = self.rules.loot_spec(kind)
+        for i in reversed(range(len(spec.compiled))):
+            if spec.compiled[i].timing == timing:
+                self.push_frame(f"l:{kind}", i, seat, taker)
 
     def journal_bytes(self) -> bytes | None:
         """The whole log, packed (``None`` for a game without one)."""

@@ -412,6 +412,7 @@ class IsPositioned(Node):
     ref: str  # this | it | taker
     position: str
     np: CharNP
+    verb: str = field(default="is", kw_only=True)  # "is" (now) or "was" (before its binder acted): the tense
 
 
 class IsLike(Node):
@@ -419,7 +420,7 @@ class IsLike(Node):
 
     ref: str  # this | it | taker
     filter: CharFilter
-    verb: str = field(default="is", eq=False, kw_only=True)  # "is" or "was", as written
+    verb: str = field(default="is", kw_only=True)  # "is" (now) or "was" (before its binder acted): the tense
 
 
 class IsA(Node):
@@ -427,7 +428,7 @@ class IsA(Node):
 
     ref: str
     name: str
-    verb: str = field(default="is", eq=False, kw_only=True)
+    verb: str = field(default="is", kw_only=True)  # the tense, as for ``IsLike``
 
 
 class LastVoyage(Node):

@@ -3,8 +3,9 @@
 The grammar accepts any Capitalised name and any lower-case loot word; this
 module checks them against the loaded rules and refuses every sentence the
 engine could not carry out exactly as written: a random pick outside the bag,
-``it`` before anything was picked, the island at night, a borrowed ability of
-another timing.  What passes here runs as it reads (the promise of
+the island at night, a borrowed ability of another timing.  Words that point back
+("it", "one returned", "you did") are bound, or refused, by the compiler
+(``language/compile/references.py``).  What passes here runs as it reads (the promise of
 docs/card-language.md); tests/language/test_checker.py pins each refusal.
 """
 
@@ -70,7 +71,6 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
     if ctx.loot and a.timing == "sun":
         raise report("a loot tile has no daytime ability: it acts when taken (dusk), each night it is held "
                      "(moon) or at the voyage's end (anchor)", a.line, a.column, "dusk, moon or anchor")
-    bound = False  # whether ``it`` can be bound at this point
     for step in a.steps:
         for act in _actions(step):
             if isinstance(act, ast.TakeNoLoot) and (a.timing != "dusk" or len(a.steps) != 1 or ctx.loot
@@ -79,21 +79,14 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
                              act.line, act.column, "dusk: take no loot.")
         for condition in _conditions(step):
             for c in condition.parts:
-                _check_condition_part(c, vocab, report, step, ctx, bound)
+                _check_condition_part(c, vocab, report, step, ctx)
         for act in _actions(step):
-            if _uses_it(act) and not bound:
-                raise report('"it" is used before anything was picked', act.line, act.column,
-                             "an earlier action that discards, puts or names a character")
             _check_action(act, vocab, report, ctx)
             _check_self_reference(act, report, ctx.loot)
-            if _binds_it(act):
-                bound = True
 
 
-def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context,
-                          bound: bool) -> None:
+def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context) -> None:
     ref = getattr(c, "ref", None)
-    refers_to_it = ref == "it"
     where = (step.line, step.column)
     if isinstance(c, ast.LastVoyage) and ref != "this":
         raise report('say "this is the last voyage"', *where, '"this is the last voyage"')
@@ -101,9 +94,6 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
         _check_taker(report, ctx, *where)
     if ref == "this" and ctx.loot and not isinstance(c, ast.LastVoyage):
         raise report('on loot, "this" is the token, not a character', *where, '"the character that took this"')
-    if refers_to_it and not bound:
-        raise report('"it" is used before anything was picked', *where,
-                     "an earlier action that discards, puts or names a character")
     if isinstance(c, ast.Exists) and c.at_nightfall and ctx.timing != "moon":
         raise report('"at nightfall" only makes sense at night', *where, "a moon ability")
     if isinstance(c, ast.JustTook) and ctx.timing != "dusk":
@@ -172,19 +162,6 @@ def _conditions(step: ast.Step) -> Iterator[ast.Condition]:
         yield cond
 
 
-def _uses_it(act: ast.Action) -> bool:
-    if isinstance(act, (ast.Change, ast.PaysYou)) and isinstance(act.subject, ast.ItsOwner):
-        return True
-    target = getattr(act, "target", None)
-    return isinstance(target, ast.It)
-
-
-def _binds_it(act: ast.Action) -> bool:
-    if isinstance(act, (ast.Change, ast.PaysYou)) and isinstance(act.subject, ast.OwnerOf):
-        return True
-    return isinstance(act, (ast.Discard, ast.Put, ast.Play))
-
-
 def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
     where = (act.line, act.column)
     for np in _char_nps(act):
@@ -212,6 +189,8 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Cont
     if isinstance(act, ast.UseAbility) and act.timing != ctx.timing:
         raise report(f"a {ctx.timing} ability can only use {ctx.timing} abilities: another timing's text "
                      f"would run where its words mean something else", *where, f"use the {ctx.timing} ability of …")
+    if isinstance(act, ast.UseAbility) and not ctx.loot:
+        _check_borrow_target(act, report, ctx)
     if isinstance(act, ast.UseAbility) and ctx.loot and ctx.timing != "dusk":
         raise report("a loot tile can borrow an ability only at dusk, through the character that took it", *where,
                      "a dusk ability")
@@ -240,6 +219,27 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Cont
     if isinstance(counter, ast.CountCharacters):
         _check_np(counter.np, vocab, report, ctx)
         _check_number(counter.np, False, report)
+
+
+# Where a character's own card is while its ability of each timing runs: phrases naming those places
+# can name the card itself.
+_OWN_PLACES = {"sun": ("island",), "dusk": ("island",), "moon": ("your", "any_ship", "each_ship"),
+               "anchor": ("your", "any_ship", "each_ship")}
+
+
+def _check_borrow_target(act: ast.UseAbility, report: Report, ctx: _Context) -> None:
+    """A character never borrows from itself: a phrase that can only, or first, name it would do nothing."""
+    target = act.target
+    if isinstance(target, ast.This):
+        raise report("a character cannot use its own ability: it is running already", act.line, act.column,
+                     "another character, such as 'another character in your ship'")
+    if not isinstance(target, ast.Positional | ast.EveryChar) or target.np.other:
+        return
+    zone = target.np.zone
+    if zone is None or (zone.place in _OWN_PLACES[ctx.timing] and (zone.place != "your" or zone.pile == "ship")):
+        words = f"the {target.position}" if isinstance(target, ast.Positional) else "every"
+        raise report(f'"{words} …" can name this character itself, whose ability cannot be borrowed',
+                     act.line, act.column, f'"other", as in "{words} other character …"')
 
 
 def _one_player(p: ast.PlayerRef) -> bool:

@@ -476,8 +476,8 @@ class ToAst(Transformer[Token, Any]):
         return tuple(items)
 
     def is_positioned(self, items: list[Any]) -> ast.IsPositioned:
-        ref, _is, position, np = items
-        return ast.IsPositioned(ref, str(position), np)
+        ref, verb, position, np = items
+        return ast.IsPositioned(ref, str(position), np, verb=str(verb))
 
     def is_like(self, items: list[Any]) -> ast.IsLike:
         ref, verb, flt = items

@@ -296,7 +296,7 @@ def _ref(ref: str) -> str:
 
 def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.IsPositioned):
-        return f"{_ref(c.ref)} is the {c.position} {char_np(c.np)}"
+        return f"{_ref(c.ref)} {c.verb} the {c.position} {char_np(c.np)}"
     if isinstance(c, ast.IsA):
         return f"{_ref(c.ref)} {c.verb} a {c.name}"
     if isinstance(c, ast.IsLike):

@@ -671,8 +671,9 @@ def _reporter(doc: Document) -> checker.Report:
 def _character(root: Field, doc: Document, vocab: checker.Vocabulary) -> CharacterSpec:
     f = root.mapping(_CARD_KEYS, "a character file")
     text, abilities = _parse_text(f["text"], doc)
-    checker.check(abilities, vocab, _reporter(doc), loot=False)
-    compiled = tuple(compile_ability(a) for a in abilities)
+    report = _reporter(doc)
+    checker.check(abilities, vocab, report, loot=False)
+    compiled = tuple(compile_ability(a, report) for a in abilities)
     return CharacterSpec(
         name=f["name"].as_str("name"),
         rank=_rank(f["rank"]),
@@ -692,7 +693,8 @@ def _neutral_card(n: NeutralSpec) -> CharacterSpec:
 def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
     f = root.mapping(_LOOT_KEYS, "a loot file")
     text, abilities = _parse_text(f["text"], doc)
-    checker.check(abilities, vocab, _reporter(doc), loot=True)
+    report = _reporter(doc)
+    checker.check(abilities, vocab, report, loot=True)
     verified = f["verified"].value if "verified" in f else True
     if not isinstance(verified, bool):
         raise f["verified"].error("verified must be true or false", "true or false")
@@ -702,7 +704,7 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
         count=f["count"].as_int("count", 0, MAX_NUMBER),
         text=text,
         abilities=abilities,
-        compiled=tuple(compile_ability(a) for a in abilities),
+        compiled=tuple(compile_ability(a, report) for a in abilities),
         verified=verified,
         note=f["note"].as_str("note") if "note" in f else "",
         path=doc.path,

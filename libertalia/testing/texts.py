@@ -174,10 +174,10 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
     try:
         abilities = lalr.parse(text, "<text>", 0, 0, 0, None)
         checker.check(abilities, vocab, _report, loot=loot)
+        for ability in abilities:
+            compile_ability(ability, _report)
     except CardError as exc:
         return exc
-    for ability in abilities:
-        compile_ability(ability)
     return None
 
 
@@ -208,6 +208,7 @@ class _Scope:
     plural: bool = False  # a counted "there are 2 or more characters ...": the noun may be plural
     one_count: bool = False  # a loot count without "of one kind": one number
     swapped: frozenset[str] | None = None  # a swap's first place: the second must differ
+    done: frozenset[str] = frozenset()  # the verbs "one <verb>" can count here ("returned", ...), "space" once moved
     spent: int = 0  # terminals spelled in this ability
 
 
@@ -238,6 +239,10 @@ class _Speller:
                 raise _DeadEnd(rule)
         # Past the budget every rule takes its cheapest alternative (the first), so the text ends.
         alt = alts[0] if scope.spent >= _BUDGET or len(alts) == 1 else alts[draw(st.integers(0, len(alts) - 1))]
+        if self.strict and rule == "counter" and alt.alias != "count_affected" and scope.done - {"space"} \
+                and draw(st.booleans()):
+            # As on printed cards, a count after an action that moved things most often counts those.
+            alt = next(a for a in alts if a.alias == "count_affected")
         saved = attrs.evolve(scope)
         self._enter(rule, alt, scope)
         symbols = alt.symbols
@@ -274,6 +279,8 @@ class _Speller:
             return scope.timing
         if self.strict and name == "POSITION" and alt.alias == "move_reputation":
             words = ("leftmost", "rightmost")
+        if self.strict and name == "PAST":
+            words = tuple(x for x in words if x in scope.done) or words
         return words[0] if len(words) == 1 else draw(st.sampled_from(words))
 
     @staticmethod
@@ -306,6 +313,8 @@ class _Speller:
         if rule == "action":
             bound = s.bound or alt.alias in ("discard", "put", "play") or s.binds
             s.action, s.binds, s.losing, s.bound = saved.action, saved.binds, saved.losing, bound
+            if alt.alias in _COUNTED:
+                s.done = s.done | {_COUNTED[alt.alias]}
             s.swapped = saved.swapped
         elif rule == "cond":
             s.cond, s.plural = saved.cond, saved.plural
@@ -317,6 +326,11 @@ class _Speller:
             s.random_loot, s.one_count = saved.random_loot, saved.one_count
         elif rule == "player_verb":
             s.losing = saved.losing
+
+
+_COUNTED = {"return_loot": "returned", "discard": "discarded", "take": "taken", "put": "moved", "play": "moved",
+            "give": "moved", "move_reputation": "space"}
+"""What each action lets a later counter count: ``one returned`` needs a ``return`` before it, and so on."""
 
 
 def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
@@ -345,6 +359,11 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
         return not s.loot or s.cond == "last_voyage"
     if rule == "cond":
         return {"none_at_nightfall": t == "moon", "just_took": t == "dusk"}.get(a or "", True)
+    if rule == "counter":
+        if a == "count_affected":
+            return bool(s.done - {"space"})
+        if a == "count_spaces" and "moved" in w:
+            return "space" in s.done
     if rule == "place":
         return island or "island" not in w
     if rule == "char_filter" and alt.symbols == (("zone", False),):

@@ -63,9 +63,9 @@ def test_unknown_loot_kind_in_text(tmp_path: Path) -> None:
 
 
 def test_dangling_it_is_rejected(tmp_path: Path) -> None:
-    """``it`` before anything was picked cannot run and is caught by the checker."""
+    """``its owner`` with no earlier action naming a character binds nothing and is refused at load."""
     folder = _card(tmp_path, "name: Pirate\nrank: 41\ntext: |\n  sun: its owner gains 1 reputation.\n")
-    with pytest.raises(lt.CardError, match='"it" is used before'):
+    with pytest.raises(lt.CardError, match='"its owner" points back to a character, but no earlier action names one'):
         lt.load_rules("galecrest", extra_cards=[folder])
 
 

@@ -1,234 +1,441 @@
-"""Syntax tree to runnable instructions, once per ``load_rules``.
+"""Syntax tree to typed program, once per ``load_rules``.
 
-An ability becomes a flat tuple of closures; each runs one action (or one
-branch test) against the working game and returns the next program counter.
-Conditions and ``may`` become jumps, so a suspended ability is just a program
-counter plus the answers given so far: plain data (design.md §2).
-
-An action asks all its questions before it changes anything, so re-running it
-with one more answer after a suspension repeats no side effect.  The modules:
-``selectors`` (which characters and loot), ``amounts`` (how many, and whom),
-``conditions``, ``actions``, and this one, which assembles abilities.
+An ability becomes a flat tuple of frozen step records (``engine.program``): one per
+action, plus the tests, questions and jumps that conditions, ``may`` and ``choose one``
+need.  Every word that points back is bound here to the step it means
+(``references``), so a program says exactly what it does before it ever runs, and a
+suspended ability is a program counter, its answers and its marks: plain data
+(design.md §2).  A reference that cannot be bound to exactly one earlier step of the
+right kind is refused with a ``CardError`` naming the word.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-from ...engine.journal import CHANGE_DOUBLOONS
-from ...engine.work import Frame, Work
-from ...state import Option
+from ...engine.program import actions as act
+from ...engine.program import amounts as amt
+from ...engine.program import cards, loot
+from ...engine.program import conditions as cond
+from ...engine.program.control import Branch, ChooseOne, Jump, May, Step
+from ...engine.program.footprint import footprint
+from ...engine.specs import Compiled
+from ...errors import CardError
+from ...language.nodes import Node, fields
 from .. import ast
-from ..render import render_ability, render_actions
-from .actions import action_fn
-from .amounts import best_sets
-from .common import ActionFn, CondFn, Unbound, push_frame, push_loot_abilities, source_name
-from .conditions import condition_fn
-from .selectors import candidates, loot_candidates
+from ..render import char_sel, render_ability, render_actions
+from .references import VERB_OF, Binder, Report, Scope, Slots, merge
 
-if TYPE_CHECKING:
-    from ...engine.specs import Compiled, Instruction
+__all__ = ["compile_ability"]
 
-__all__ = ["best_sets", "compile_ability", "push_frame", "push_loot_abilities"]
-
-# ------------------------------------------------------------------ assembly
-def _instruction(fn: ActionFn) -> Instruction:
-    """One action as an instruction; an action that needs an unbound ``it`` is skipped."""
-
-    def instr(w: Work, f: Frame) -> int:
-        pc = f.pc
-        try:
-            fn(w, f)
-        except Unbound:
-            f.did = False
-        return pc + 1
-    return instr
+PER_SHIP = {"each_ship": "any_ship", "each_opponent_ship": "other_ship", "each_adjacent_ship": "adjacent_ship"}
+"""Places that name one ship per seat ("in each opponent's ship"): a pick is made in every one."""
 
 
-def _may_possible(a: ast.Action) -> Callable[[Work, Frame], bool]:
-    """Whether a ``may`` action has anything to choose from (R1: never ask in vain).
-
-    Keeping anything "for the next voyage" is impossible on the last voyage.
-    """
-    if isinstance(a, ast.Keep | ast.KeepLoot):
-        inner = _may_possible_pick(a)
-        return lambda w, f: w.voyage < len(w.rules.board.voyage_days) and inner(w, f)
-    return _may_possible_pick(a)
+def _plain_report(message: str, line: int, column: int, expected: str) -> CardError:
+    return CardError(message, path="<text>", line=line, column=column, expected=expected)
 
 
-def _may_possible_pick(a: ast.Action) -> Callable[[Work, Frame], bool]:
-    loot = getattr(a, "loot", None)
-    if isinstance(loot, ast.ChooseLoot):
-        loot_cands = loot_candidates(loot.np)
-        return lambda w, f: bool(loot_cands(w, f))
-    target = getattr(a, "target", None)
-    if not isinstance(target, ast.ChooseChar):
-        return lambda w, f: True
-    cands = candidates(target.np)
-    keeping = isinstance(a, ast.Keep)  # a character can be kept once (R20)
-
-    def possible(w: Work, f: Frame) -> bool:
-        kept = w.seats[f.seat].kept if keeping else ()
-        return any(r[0] is not None and r[1] not in kept for r in cands(w, f))
-    return possible
+def compile_ability(ability: ast.Ability, report: Report | None = None) -> Compiled:
+    """The typed program of one ability; ``report`` makes the error of a reference that binds nothing."""
+    return _Compiler(ability, report or _plain_report).build()
 
 
-def compile_ability(ability: ast.Ability) -> Compiled:
-    from ...engine.specs import Compiled
+class _Compiler:
+    def __init__(self, ability: ast.Ability, report: Report) -> None:
+        self.ability = ability
+        self.report = report
+        self.slots = Slots()
+        self.reads: list[int] = []  # slots the action being compiled reads
+        self.where = (ability.line, ability.column)
 
-    code: list[Instruction] = []
+    # ------------------------------------------------------------ references
+    def _fail(self, message: str, expected: str) -> CardError:
+        return self.report(message, *self.where, expected)
 
-    def emit_actions(actions: tuple[ast.Action, ...]) -> None:
-        for act in actions:
-            code.append(_instruction(action_fn(act)))
+    def _read(self, slot: int) -> int:
+        self.slots.read.add(slot)
+        self.reads.append(slot)
+        return slot
 
-    for step in ability.steps:
-        if step.form == "plain":
-            emit_actions(step.actions)
-            continue
-        if step.form == "choose_one":
-            # A question, then a jump to the chosen option's actions; each option ends with a jump past the rest.
-            branch_at = len(code)
-            code.append(_placeholder)
-            starts, exits = [], []
-            for option in (step.actions, *step.choices):
-                starts.append(len(code))
-                emit_actions(option)
-                exits.append(len(code))
-                code.append(_placeholder)
-            for at in exits:
-                code[at] = _jump(len(code))
-            options = (step.actions, *step.choices)
-            labels = [render_actions(option) for option in options]
-            possible = [_may_possible(option[0]) for option in options]
-            code[branch_at] = _choose_one(starts, labels, possible, len(code), render_ability(ability))
-            continue
-        if step.form == "may":
-            branch_at = len(code)
-            code.append(_placeholder)
-            emit_actions(step.actions)
-            jump_at = len(code)
-            if step.otherwise:
-                code.append(_placeholder)
-            else_at = len(code)
-            if step.otherwise:
-                emit_actions(step.otherwise)
-                code[jump_at] = _jump(len(code))
-            code[branch_at] = _may(_may_possible(step.actions[0]), else_at, render_ability(ability))
-            continue
-        # "A if X; otherwise B if Y; otherwise C": one test per arm, each arm jumping past the rest.
-        assert step.condition is not None
-        first = condition_fn(step.condition)
-        arms = [(_negated(first) if step.form == "unless" else first, step.actions)]
-        arms += [(condition_fn(c), acts) for c, acts in step.elifs]
-        tests, exits = [], []
-        for cond, acts in arms:
-            tests.append((len(code), cond))
-            code.append(_placeholder)
-            emit_actions(acts)
-            exits.append(len(code))
-            code.append(_placeholder)
-        falls = [at for at, _ in tests[1:]] + [len(code)]
-        if step.otherwise:
-            emit_actions(step.otherwise)
-        end_at = len(code)
-        for (at, cond), fall in zip(tests, falls, strict=True):
-            code[at] = _branch(cond, fall, end_at)
-        for at in exits:
-            code[at] = _jump(end_at)
+    def _it(self, scope: Scope, word: str) -> int:
+        b = scope.chars
+        if b is None:
+            raise self._fail(f'"{word}" points back to a character, but no earlier action names one',
+                             "an earlier action that discards, puts, plays, keeps or names a character")
+        if b.plural:
+            raise self._fail(f'"{word}" names one character, but "{b.words}" can name several',
+                             'an action that names one character ("a …", "the leftmost …"), or no "it"')
+        return self._read(b.slot)
 
-    early = all(isinstance(a, ast.CountExtra) for s in ability.steps for a in s.actions)
-    constant_gain = all(
-        s.form == "plain"
-        and all(isinstance(a, ast.Change) and a.verb == "gain" and a.subject is None
-                and isinstance(a.amount, ast.Fixed) and a.amount.per is None
-                and a.amount.unit == "doubloons" for a in s.actions)
-        for s in ability.steps
-    )
-    passive = all(isinstance(a, ast.TakeNoLoot) for s in ability.steps for a in s.actions)
-    direct = all(
-        s.form == "plain" and all(isinstance(a, ast.MoveReputation)
-                                  or (isinstance(a, ast.Change) and a.subject is None) for a in s.actions)
-        for s in ability.steps
-    )
-    return Compiled(
-        timing=ability.timing, last=ability.last, once=ability.once, first=ability.first, early=early,
-        constant_gain=constant_gain, passive=passive, text=render_ability(ability), code=tuple(code),
-        direct=direct, fast=_fixed_coins(ability),
-    )
+    def _verb(self, scope: Scope, word: str) -> int:
+        b = scope.verbs.get(word)
+        if b is None:
+            kinds = " or ".join(f'"{k.__name__.lower().replace("loot", "")}"' for k in VERB_OF[word])
+            raise self._fail(f'"one {word}" counts an earlier action, but nothing earlier in this ability is {word}',
+                             f"an earlier {kinds} action for it to count")
+        return self._read(b.slot)
 
+    def _spaces(self, scope: Scope) -> int:
+        if scope.spaces is None:
+            raise self._fail('"space moved" counts the spaces an earlier "move your reputation" moved, and there '
+                             "is none", 'an earlier "move your reputation to the … space"')
+        return self._read(scope.spaces.slot)
 
-def _fixed_coins(ability: ast.Ability) -> Callable[[Work, int, str], None] | None:
-    """"Gain 5 doubloons", "lose 3 doubloons": the commonest abilities, run without a frame."""
-    changes: list[tuple[int, int]] = []
-    for s in ability.steps:
-        if s.form != "plain":
-            return None
-        for a in s.actions:
-            if not (isinstance(a, ast.Change) and a.subject is None and isinstance(a.amount, ast.Fixed)
-                    and a.amount.per is None and a.amount.unit == "doubloons"):
-                return None
-            changes.append((1 if a.verb == "gain" else -1, a.amount.n))
+    def _did(self, scope: Scope) -> int:
+        if scope.part_problem:
+            raise self._fail(f'"you did" could mean any of "{scope.part_problem}"',
+                             'one action before "then … if you did" (split the others off with ", then")')
+        if scope.part is None:
+            raise self._fail('"you did" needs an earlier sentence part to speak of',
+                             'an action, then ", then … if you did"')
+        return self._read(scope.part)
 
-    def fast(w: Work, seat: int, source: str) -> None:
-        for sign, n in changes:
-            if sign > 0:
-                w.gain(seat, n)
+    # ------------------------------------------------------------ characters
+    def _filter(self, flt: ast.CharFilter) -> cards.Filter:
+        if isinstance(flt, ast.RankedAbove):
+            return cards.RankedAbove(flt.rank)
+        if isinstance(flt, ast.RankedBelow):
+            return cards.RankedBelow(flt.rank)
+        if isinstance(flt, ast.WithAbility):
+            return cards.HasAbility(flt.timing)
+        if isinstance(flt, ast.OwnedBy):
+            if flt.who == "other":
+                return cards.OwnedBy(True)
+            if flt.who == "you":
+                return cards.OwnedBy(False)
+            assert isinstance(flt.player, ast.PlayerOnSide), "the grammar names a neighbour"
+            return cards.OwnedBy(False, 1 if flt.player.side == "left" else -1)
+        return cards.InZone(PER_SHIP.get(flt.place, flt.place), flt.pile)
+
+    def _phrase(self, np: ast.CharNP) -> cards.Phrase:
+        zone = np.zone
+        place = "in_play" if zone is None else PER_SHIP.get(zone.place, zone.place)
+        return cards.Phrase(place, "" if zone is None else zone.pile, np.other,
+                            "" if np.noun == "character" else np.noun,
+                            tuple(self._filter(f) for f in np.filters if not isinstance(f, ast.Zone)))
+
+    def _selector(self, sel: ast.CharSel, verb: str, scope: Scope) -> cards.Selector:
+        if isinstance(sel, ast.This | ast.Taker):
+            return cards.This()
+        if isinstance(sel, ast.It):
+            return cards.It(self._it(scope, "it"))
+        if isinstance(sel, ast.Beside):
+            return cards.Beside(sel.side)
+        zone = sel.np.zone
+        if zone is not None and zone.place in PER_SHIP and not isinstance(sel, ast.EveryChar):
+            return cards.PerShip(self._phrase(sel.np), sel.position if isinstance(sel, ast.Positional) else "", verb)
+        if isinstance(sel, ast.EveryChar):
+            return cards.Every(self._phrase(sel.np))
+        if isinstance(sel, ast.Positional):
+            return cards.Positional(sel.position, self._phrase(sel.np))
+        return cards.Choose(self._phrase(sel.np), verb)
+
+    def _names(self, sel: ast.CharSel, selector: cards.Selector, scope: Scope, slot: int) -> None:
+        """The action names characters: "it" after it means them."""
+        scope.chars = Binder(slot, selector.plural, char_sel(sel))
+
+    # ------------------------------------------------------------ loot
+    def _loot(self, sel: ast.LootSel, verb: str) -> loot.TokenSelector:
+        phrase = loot.LootPhrase(frozenset(sel.np.kinds), sel.np.place)
+        if isinstance(sel, ast.ChooseLoot):
+            return loot.ChooseToken(phrase, verb)
+        if isinstance(sel, ast.RandomLoot):
+            return loot.RandomToken(phrase)
+        if isinstance(sel, ast.EveryLoot):
+            return loot.EveryToken(phrase)
+        if isinstance(sel, ast.EveryLootBut):
+            return loot.EveryTokenBut(phrase, sel.keep)
+        if isinstance(sel, ast.ChooseLootN):
+            return loot.ChooseTokens(phrase, sel.counts[0], verb)
+        return loot.ChooseSet(phrase, sel.counts, verb)
+
+    # ------------------------------------------------------------ amounts and players
+    def _counter(self, c: ast.Counter, scope: Scope) -> amt.Counter:
+        if isinstance(c, ast.CountCharacters):
+            return amt.CountCards(self._phrase(c.np))
+        if isinstance(c, ast.CountLoot):
+            return amt.CountHeld(frozenset(c.kinds))
+        if isinstance(c, ast.CountKinds):
+            return amt.CountKindsHeld(frozenset(c.kinds))
+        if isinstance(c, ast.CountMoved):
+            return amt.CountMarked(self._spaces(scope))
+        if isinstance(c, ast.CountSpaces):
+            return amt.CountSpacesSide(c.side)
+        return amt.CountMarked(self._verb(scope, c.word))
+
+    def _rows(self, rows: tuple[ast.Row, ...]) -> tuple[amt.Row, ...]:
+        return tuple(amt.Row(r.count, r.cmp, r.value) for r in rows)
+
+    def _amount(self, a: ast.Amount, scope: Scope) -> amt.Amount:
+        if isinstance(a, ast.Fixed):
+            return amt.Fixed(a.n, None if a.per is None else self._counter(a.per, scope))
+        if isinstance(a, ast.Half):
+            return amt.Half()
+        if isinstance(a, ast.UpTo):
+            return amt.UpTo(a.n)
+        if isinstance(a, ast.ByTable):
+            return amt.ByTable(self._counter(a.counter, scope), self._rows(a.rows))
+        return amt.InSets(a.kind, self._rows(a.rows))
+
+    def _players(self, p: ast.PlayerRef | None, scope: Scope) -> amt.Players:
+        if p is None:
+            return amt.You()
+        if isinstance(p, ast.PlayerOnSide):
+            return amt.PlayerOnSide(1 if p.side == "left" else -1)
+        if isinstance(p, ast.EveryPlayer):
+            return amt.EveryPlayer(p.other)
+        if isinstance(p, ast.ItsOwner):
+            return amt.ItsOwner(self._it(scope, "its owner"))
+        target = self._selector(p.target, "name", scope)
+        slot = self.slots.new()
+        self._names(p.target, target, scope, slot)
+        return amt.OwnersOf(target, slot)
+
+    # ------------------------------------------------------------ actions
+    def _action(self, a: ast.Action, scope: Scope) -> act.Action:  # noqa: C901 - one branch per action kind
+        self.where = (a.line, a.column)
+        mark = self.slots.new()
+        if isinstance(a, ast.Change):
+            amount = self._amount(a.amount, scope)
+            unit = a.amount.unit if isinstance(a.amount, ast.Fixed) else "doubloons"
+            if a.subject is None and isinstance(amount, amt.Fixed) and amount.per is None and unit == "doubloons":
+                return act.GainCoins(amount.n if a.verb == "gain" else -amount.n, mark)
+            subject = self._players(a.subject, scope)
+            return act.Change(a.verb == "gain", unit == "reputation", amount, subject, mark)
+        if isinstance(a, ast.PaysYou):
+            amount = self._amount(a.amount, scope)
+            return act.PaysYou(self._players(a.subject, scope), amount, mark)
+        if isinstance(a, ast.MoveReputation):
+            scope.spaces = Binder(mark, False, "move your reputation")
+            return act.MoveReputation(a.end, mark)
+        if isinstance(a, ast.Discard):
+            target = self._selector(a.target, "discard", scope)
+            self._names(a.target, target, scope, mark)
+            scope.verbs["discarded"] = Binder(mark, True, "discard")
+            return act.Discard(target, mark)
+        if isinstance(a, ast.Put):
+            target = self._selector(a.target, f"put into your {a.pile}", scope)
+            self._names(a.target, target, scope, mark)
+            scope.verbs["moved"] = Binder(mark, True, "put")
+            return act.Put(target, a.pile, mark)
+        if isinstance(a, ast.Play):
+            target = self._selector(a.target, "play onto the island", scope)
+            self._names(a.target, target, scope, mark)
+            scope.verbs["moved"] = Binder(mark, True, "play")
+            return act.Play(target, mark)
+        if isinstance(a, ast.Keep):
+            target = self._selector(a.target, "keep", scope)
+            self._names(a.target, target, scope, mark)
+            return act.Keep(target, mark)
+        if isinstance(a, ast.TakeNoLoot):
+            return act.StandingRule(mark)
+        if isinstance(a, ast.Take):
+            scope.verbs["taken"] = Binder(mark, True, "take")
+            return act.Take(self._loot(a.loot, "take"), mark)
+        if isinstance(a, ast.ReturnLoot):
+            scope.verbs["returned"] = Binder(mark, True, "return")
+            return act.ReturnLoot(self._loot(a.loot, "return to the bag"), mark)
+        if isinstance(a, ast.KeepLoot):
+            return act.KeepLoot(self._loot(a.loot, "keep for the next voyage"), mark)
+        if isinstance(a, ast.Give):
+            to = self._players(a.to, scope)
+            scope.verbs["moved"] = Binder(mark, True, "give")
+            return act.Give(self._loot(a.loot, "give away"), to, mark)
+        if isinstance(a, ast.Draw):
+            per = None if a.per is None else self._counter(a.per, scope)
+            return act.Draw(a.n, per, mark)
+        if isinstance(a, ast.Swap):
+            return act.Swap(self._loot(a.first, "swap"), self._loot(a.second, "swap with"), mark)
+        if isinstance(a, ast.UseAbility):
+            return act.Borrow(a.timing, self._selector(a.target, f"borrow its {a.timing} ability", scope), mark)
+        assert isinstance(a, ast.CountExtra)
+        return act.CountExtra(a.n, a.kind, mark)
+
+    def _arm(self, actions: tuple[ast.Action, ...], scope: Scope) -> tuple[list[act.Action], tuple[act.Action, ...]]:
+        """An arm's steps, and those an option must be able to carry out (not waiting on an earlier one's pick)."""
+        steps: list[act.Action] = []
+        checks: list[act.Action] = []
+        made: set[int] = set()
+        for a in actions:
+            first = len(self.slots.parent)
+            self.reads = []
+            step = self._action(a, scope)
+            if not any(self.slots.find(r) in made or r in made for r in self.reads):
+                checks.append(step)
+            made.update(range(first, len(self.slots.parent)))
+            steps.append(step)
+        return steps, tuple(checks)
+
+    # ------------------------------------------------------------ conditions
+    def _card_slot(self, ref: str, verb: str, scope: Scope, what: str) -> int:
+        if ref != "it":
+            if verb == "was":
+                raise self._fail(f'"{what} was …" reads a character as it stood before the action that named it, '
+                                 f'and "{what}" has no such action', f'"{what} is …"')
+            return -1
+        return self._it(scope, "it")
+
+    def _cond(self, c: ast.Cond, scope: Scope) -> cond.Cond:  # noqa: C901 - one branch per condition kind
+        if isinstance(c, ast.IsPositioned):
+            what = "this" if c.ref != "taker" else "the character that took this"
+            if c.verb == "was":
+                raise self._fail("a position is read as things stand now", f'"{what if c.ref != "it" else "it"} is '
+                                 f'the {c.position} …"')
+            return cond.IsPositioned(self._card_slot(c.ref, c.verb, scope, what), c.position, self._phrase(c.np))
+        if isinstance(c, ast.IsA):
+            return cond.IsA(self._card_slot(c.ref, c.verb, scope, "this"), c.name)
+        if isinstance(c, ast.IsLike):
+            slot = self._card_slot(c.ref, c.verb, scope, "this")
+            return cond.IsLike(slot, self._filter(c.filter), c.verb == "was")
+        if isinstance(c, ast.LastVoyage):
+            return cond.LastVoyage()
+        if isinstance(c, ast.HaveDoubloons):
+            return cond.HaveDoubloons(c.n, c.at_most)
+        if isinstance(c, ast.NoOtherHas):
+            return cond.NoOtherHas(c.pile, c.cmp == "fewer")
+        if isinstance(c, ast.Hold):
+            return cond.Hold(frozenset(c.kinds), c.negated)
+        if isinstance(c, ast.JustTook):
+            return cond.JustTook(frozenset(c.kinds))
+        if isinstance(c, ast.Exists):
+            return cond.Exists(self._phrase(c.np), c.negated, c.at_nightfall)
+        if isinstance(c, ast.HoldCount):
+            return cond.HoldCount(frozenset(c.kinds), c.n, c.cmp == "more")
+        if isinstance(c, ast.CountExists):
+            return cond.CountExists(self._phrase(c.np), c.n, c.cmp == "more")
+        assert isinstance(c, ast.YouDid)
+        return cond.YouDid(self._did(scope))
+
+    def _condition(self, c: ast.Condition, scope: Scope, negated: bool = False) -> cond.Condition:
+        return cond.Condition(tuple(tuple(self._cond(p, scope) for p in group) for group in c.groups), negated)
+
+    # ------------------------------------------------------------ assembly
+    def build(self) -> Compiled:  # noqa: C901 - the layout of every step form
+        ability = self.ability
+        text = render_ability(ability)
+        code: list[Step | None] = []
+        scope = Scope()
+        for step in ability.steps:
+            self.where = (step.line, step.column)
+            start = scope.copy()
+            arms: list[tuple[ast.Action, ...]]
+            arm_scopes: list[Scope] = []
+            arm_steps: list[tuple[list[act.Action], tuple[act.Action, ...]]] = []
+            if step.form == "plain":
+                arms = [step.actions]
+            elif step.form == "choose_one":
+                arms = [step.actions, *step.choices]
+            elif step.form == "may":
+                arms = [step.actions, *([step.otherwise] if step.otherwise else [])]
             else:
-                w.lose(seat, n)
-            if n:
-                w.log(CHANGE_DOUBLOONS, seat, sign * n, source[2:])
-    return fast
+                arms = [step.actions, *(acts for _, acts in step.elifs), *([step.otherwise] if step.otherwise else [])]
+            tests: list[cond.Condition] = []
+            if step.form in ("postfix_if", "prefix_if", "unless"):
+                assert step.condition is not None
+                self.where = (step.line, step.column)
+                tests.append(self._condition(step.condition, start, negated=step.form == "unless"))
+                for c, _ in step.elifs:
+                    tests.append(self._condition(c, start))
+            for arm in arms:
+                s = start.copy()
+                arm_steps.append(self._arm(arm, s))
+                arm_scopes.append(s)
+            scope = merge(self.slots, start, arm_scopes)
+            singles = [steps[0].mark for steps, _ in arm_steps if len(steps) == 1]
+            many = [arm for arm in arms if len(arm) > 1]
+            scope.part = self.slots.union(singles) if singles else None
+            scope.part_problem = '" or "'.join(render_actions((a,)) for a in many[0]) if many else ""
+
+            if step.form == "plain":
+                code.extend(arm_steps[0][0])
+            elif step.form == "choose_one":
+                branch_at = len(code)
+                code.append(None)
+                starts, exits = [], []
+                for steps, _ in arm_steps:
+                    starts.append(len(code))
+                    code.extend(steps)
+                    exits.append(len(code))
+                    code.append(None)
+                for at in exits:
+                    code[at] = Jump(len(code))
+                code[branch_at] = ChooseOne(tuple(checks for _, checks in arm_steps), tuple(starts),
+                                            tuple(render_actions(o) for o in arms), len(code), text)
+            elif step.form == "may":
+                branch_at = len(code)
+                code.append(None)
+                code.extend(arm_steps[0][0])
+                jump_at = len(code)
+                if step.otherwise:
+                    code.append(None)
+                else_at = len(code)
+                if step.otherwise:
+                    code.extend(arm_steps[1][0])
+                    code[jump_at] = Jump(len(code))
+                code[branch_at] = May(arm_steps[0][1], else_at, text)
+            else:
+                at_tests, exits = [], []
+                for test, (steps, _) in zip(tests, arm_steps, strict=False):
+                    at_tests.append((len(code), test))
+                    code.append(None)
+                    code.extend(steps)
+                    exits.append(len(code))
+                    code.append(None)
+                falls = [at for at, _ in at_tests[1:]] + [len(code)]
+                if step.otherwise:
+                    code.extend(arm_steps[-1][0])
+                end_at = len(code)
+                for (at, test), fall in zip(at_tests, falls, strict=True):
+                    code[at] = Branch(test, fall, end_at)
+                for at in exits:
+                    code[at] = Jump(end_at)
+        mapping, slots = self.slots.final()
+        program = tuple(_remap(s, mapping) for s in code if s is not None)
+        assert len(program) == len(code), "every placeholder was patched"
+        return _compiled(ability, text, program, slots)
 
 
-def _placeholder(w: Work, f: Frame) -> int:  # pragma: no cover - always replaced
-    raise AssertionError("unpatched jump")
+def _remap(node: Step, mapping: dict[int, int]) -> Step:
+    """The step with its provisional slot numbers replaced by frame indexes (-1: nothing reads it)."""
+    remapped = _remap_value(node, mapping)
+    assert isinstance(remapped, type(node))
+    return remapped
 
 
-def _jump(target: int) -> Instruction:
-    return lambda w, f: target
+def _remap_value(value: object, mapping: dict[int, int]) -> object:
+    if isinstance(value, tuple):
+        return tuple(_remap_value(v, mapping) for v in value)
+    if not isinstance(value, Node):
+        return value
+    changed: dict[str, object] = {}
+    for info in fields(value):
+        old = getattr(value, info.name)
+        new: object
+        if info.name in ("slot", "mark") and isinstance(old, int):
+            new = mapping.get(old, -1) if old >= 0 else old
+        else:
+            new = _remap_value(old, mapping)
+        changed[info.name] = new
+    return type(value)(**changed)
 
 
-def _branch(cond: CondFn, else_at: int, end_at: int) -> Instruction:
-    def branch(w: Work, f: Frame) -> int:
-        v = cond(w, f)
-        if v is None:
-            return end_at
-        return f.pc + 1 if v else else_at
-    return branch
-
-
-def _negated(cond: CondFn) -> CondFn:
-    def unless(w: Work, f: Frame) -> bool | None:
-        v = cond(w, f)
-        return None if v is None else not v
-    return unless
-
-
-def _choose_one(starts: list[int], labels: list[str], possible: list[Callable[[Work, Frame], bool]], end_at: int,
-                text: str) -> Instruction:
-    """Ask which option to carry out; keys are "1", "2", … in the order the card lists them.
-
-    An option that could do nothing now (nothing to pick, nothing to keep on the last
-    voyage) is not offered; with none left, nothing is asked.
-    """
-    all_options = [Option(str(i + 1), label) for i, label in enumerate(labels)]
-
-    def choose_one(w: Work, f: Frame) -> int:
-        options = [o for o, can in zip(all_options, possible, strict=True) if can(w, f)]
-        if not options:
-            return end_at
-        key = w.ask(f, f.seat, "choose_option", options, f"{text} Which one?", source_name(f))
-        return starts[int(key) - 1]
-    return choose_one
-
-
-def _may(possible: Callable[[Work, Frame], bool], else_at: int, text: str) -> Instruction:
-    def may(w: Work, f: Frame) -> int:
-        if not possible(w, f):
-            return else_at
-        options = [Option("yes", "yes"), Option("no", "no")]
-        key = w.ask(f, f.seat, "may", options, f"{text} Do you want to?", source_name(f))
-        return f.pc + 1 if key == "yes" else else_at
-    return may
+def _compiled(ability: ast.Ability, text: str, program: tuple[Step, ...], slots: int) -> Compiled:
+    actions = [a for s in ability.steps for a in s.actions]
+    plain = all(s.form == "plain" for s in ability.steps)
+    own_fixed = [a for a in actions if isinstance(a, ast.Change) and a.subject is None
+                 and isinstance(a.amount, ast.Fixed) and a.amount.per is None and a.amount.unit == "doubloons"]
+    coins = tuple(a.amount.n if a.verb == "gain" else -a.amount.n for a in own_fixed  # type: ignore[union-attr]
+                  ) if plain and len(own_fixed) == len(actions) else None
+    every = [a for s in ability.steps for a in (*s.actions, *(s.otherwise or ()), *(x for c in s.choices for x in c),
+                                                 *(x for _, acts in s.elifs for x in acts))]
+    reads, writes, asks = footprint(program)
+    return Compiled(
+        timing=ability.timing, last=ability.last, once=ability.once, first=ability.first,
+        early=all(isinstance(a, ast.CountExtra) for a in every),
+        constant_gain=plain and all(isinstance(a, ast.Change) and a.verb == "gain" for a in own_fixed)
+        and len(own_fixed) == len(actions),
+        passive=all(isinstance(a, ast.TakeNoLoot) for a in every),
+        text=text, steps=program, code=tuple(s.act for s in program),
+        direct=plain and all(isinstance(a, ast.MoveReputation) or (isinstance(a, ast.Change) and a.subject is None)
+                             for a in actions),
+        coins=coins, slots=slots, reads=reads, writes=writes, asks=asks,
+    )

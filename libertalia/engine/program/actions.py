@@ -1,0 +1,542 @@
+"""Action steps: one class per kind of action, each with its contract beside it.
+
+``act`` asks every question first and then changes the game, so a step suspended for an
+answer re-runs from its start without repeating a change; it returns the next program
+counter.  ``eligible`` says which characters the action can act on at all (selectors
+offer only those), and ``can_change`` whether it could change anything now without
+asking (an option that cannot is never offered, and ``you may`` is not asked).  A step's
+``mark`` is the slot later words read it through (-1: nothing refers to it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...language.nodes import Node
+from ...state import CardRef
+from .. import journal
+from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You
+from .base import Contract, Unbound, leave_mark, source_name
+from .cards import Choose, PerShip, Selector
+from .loot import LootRef, TokenSelector, can_pick, place_token, remove_token
+
+if TYPE_CHECKING:
+    from ..work import Frame, Work
+
+_PLACES = {"today": "today's loot", "tomorrow": "tomorrow's loot", "bag": "the bag"}
+"""Where a token taken came from, as the log says it (a held token: "seat N")."""
+
+
+def _last_voyage(w: Work) -> bool:
+    return w.voyage >= len(w.rules.board.voyage_days)
+
+
+def _preview(players: Players, w: Work, f: Frame) -> list[int]:
+    """The seats ``players`` could name now, without asking or leaving a mark."""
+    if isinstance(players, OwnersOf):
+        target = players.target
+        if isinstance(target, Choose | PerShip):
+            refs = target.phrase.cards(w, f)
+        else:
+            try:
+                refs = target.pick(w, f, _ANY)
+            except Unbound:
+                return []
+        return list(dict.fromkeys(r[0] for r in refs if r[0] is not None))
+    try:
+        return [seat for seat, _ in players.seats(w, f)]
+    except Unbound:
+        return []
+
+
+class _Any:
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return True
+
+
+_ANY = _Any()
+
+
+# ------------------------------------------------------------------ doubloons and reputation
+class Change(Node):
+    """Gain or lose doubloons or reputation, for each player ``subject`` names."""
+
+    gain: bool
+    reputation: bool
+    amount: Amount
+    subject: Players = You()
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"doubloons", "reputation"}), frozenset({"doubloons", "reputation"}),
+        "each subject's doubloons (or reputation) move by the amount worked out for that subject, in the "
+        "direction of the verb, floored at 0 (R2), netted at anchor (R3); reputation past the track's end "
+        "turns into doubloons (R28); nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        did = False
+        sign = 1 if self.gain else -1
+        for seat, _ in self.subject.seats(w, f):
+            n = self.amount.value(w, f, seat)
+            if self.reputation:
+                w.change_reputation(seat, sign * n)
+            elif sign > 0:
+                w.gain(seat, n)
+            else:
+                w.lose(seat, n)
+            if n:
+                if self.reputation:
+                    w.log(journal.CHANGE, "reputation", seat, sign * n, source_name(f))
+                else:
+                    w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
+                did = True
+        leave_mark(f, self.mark, (), (), 0, did)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        for seat in _preview(self.subject, w, f):
+            if isinstance(self.amount, Fixed) and self.amount.per is None:
+                n = self.amount.n
+            elif isinstance(self.amount, Half | UpTo) or not isinstance(self.subject, OwnersOf):
+                n = self.amount.value(w, f, seat)
+            else:
+                n = 1  # an amount of a player not yet picked: assume it can
+            if n <= 0:
+                continue
+            if self.reputation:
+                if w.track:
+                    return True
+            elif self.gain or w.net is not None or w.seats[seat].coins > 0:
+                return True
+        return False
+
+
+class GainCoins(Node):
+    """``gain N doubloons`` / ``lose N doubloons`` for the ability's owner: the commonest action, kept lean."""
+
+    n: int  # signed
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"doubloons"}), frozenset({"doubloons"}),
+        "the owner's doubloons move by exactly n (a loss floored at 0, R2; netted at anchor, R3); "
+        "nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        n = self.n
+        if n > 0:
+            w.gain(f.seat, n)
+        else:
+            w.lose(f.seat, -n)
+        if n:
+            w.log(journal.CHANGE_DOUBLOONS, f.seat, n, f.source[2:])
+        if self.mark >= 0:
+            leave_mark(f, self.mark, (), (), 0, n > 0)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return self.n > 0 or (self.n < 0 and (w.net is not None or w.seats[f.seat].coins > 0))
+
+
+class PaysYou(Node):
+    """Each player ``subject`` names (but you) pays you the amount, as much as they have."""
+
+    subject: Players
+    amount: Amount
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"doubloons"}), frozenset({"pay"}),
+        "each payer's doubloons fall by min(amount, what they hold) and the owner's rise by the same; "
+        "nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        did = False
+        for payer, _ in self.subject.seats(w, f):
+            if payer == f.seat:
+                continue
+            n = min(self.amount.value(w, f, payer), w.seats[payer].coins)
+            w.lose(payer, n)
+            w.gain(f.seat, n)
+            did = did or n > 0
+            w.log(journal.PAY, payer, f.seat, n, source_name(f))
+        leave_mark(f, self.mark, (), (), 0, did)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return any(s != f.seat and w.seats[s].coins > 0 for s in _preview(self.subject, w, f))
+
+
+class MoveReputation(Node):
+    end: str  # leftmost | rightmost
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"reputation"}), frozenset({"reputation"}),
+        "the owner's token moves to that end of the track, the tokens it passes one space back; "
+        "its mark counts the spaces moved")
+
+    def act(self, w: Work, f: Frame) -> int:
+        moved = w.move_reputation_to(f.seat, self.end)
+        leave_mark(f, self.mark, (), (), moved, moved > 0)
+        w.log(journal.MOVE_REPUTATION, f.seat, self.end)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        if not w.track:
+            return False
+        return w.reputation(f.seat) != (0 if self.end == "leftmost" else len(w.track) - 1)
+
+
+# ------------------------------------------------------------------ characters
+def _moved(f: Frame, slot: int, after: list[CardRef], before: list[tuple[CardRef, str | None]]) -> None:
+    if slot >= 0:
+        leave_mark(f, slot, tuple(after), tuple(before), len(after), bool(after))
+
+
+class Discard(Node):
+    target: Selector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"cards"}), frozenset({"discard"}),
+        "each character picked moves from where it was to its owner's graveyard (a neutral card never); "
+        "nothing else changes")
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return ref[0] is not None
+
+    def act(self, w: Work, f: Frame) -> int:
+        by = (f.seat, source_name(f))
+        after: list[CardRef] = []
+        before: list[tuple[CardRef, str | None]] = []
+        for r in self.target.pick(w, f, self):
+            zone = w.zone_of(r)
+            if w.discard(r, by):
+                after.append(r)
+                before.append((r, zone))
+        _moved(f, self.mark, after, before)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return self.target.any(w, f, self)
+
+
+class Put(Node):
+    """Into your pile: another player's character becomes yours where it stands (``Work.take_over``)."""
+
+    target: Selector
+    pile: str
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"cards"}), frozenset({"move"}),
+        "each character picked ends in the owner's named pile (another player's changes hands first); "
+        "nothing else changes")
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return ref[0] is not None and not (ref[0] == f.seat and w.zone_of(ref) == self.pile)
+
+    def act(self, w: Work, f: Frame) -> int:
+        after: list[CardRef] = []
+        before: list[tuple[CardRef, str | None]] = []
+        for r in self.target.pick(w, f, self):
+            zone = w.zone_of(r)
+            new = w.take_over(r, f.seat)
+            if new is not None and w.put(new, self.pile):
+                after.append(new)
+                before.append((r, zone))
+        _moved(f, self.mark, after, before)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return self.target.any(w, f, self)
+
+
+class Play(Node):
+    """Onto the island by day: the card lands by rank and takes its sun turn that day."""
+
+    target: Selector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"cards"}), frozenset({"play"}),
+        "each character picked leaves its pile and lands on the island by rank (R4 ties); nothing else changes")
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        # A card already on the island cannot be played onto it again (it would act again, for ever).
+        return ref not in w.island
+
+    def act(self, w: Work, f: Frame) -> int:
+        refs = self.target.pick(w, f, self)
+        before = [(r, w.zone_of(r)) for r in refs]
+        for r in refs:
+            w.remove(r)
+            w.insert_on_island(r)
+            w.log(journal.PUT_ON_ISLAND, r[0], r[1])
+        _moved(f, self.mark, refs, before)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return self.target.any(w, f, self)
+
+
+class Keep(Node):
+    """A character aboard your ship stays for the next voyage (R20), once."""
+
+    target: Selector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"kept"}), frozenset({"keep"}),
+        "each character picked, aboard the owner's ship and not yet kept, is marked kept; nothing else changes")
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return ref[0] == f.seat and w.in_zone(ref, "ship") and ref[1] not in w.seats[f.seat].kept
+
+    def act(self, w: Work, f: Frame) -> int:
+        refs = [r for r in self.target.pick(w, f, self) if r[0] == f.seat]
+        for r in refs:
+            w.seats[f.seat].kept.append(r[1])
+            w.log(journal.KEEP, f.seat, r[1])
+        _moved(f, self.mark, refs, [(r, "ship") for r in refs])
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return not _last_voyage(w) and self.target.any(w, f, self)
+
+
+class Borrow(Node):
+    """Use another character's ability of this timing: its text runs for you, ``this`` still you (R10)."""
+
+    timing: str
+    target: Selector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"stack"}), frozenset({"borrow"}),
+        "the borrowed character's abilities of this timing are stacked to run next, as the owner's; "
+        "nothing else changes by this step")
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        if not w.rules.card(ref[1]).acts(self.timing):
+            return False  # a standing rule ("take no loot") is nothing to use
+        if f.source[0] == "c" and ref == f.this:
+            return False  # a character never borrows from itself
+        # No ability runs inside itself: a card whose text is already running,
+        # natively or borrowed, anywhere down the chain, cannot be borrowed.
+        return all(fr.origin != ref for fr in w.frames)
+
+    def act(self, w: Work, f: Frame) -> int:
+        refs = self.target.pick(w, f, self)
+        leave_mark(f, self.mark, tuple(refs), (), len(refs), bool(refs))
+        for r in refs:
+            spec = w.rules.card(r[1])
+            if f.source[0] == "c" and f.this is not None:
+                w.log(journal.BORROW_BY, f.seat, f.this[1].partition("#")[0], self.timing, spec.name)
+            else:
+                w.log(journal.BORROW, f.seat, self.timing, spec.name)
+            for i in reversed(range(len(spec.compiled))):
+                if spec.compiled[i].timing == self.timing and not spec.compiled[i].passive:
+                    w.push_frame(f"c:{r[1]}", i, f.seat, f.this, origin=r)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return self.target.any(w, f, self)
+
+
+# ------------------------------------------------------------------ loot
+def _tokens(f: Frame, slot: int, refs: list[LootRef]) -> None:
+    if slot >= 0:
+        leave_mark(f, slot, (), (), len(refs), bool(refs))
+
+
+class Take(Node):
+    """Into your loot; a token from today's loot or the bag fires its dusk ability (R6)."""
+
+    loot: TokenSelector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot", "bag", "stack"}), frozenset({"loot"}),
+        "each token picked leaves its place (today's loot, tomorrow's, the bag or a player) and joins the "
+        "owner's loot; one from today's loot or the bag stacks its dusk abilities; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        refs = self.loot.pick(w, f)
+        for ref in refs:
+            remove_token(w, ref)
+            w.seats[f.seat].loot.append(ref[2])
+            w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _PLACES.get(ref[0]) or f"seat {ref[1]}", source_name(f))
+            if ref[0] in ("today", "bag"):
+                if f.this is not None:
+                    w.just_took[f.this] = ref[2]
+                w.push_loot_abilities(f.seat, ref[2], "dusk", f.this)
+        _tokens(f, self.mark, refs)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return can_pick(self.loot, w, f)
+
+
+class ReturnLoot(Node):
+    loot: TokenSelector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot", "bag"}), frozenset({"loot"}),
+        "each token picked leaves its place and goes into the bag; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        refs = self.loot.pick(w, f)
+        for ref in refs:
+            remove_token(w, ref)
+            w.to_bag(ref[2])
+        if refs:
+            w.log(journal.RETURN_LOOT, f.seat, tuple(r[2] for r in refs))
+        _tokens(f, self.mark, refs)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return can_pick(self.loot, w, f)
+
+
+class KeepLoot(Node):
+    """Held loot that stays with its holder at the voyage's end instead of returning to the bag."""
+
+    loot: TokenSelector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"kept"}), frozenset({"keep"}),
+        "each token picked, held by the owner and not yet kept, is marked kept; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        seat = w.seats[f.seat]
+        refs = []
+        for ref in self.loot.pick(w, f):
+            # A token is kept once: keeping "a map" and then "every map" keeps each map once.
+            if ref[0] == "held" and ref[1] == f.seat and seat.kept_loot.count(ref[2]) < seat.loot.count(ref[2]):
+                seat.kept_loot.append(ref[2])
+                refs.append(ref)
+        if refs:
+            w.log(journal.KEEP_LOOT, f.seat, tuple(r[2] for r in refs))
+        _tokens(f, self.mark, refs)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        if _last_voyage(w):
+            return False
+        seat = w.seats[f.seat]
+        return any(seat.kept_loot.count(r[2]) < seat.loot.count(r[2]) for r in self.loot.phrase.tokens(w, f))
+
+
+class Give(Node):
+    """Hand loot you hold to one other player; it fires nothing (E3)."""
+
+    loot: TokenSelector
+    to: Players
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot"}), frozenset({"loot"}),
+        "each token picked moves from the owner's loot to the receiver's; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        found = self.to.seats(w, f)  # the checker allows only phrases naming one player
+        if not found:
+            raise Unbound
+        to = found[0][0]
+        refs = [r for r in self.loot.pick(w, f) if r[0] == "held"] if to != f.seat else []
+        for ref in refs:
+            remove_token(w, ref)
+            w.seats[to].loot.append(ref[2])
+        if refs:
+            w.log(journal.GIVE_LOOT, f.seat, tuple(r[2] for r in refs), to)
+        _tokens(f, self.mark, refs)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return any(s != f.seat for s in _preview(self.to, w, f)) and can_pick(self.loot, w, f)
+
+
+class Draw(Node):
+    """Random tokens from the bag into your loot, firing nothing (unlike ``take``)."""
+
+    n: int
+    per: Counter | None = None
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
+        "n (times the counter) tokens, or as many as the bag holds, leave the bag at random and join the "
+        "owner's loot; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        count = self.n * (self.per.count(w, f) if self.per is not None else 1)
+        drawn = [k for k in (w.draw_from_bag() for _ in range(count)) if k is not None]
+        w.seats[f.seat].loot.extend(drawn)
+        if drawn:
+            w.log(journal.DRAW_LOOT, f.seat, tuple(drawn))
+        if self.mark >= 0:
+            leave_mark(f, self.mark, (), (), len(drawn), bool(drawn))
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        count = self.n * (self.per.count(w, f) if self.per is not None else 1)
+        return count > 0 and any(w.bag.values())
+
+
+class Swap(Node):
+    """One token for one token between two places."""
+
+    first: TokenSelector
+    second: TokenSelector
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot", "bag"}), frozenset({"loot"}),
+        "the two tokens picked trade places; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
+        if not (self.first.phrase.tokens(w, f) and self.second.phrase.tokens(w, f)):
+            leave_mark(f, self.mark, (), (), 0, False)
+            return f.pc + 1
+        a_refs = self.first.pick(w, f)
+        b_refs = self.second.pick(w, f) if a_refs else []
+        if not a_refs or not b_refs:
+            leave_mark(f, self.mark, (), (), 0, False)
+            return f.pc + 1
+        ra, rb = a_refs[0], b_refs[0]
+        remove_token(w, ra)
+        remove_token(w, rb)
+        place_token(w, ra, rb[2])
+        place_token(w, rb, ra[2])
+        leave_mark(f, self.mark, (), (), 1, True)
+        w.log(journal.SWAP_LOOT, f.seat, ra[2], rb[2])
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return bool(self.first.phrase.tokens(w, f)) and bool(self.second.phrase.tokens(w, f))
+
+
+class CountExtra(Node):
+    """Count ``n`` extra tokens of ``kind`` in this voyage's set scoring (E2: before other anchors)."""
+
+    n: int
+    kind: str
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"extra"}), frozenset(),
+        "the owner's extra count of the kind rises by n for this voyage's set scoring; nothing else changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        w.extra[(f.seat, self.kind)] = w.extra.get((f.seat, self.kind), 0) + self.n
+        leave_mark(f, self.mark, (), (), self.n, True)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return self.n > 0
+
+
+class StandingRule(Node):
+    """``take no loot``: read when the rules load (the card takes no dusk loot); nothing runs."""
+
+    mark: int = -1
+    CONTRACT = Contract(frozenset(), frozenset(), "nothing changes")
+
+    def act(self, w: Work, f: Frame) -> int:
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return False
+
+
+Action = (Change | GainCoins | PaysYou | MoveReputation | Discard | Put | Play | Keep | Borrow | Take | ReturnLoot
+          | KeepLoot | Give | Draw | Swap | CountExtra | StandingRule)

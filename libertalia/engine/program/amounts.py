@@ -1,0 +1,199 @@
+"""How many, and whom: counters, amounts and the players an action is about."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...language.nodes import Node
+from ...state import CardRef
+from .base import Unbound, leave_mark, mark_of
+from .cards import ANYONE, Phrase, Selector
+
+if TYPE_CHECKING:
+    from ..work import Frame, Work
+
+
+# ------------------------------------------------------------------ counters
+class CountCards(Node):
+    phrase: Phrase
+
+    def count(self, w: Work, f: Frame) -> int:
+        return len(self.phrase.cards(w, f))
+
+
+class CountHeld(Node):
+    kinds: frozenset[str]  # empty: every token
+
+    def count(self, w: Work, f: Frame) -> int:
+        loot = w.seats[f.seat].loot
+        return sum(1 for k in loot if k in self.kinds) if self.kinds else len(loot)
+
+
+class CountKindsHeld(Node):
+    kinds: frozenset[str]
+
+    def count(self, w: Work, f: Frame) -> int:
+        return len({k for k in w.seats[f.seat].loot if not self.kinds or k in self.kinds})
+
+
+class CountSpacesSide(Node):
+    """Track spaces on one side of your token (low reputation: many to the right)."""
+
+    side: str
+
+    def count(self, w: Work, f: Frame) -> int:
+        if self.side == "left":
+            return w.reputation(f.seat)
+        return len(w.track) - 1 - w.reputation(f.seat)
+
+
+class CountMarked(Node):
+    """How many things the binder step of ``slot`` affected ("one returned", "space moved"):
+    0 when it did not run."""
+
+    slot: int
+
+    def count(self, w: Work, f: Frame) -> int:
+        mark = mark_of(f, self.slot)
+        return 0 if mark is None else mark[2]
+
+
+Counter = CountCards | CountHeld | CountKindsHeld | CountSpacesSide | CountMarked
+
+
+# ------------------------------------------------------------------ amounts
+class Row(Node):
+    count: int
+    cmp: str  # "" (exactly), "more" or "fewer"
+    value: int
+
+
+def table(rows: tuple[Row, ...], n: int) -> int:
+    """The value of the last row that ``n`` matches (exactly, or "or more"/"or fewer")."""
+    value = 0
+    for r in rows:
+        if n == r.count or (r.cmp == "more" and n >= r.count) or (r.cmp == "fewer" and n <= r.count):
+            value = r.value
+    return value
+
+
+def best_sets(n: int, rows: tuple[Row, ...]) -> int:
+    """Best total from splitting ``n`` items into sets priced by ``rows`` (R14)."""
+    best = [0] * (n + 1)
+    for i in range(1, n + 1):
+        best[i] = best[i - 1]
+        for r in rows:
+            if r.count <= i:
+                best[i] = max(best[i], best[i - r.count] + r.value)
+    return best[n]
+
+
+class Fixed(Node):
+    n: int
+    per: Counter | None = None
+
+    def value(self, w: Work, f: Frame, seat: int) -> int:
+        return self.n if self.per is None else self.n * self.per.count(w, f)
+
+
+class Half(Node):
+    """Half the subject's doubloons, rounded down."""
+
+    def value(self, w: Work, f: Frame, seat: int) -> int:
+        return w.seats[seat].coins // 2
+
+
+class UpTo(Node):
+    """Whatever brings the subject's doubloons up to ``n``."""
+
+    n: int
+
+    def value(self, w: Work, f: Frame, seat: int) -> int:
+        return max(0, self.n - w.seats[seat].coins)
+
+
+class ByTable(Node):
+    counter: Counter
+    rows: tuple[Row, ...]
+
+    def value(self, w: Work, f: Frame, seat: int) -> int:
+        return table(self.rows, self.counter.count(w, f))
+
+
+class InSets(Node):
+    kind: str
+    rows: tuple[Row, ...]
+
+    def value(self, w: Work, f: Frame, seat: int) -> int:
+        n = w.seats[seat].loot.count(self.kind) + w.extra.get((seat, self.kind), 0)
+        return best_sets(n, self.rows)
+
+
+Amount = Fixed | Half | UpTo | ByTable | InSets
+
+
+# ------------------------------------------------------------------ players
+Subjects = list[tuple[int, "CardRef | None"]]
+"""The players an action is about, each with the character that named it (or None)."""
+
+
+class You(Node):
+    def seats(self, w: Work, f: Frame) -> Subjects:
+        return [(f.seat, None)]
+
+
+class PlayerOnSide(Node):
+    """The seat neighbour on your left (the next seat, ``step`` 1) or right (the previous, -1)."""
+
+    step: int
+
+    def seats(self, w: Work, f: Frame) -> Subjects:
+        return [((f.seat + self.step) % w.n, None)]
+
+
+class EveryPlayer(Node):
+    other: bool
+
+    def seats(self, w: Work, f: Frame) -> Subjects:
+        return [(s, None) for s in range(w.n) if not (self.other and s == f.seat)]
+
+
+class ItsOwner(Node):
+    """The owner of the character the binder of ``slot`` named (a neutral card owns nothing, R13)."""
+
+    slot: int
+
+    def seats(self, w: Work, f: Frame) -> Subjects:
+        mark = mark_of(f, self.slot)
+        if mark is None or not mark[0]:
+            raise Unbound
+        ref = mark[0][0]
+        return [] if ref[0] is None else [(ref[0], ref)]
+
+
+class OwnersOf(Node):
+    """The owner of the characters ``target`` names: each owner once, in the order named.
+
+    It binds those characters (slot ``slot``) for a later "it" or "its owner".
+    """
+
+    target: Selector
+    slot: int = -1
+
+    def seats(self, w: Work, f: Frame) -> Subjects:
+        refs = self.target.pick(w, f, ANYONE)
+        if not refs:
+            leave_mark(f, self.slot, (), (), 0, False)
+            raise Unbound
+        zone_of = w.zone_of
+        leave_mark(f, self.slot, tuple(refs), tuple((r, zone_of(r)) for r in refs), len(refs), True)
+        out: Subjects = []
+        seen: set[int] = set()
+        for r in refs:
+            if r[0] is not None and r[0] not in seen:  # a neutral card owns nothing (R13)
+                seen.add(r[0])
+                out.append((r[0], r))
+        return out
+
+
+Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf

@@ -1,0 +1,324 @@
+"""Which characters a phrase means: filters, noun phrases and selectors, as typed records.
+
+A filter answers for one character now (``fits``) or as it stood before some step
+(``fitted``, given the zone it was in then: the tense ``was``).  A phrase lists every
+character it describes; a selector turns a phrase into the characters one action acts
+on, asking the ability's owner where it is a choice.  Each action says which
+characters it can act on at all (``eligible``): a selector offers only those.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from ...language.nodes import Node
+from ...state import CardRef, Option
+from .base import Unbound, bound_card, source_name
+
+if TYPE_CHECKING:
+    from ..work import Frame, Work
+
+
+class Eligible(Protocol):
+    """What an action can act on: the selector offers only characters that pass."""
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool: ...
+
+
+# ------------------------------------------------------------------ filters
+class RankedAbove(Node):
+    rank: int
+
+    def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
+        return w.rules.rank(r[1]) > self.rank
+
+    def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        return w.rules.rank(r[1]) > self.rank
+
+
+class RankedBelow(Node):
+    rank: int
+
+    def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
+        return w.rules.rank(r[1]) < self.rank
+
+    def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        return w.rules.rank(r[1]) < self.rank
+
+
+class HasAbility(Node):
+    timing: str
+
+    def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
+        return w.rules.card(r[1]).has(self.timing)
+
+    def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        return w.rules.card(r[1]).has(self.timing)
+
+
+class OwnedBy(Node):
+    """Owned by you (``step`` 0), by any other player (``other``), or by the seat ``step`` away."""
+
+    other: bool
+    step: int = 0
+
+    def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
+        if r[0] is None:
+            return False
+        if self.other:
+            return r[0] != f.seat
+        return r[0] == (f.seat + self.step) % w.n
+
+    def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        return self.fits(w, f, r)
+
+
+class InZone(Node):
+    """On the island, in your pile, or in some ships: ``place`` is ``island``, ``your``,
+    ``any_ship``, ``other_ship`` or ``adjacent_ship``."""
+
+    place: str
+    pile: str = ""
+
+    def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
+        return self.fitted(w, f, r, w.zone_of(r))
+
+    def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        place = self.place
+        if place == "island":
+            return zone == "island"
+        if place == "your":
+            return r[0] == f.seat and zone == self.pile
+        if zone != "ship":
+            return False
+        if place == "any_ship":
+            return True
+        if place == "other_ship":
+            return r[0] != f.seat
+        return r[0] in w.adjacent(f.seat)
+
+
+Filter = RankedAbove | RankedBelow | HasAbility | OwnedBy | InZone
+
+
+# ------------------------------------------------------------------ phrases
+class Phrase(Node):
+    """Every character a noun phrase describes, in a stable order (island, then ships by seat).
+
+    ``place`` is where to look (``in_play`` when the phrase names no place: the island and
+    every ship); ``name`` limits the phrase to one card ("" for any character).
+    """
+
+    place: str
+    pile: str
+    other: bool
+    name: str
+    filters: tuple[Filter, ...]
+
+    def _source(self, w: Work, f: Frame, nightfall: bool) -> list[CardRef]:
+        place = self.place
+        if place == "island":
+            return list(w.island)
+        if place == "in_play":
+            return [*w.island, *((s, n) for s in range(w.n) for n in w.seats[s].ship)]
+        census = w.census if nightfall else None
+        if place == "your":
+            if census is not None and self.pile == "ship":
+                return [(f.seat, n) for n in census[f.seat]]
+            return [(f.seat, n) for n in w.seats[f.seat].pile(self.pile)]
+        if place == "any_ship":
+            seats = list(range(w.n))
+        elif place == "other_ship":
+            seats = [s for s in range(w.n) if s != f.seat]
+        else:
+            seats = w.adjacent(f.seat)
+        if census is not None:
+            return [(s, n) for s in seats for n in census[s]]
+        return [(s, n) for s in seats for n in w.seats[s].ship]
+
+    def cards(self, w: Work, f: Frame, nightfall: bool = False) -> list[CardRef]:
+        refs = self._source(w, f, nightfall)
+        if self.other:
+            this = f.this
+            refs = [r for r in refs if r != this]
+        if self.name:
+            name, card = self.name, w.rules.card
+            refs = [r for r in refs if card(r[1]).name == name]
+        for flt in self.filters:
+            refs = [r for r in refs if flt.fits(w, f, r)]
+        return refs
+
+    def describes(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        """Whether the phrase fits ``r`` as it stood in ``zone`` (its place and filters, said in the past)."""
+        if self.other and r == f.this:
+            return False
+        if self.name and w.rules.card(r[1]).name != self.name:
+            return False
+        if self.place != "in_play" and not InZone(self.place, self.pile).fitted(w, f, r, zone):
+            return False
+        if self.place == "in_play" and zone not in ("island", "ship"):
+            return False
+        return all(flt.fitted(w, f, r, zone) for flt in self.filters)
+
+
+def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | None:
+    if not refs:
+        return None
+    if position == "leftmost":
+        return refs[0]
+    if position == "rightmost":
+        return refs[-1]
+    if position == "lowest-ranked":
+        return min(refs, key=lambda r: w.rules.rank(r[1]))
+    return max(refs, key=lambda r: w.rules.rank(r[1]))
+
+
+def character_option(w: Work, ref: CardRef, seat: int) -> Option:
+    """The option naming ``ref`` to ``seat``: made once per card, asker and zone (``Rules.option_cache``)."""
+    zone = w.zone_of(ref)
+    cache = w.rules.option_cache
+    option = cache.get((ref, seat, zone))
+    if option is None:
+        owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
+        option = Option(w.key_for(ref, seat), f"{owner} {ref[1]} ({w.rules.rank(ref[1]):g}, {zone})")
+        cache[(ref, seat, zone)] = option
+    return option
+
+
+def choose_char(w: Work, f: Frame, refs: list[CardRef], verb: str) -> CardRef | None:
+    """Ask the ability's owner to pick one of ``refs`` (none asked when there is nothing to pick)."""
+    if not refs:
+        return None
+    options = [character_option(w, r, f.seat) for r in refs]
+    key = w.ask(f, f.seat, "choose_character", options, f"choose a character to {verb}", source_name(f))
+    return refs[[o.key for o in options].index(key)]
+
+
+# ------------------------------------------------------------------ selectors
+class This(Node):
+    """The character whose ability runs (R10: the borrower), or on loot the character that took it."""
+
+    plural = False
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        this = f.this
+        return [this] if this is not None and act.eligible(w, f, this) else []
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        return bool(self.pick(w, f, act))
+
+
+class It(Node):
+    """The character named by the binder step of slot ``slot``."""
+
+    slot: int
+    plural = False
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        ref = bound_card(f, self.slot)
+        return [ref] if act.eligible(w, f, ref) else []
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        try:
+            return bool(self.pick(w, f, act))
+        except Unbound:
+            return False
+
+
+class Beside(Node):
+    """The character directly left or right of this one on the island."""
+
+    side: str
+    plural = False
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        if f.this not in w.island:
+            return []
+        i = w.island.index(f.this) + (-1 if self.side == "left" else 1)
+        ref = w.island[i] if 0 <= i < len(w.island) else None
+        return [ref] if ref is not None and act.eligible(w, f, ref) else []
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        return bool(self.pick(w, f, act))
+
+
+class Every(Node):
+    phrase: Phrase
+    plural = True
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        return [r for r in self.phrase.cards(w, f) if act.eligible(w, f, r)]
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        return any(act.eligible(w, f, r) for r in self.phrase.cards(w, f))
+
+
+class Positional(Node):
+    position: str
+    phrase: Phrase
+    plural = False
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        ref = pick_positional(self.position, self.phrase.cards(w, f), w)
+        return [ref] if ref is not None and act.eligible(w, f, ref) else []
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        return bool(self.pick(w, f, act))
+
+
+class Choose(Node):
+    """The owner picks one character the phrase describes (none asked when there is one or none)."""
+
+    phrase: Phrase
+    verb: str
+    plural = False
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        refs = [r for r in self.phrase.cards(w, f) if r[0] is not None and act.eligible(w, f, r)]
+        picked = choose_char(w, f, refs, self.verb)
+        return [] if picked is None else [picked]
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        return any(r[0] is not None and act.eligible(w, f, r) for r in self.phrase.cards(w, f))
+
+
+class PerShip(Node):
+    """One pick in each ship the place names ("in each opponent's ship"), ship by ship in seat order:
+    the ``position`` one, or the owner's choice when ``position`` is empty."""
+
+    phrase: Phrase
+    position: str
+    verb: str
+    plural = True
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        refs = self.phrase.cards(w, f)
+        out: list[CardRef] = []
+        for seat in dict.fromkeys(r[0] for r in refs):
+            ship = [r for r in refs if r[0] == seat]
+            if self.position:
+                ref = pick_positional(self.position, ship, w)
+                picked = ref if ref is not None and act.eligible(w, f, ref) else None
+            else:
+                picked = choose_char(w, f, [r for r in ship if act.eligible(w, f, r)], self.verb)
+            if picked is not None:
+                out.append(picked)
+        return out
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        if self.position:
+            return bool(self.pick(w, f, act))
+        return any(act.eligible(w, f, r) for r in self.phrase.cards(w, f))
+
+
+Selector = This | It | Beside | Every | Positional | Choose | PerShip
+
+
+class Anyone(Node):
+    """The eligibility of a phrase that only names (``the owner of …``): every character qualifies."""
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return True
+
+
+ANYONE = Anyone()

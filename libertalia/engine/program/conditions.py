@@ -1,0 +1,181 @@
+"""Conditions: ``True``, ``False``, or ``None`` when they speak of a character nobody named.
+
+A condition about a character names it by ``slot``: -1 for ``this`` (on loot, the
+character that took the token), or the binder step that named ``it``.  ``past`` reads
+that character as it stood just before its binder acted (``it was …``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...language.nodes import Node
+from ...state import CardRef
+from .base import Unbound, bound_before, bound_card, mark_of
+from .cards import Filter, Phrase, pick_positional
+
+if TYPE_CHECKING:
+    from ..work import Frame, Work
+
+
+def _card(f: Frame, slot: int) -> CardRef | None:
+    if slot < 0:
+        return f.this
+    try:
+        return bound_card(f, slot)
+    except Unbound:
+        return None
+
+
+class IsPositioned(Node):
+    slot: int
+    position: str
+    phrase: Phrase
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        me = _card(f, self.slot)
+        if me is None:
+            return None if self.slot >= 0 else False
+        return pick_positional(self.position, self.phrase.cards(w, f), w) == me
+
+
+class IsA(Node):
+    slot: int
+    name: str
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        me = _card(f, self.slot)
+        return None if me is None else w.rules.card(me[1]).name == self.name
+
+
+class IsLike(Node):
+    """A filter said of one character, now or (``past``) as it stood before its binder acted."""
+
+    slot: int
+    filter: Filter
+    past: bool = False
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        if self.past:
+            try:
+                ref, zone = bound_before(f, self.slot)
+            except Unbound:
+                return None
+            return self.filter.fitted(w, f, ref, zone)
+        me = _card(f, self.slot)
+        return None if me is None else self.filter.fits(w, f, me)
+
+
+class LastVoyage(Node):
+    def test(self, w: Work, f: Frame) -> bool | None:
+        return w.voyage >= len(w.rules.board.voyage_days)
+
+
+class HaveDoubloons(Node):
+    n: int
+    at_most: bool
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        coins = w.seats[f.seat].coins
+        return coins <= self.n if self.at_most else coins >= self.n
+
+
+class NoOtherHas(Node):
+    """No other player has fewer (or more) characters in that pile than you."""
+
+    pile: str
+    fewer: bool
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        mine = len(w.seats[f.seat].pile(self.pile))
+        others = [len(w.seats[s].pile(self.pile)) for s in range(w.n) if s != f.seat]
+        return all(o >= mine for o in others) if self.fewer else all(o <= mine for o in others)
+
+
+class Hold(Node):
+    kinds: frozenset[str]
+    negated: bool
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        kinds = self.kinds
+        return any(not kinds or k in kinds for k in w.seats[f.seat].loot) != self.negated
+
+
+class JustTook(Node):
+    kinds: frozenset[str]
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        return f.this is not None and w.just_took.get(f.this, "") in self.kinds
+
+
+class Exists(Node):
+    phrase: Phrase
+    negated: bool
+    nightfall: bool
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        return (len(self.phrase.cards(w, f, self.nightfall)) == 0) == self.negated
+
+
+class HoldCount(Node):
+    kinds: frozenset[str]
+    n: int
+    more: bool
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        held = sum(1 for k in w.seats[f.seat].loot if not self.kinds or k in self.kinds)
+        return held >= self.n if self.more else held <= self.n
+
+
+class CountExists(Node):
+    phrase: Phrase
+    n: int
+    more: bool
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        found = len(self.phrase.cards(w, f))
+        return found >= self.n if self.more else found <= self.n
+
+
+class YouDid(Node):
+    """Whether the sentence part the words follow did anything (its binder's mark; false if it never ran)."""
+
+    slot: int
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        mark = mark_of(f, self.slot)
+        return mark is not None and mark[3]
+
+
+Cond = (IsPositioned | IsA | IsLike | LastVoyage | HaveDoubloons | NoOtherHas | Hold | JustTook | Exists
+        | HoldCount | CountExists | YouDid)
+
+
+class Condition(Node):
+    """Groups joined by "or", each a run of conditions joined by "and".
+
+    ``None`` (a condition about a character nobody named) makes its group fail to decide;
+    the whole is ``None`` only if no group holds and one was undecided.
+    """
+
+    groups: tuple[tuple[Cond, ...], ...]
+    negated: bool = False  # "unless"
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        undecided = False
+        for parts in self.groups:
+            value: bool | None = True
+            for p in parts:
+                v = p.test(w, f)
+                if v is None:
+                    value = None
+                    break
+                if not v:
+                    value = False
+                    break
+            if value:
+                return not self.negated
+            undecided = undecided or value is None
+        if undecided:
+            return None
+        return self.negated

@@ -1,0 +1,198 @@
+"""Which loot tokens a phrase means, and moving tokens between places.
+
+A token is named by where it is: ``(place, seat or -1, kind)`` with place ``today``,
+``tomorrow``, ``bag`` or ``held``.  Every question a selector asks comes before any token
+moves, so a suspended step re-runs without repeating a change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...language.nodes import Node
+from ...state import Option
+from .base import source_name
+
+if TYPE_CHECKING:
+    from ..work import Frame, Work
+
+LootRef = tuple[str, int, str]
+
+
+class LootPhrase(Node):
+    """The tokens of ``kinds`` (empty: any kind) in one place: ``today``, ``tomorrow``, ``bag``,
+    ``held`` (yours) or ``adjacent_player``."""
+
+    kinds: frozenset[str]
+    place: str
+
+    def tokens(self, w: Work, f: Frame) -> list[LootRef]:
+        place = self.place
+        if place == "today":
+            refs = [("today", -1, k) for k in w.today()]
+        elif place == "tomorrow":
+            refs = [("tomorrow", -1, k) for k in (w.tomorrow() or [])]
+        elif place == "bag":
+            refs = [("bag", -1, k) for k in w.bag_tokens()]
+        elif place == "held":
+            refs = [("held", f.seat, k) for k in w.seats[f.seat].loot]
+        else:
+            refs = [("held", s, k) for s in w.adjacent(f.seat) for k in w.seats[s].loot]
+        kinds = self.kinds
+        return [r for r in refs if r[2] in kinds] if kinds else refs
+
+
+def loot_key(ref: LootRef, seat: int) -> str:
+    return ref[2] if ref[1] in (-1, seat) else f"{ref[2]}@{ref[1]}"
+
+
+def loot_label(key: str) -> str:
+    kind, _, seat = key.partition("@")
+    return f"{kind} from seat {seat}" if seat else kind
+
+
+def choose_token(w: Work, f: Frame, refs: list[LootRef], prompt: str) -> LootRef | None:
+    if not refs:
+        return None
+    seen: dict[str, LootRef] = {}
+    for r in refs:
+        seen.setdefault(loot_key(r, f.seat), r)
+    options = [Option(k, loot_label(k)) for k in seen]
+    key = w.ask(f, f.seat, "choose_loot", options, prompt, source_name(f))
+    return seen[key]
+
+
+class ChooseToken(Node):
+    phrase: LootPhrase
+    verb: str
+    plural = False
+
+    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+        ref = choose_token(w, f, self.phrase.tokens(w, f), f"choose a loot token to {self.verb}")
+        return [ref] if ref is not None else []
+
+
+class RandomToken(Node):
+    phrase: LootPhrase
+    plural = False
+
+    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+        refs = self.phrase.tokens(w, f)
+        return [refs[w.random(len(refs))]] if refs else []
+
+
+class EveryToken(Node):
+    phrase: LootPhrase
+    plural = True
+
+    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+        return self.phrase.tokens(w, f)
+
+
+class EveryTokenBut(Node):
+    """Every token of the phrase but ``keep`` that the owner picks to keep."""
+
+    phrase: LootPhrase
+    keep: int
+    plural = True
+
+    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+        refs = self.phrase.tokens(w, f)
+        for _ in range(self.keep):
+            kept = choose_token(w, f, refs, "choose a loot token to keep")
+            if kept is None:
+                break
+            refs.remove(kept)
+        return refs
+
+
+class ChooseTokens(Node):
+    """``n`` tokens, picked one at a time."""
+
+    phrase: LootPhrase
+    n: int
+    verb: str
+    plural = True
+
+    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+        refs: list[LootRef] = self.phrase.tokens(w, f)
+        out: list[LootRef] = []
+        for _ in range(self.n):
+            ref = choose_token(w, f, refs, f"choose a loot token to {self.verb}")
+            if ref is None:
+                break
+            refs.remove(ref)
+            out.append(ref)
+        return out
+
+
+class ChooseSet(Node):
+    """One of ``counts`` tokens of one kind: the owner picks the kind and how many in one answer."""
+
+    phrase: LootPhrase
+    counts: tuple[int, ...]
+    verb: str
+    plural = True
+
+    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+        groups: dict[str, list[LootRef]] = {}
+        for r in self.phrase.tokens(w, f):
+            groups.setdefault(loot_key(r, f.seat), []).append(r)
+        options = [Option(f"{key}*{n}", f"{n} {loot_label(key)}")
+                   for key, group in groups.items() for n in self.counts if len(group) >= n]
+        if not options:
+            return []
+        key = w.ask(f, f.seat, "choose_loot", options, f"choose which loot to {self.verb}, and how many",
+                    source_name(f))
+        kind, _, count = key.rpartition("*")
+        return groups[kind][:int(count)]
+
+
+TokenSelector = ChooseToken | RandomToken | EveryToken | EveryTokenBut | ChooseTokens | ChooseSet
+
+
+def can_pick(sel: TokenSelector, w: Work, f: Frame) -> bool:
+    """Whether the selector would find any token now (a set needs as many as its smallest count)."""
+    refs = sel.phrase.tokens(w, f)
+    if isinstance(sel, EveryTokenBut):
+        return len(refs) > sel.keep
+    if isinstance(sel, ChooseSet):
+        least = min(sel.counts)
+        tally: dict[str, int] = {}
+        for r in refs:
+            key = loot_key(r, f.seat)
+            tally[key] = tally.get(key, 0) + 1
+        return any(n >= least for n in tally.values())
+    return bool(refs)
+
+
+def remove_token(w: Work, ref: LootRef) -> None:
+    place, seat, kind = ref
+    if place == "today":
+        w.today().remove(kind)
+    elif place == "tomorrow":
+        tomorrow = w.tomorrow()
+        assert tomorrow is not None
+        tomorrow.remove(kind)
+    elif place == "bag":
+        w.bag[kind] -= 1
+    else:
+        holder = w.seats[seat]
+        holder.loot.remove(kind)
+        if holder.kept_loot.count(kind) > holder.loot.count(kind):
+            holder.kept_loot.remove(kind)  # a kept token that leaves its holder is no longer kept
+
+
+def place_token(w: Work, ref: LootRef, kind: str) -> None:
+    """Put a token where ``ref`` took one from (a swap's other half)."""
+    place, seat, _ = ref
+    if place == "today":
+        w.today().append(kind)
+    elif place == "tomorrow":
+        tomorrow = w.tomorrow()
+        assert tomorrow is not None
+        tomorrow.append(kind)
+    elif place == "bag":
+        w.to_bag(kind)
+    else:
+        w.seats[seat].loot.append(kind)
