@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ._version import __version__ as __version__
 from .errors import (
     CardError,
     DataError,
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from .playing import play
     from .records import GameRecord
     from .state import Decision, Event, Option, PlayerState
-
-__version__ = "0.1.0"
 
 # Where each public name lives; the submodules in _MODULES are the module itself.
 _MODULES = {"agents", "records"}

@@ -7,16 +7,12 @@ only its own seat's observation.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
 
 from .engine import rng
 from .errors import IllegalChoice
+from .game import Agent as Agent  # the protocol lives beside the Observation it is given and play_out
 from .game import Observation
 from .state import Decision
-
-
-class Agent(Protocol):
-    def choose(self, observation: Observation, decision: Decision) -> str: ...
 
 
 class FirstOptionAgent:

@@ -6,7 +6,7 @@ import base64
 import json
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -16,11 +16,6 @@ from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Frame, Work
 from .errors import IllegalChoice, StepBudgetExceeded, UnverifiedSoloWarning
-
-if TYPE_CHECKING:
-    import random
-
-    from .agents import Agent
 from .state import (
     CardRef,
     Decision,
@@ -30,11 +25,25 @@ from .state import (
     PlayerState,
 )
 
+if TYPE_CHECKING:
+    import random
+
 _PHASES = {
     "voyage": "select", "select": "select", "reveal": "select", "sun": "day",
     "dusk": "dusk", "night": "night", "anchor": "anchor", "over": "over",
 }
 SAVE_FORMAT = saves.SAVE_FORMAT
+
+
+class Agent(Protocol):
+    """A player that answers decisions: anything with ``choose(observation, decision) -> key``.
+
+    It sees only its own seat's ``Observation``.  Declared here, beside the observation it is
+    given and the ``play_out`` that asks it; ``libertalia.agents`` offers it with the library's
+    own agents.
+    """
+
+    def choose(self, observation: Observation, decision: Decision) -> str: ...
 
 
 def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any] | None = None,
@@ -315,7 +324,7 @@ class Game(_PublicReading):
 
         from rich.console import Console  # imported here: ``import libertalia`` stays quick
 
-        from .cli.display import table_view
+        from .tableview import table_view
 
         if seat is None:
             seat = self._decision.player if self._decision is not None else 0

@@ -149,7 +149,7 @@ def library_version() -> str:
     try:
         return importlib.metadata.version("libertalia")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
-        from . import __version__
+        from ._version import __version__
 
         return __version__
 

@@ -21,7 +21,8 @@ from typing import Any
 
 import attrs
 
-from . import __version__, _paths, agents
+from . import _paths, agents
+from ._version import __version__
 from .bots.registry import parse_bot
 from .engine.specs import Rules
 from .errors import LibertaliaError, UnverifiedLootWarning

@@ -15,7 +15,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__
+from .._version import __version__
 from ..language.suggest import did_you_mean, lookup
 from . import console, friendly_errors, load, rules_args
 

@@ -9,16 +9,26 @@ card.  Everything she needs is data (the board's ``solo:`` block); no rule names
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..state import Option
 
 if TYPE_CHECKING:
-    from .specs import SoloSpec
-    from .work import Work
+    from .specs import Rules, SoloSpec
 
 
-def choose(w: Work, kind: str, options: Sequence[Option]) -> str:
+class Table(Protocol):
+    """What Automa's choices read of the game they are made in (a ``work.Work``): only its rules.
+
+    Her choices are fixed by the rules alone, so this module needs nothing of the working
+    copy that asks her, and the working copy can import it.
+    """
+
+    @property
+    def rules(self) -> Rules: ...
+
+
+def choose(w: Table, kind: str, options: Sequence[Option]) -> str:
     """Automa's answer to a question with two or more options."""
     if kind == "may":
         return "no"  # S6: she declines, and takes the "otherwise" where there is one
@@ -31,7 +41,7 @@ def choose(w: Work, kind: str, options: Sequence[Option]) -> str:
     return options[0].key  # "choose one": the first option the card offers (S8)
 
 
-def _loot_choice(w: Work, options: Sequence[Option]) -> str:
+def _loot_choice(w: Table, options: Sequence[Option]) -> str:
     """S3: the kind first in the preference order; of equal kinds, the fewest, her own first."""
     solo = w.rules.board.solo
     assert solo is not None
@@ -43,7 +53,7 @@ def _loot_choice(w: Work, options: Sequence[Option]) -> str:
     return min(options, key=key).key
 
 
-def _character_choice(w: Work, options: Sequence[Option]) -> str:
+def _character_choice(w: Table, options: Sequence[Option]) -> str:
     """S7: the lowest-ranked character, another player's before her own."""
     def key(o: Option) -> tuple[int, float]:
         name, _, seat = o.key.rpartition("@") if "@" in o.key else (o.key, "", "")
@@ -51,7 +61,7 @@ def _character_choice(w: Work, options: Sequence[Option]) -> str:
     return min(options, key=key).key
 
 
-def _order_choice(w: Work, options: Sequence[Option]) -> str:
+def _order_choice(w: Table, options: Sequence[Option]) -> str:
     """S3: her characters' abilities from low rank to high, then her tokens' in board order."""
     ranks = w.rules.ranks
     kinds = w.rules.kind_order

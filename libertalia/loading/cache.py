@@ -28,7 +28,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, _paths
+from .. import _paths
+from .._version import __version__
 
 FORMAT = b"libertalia-cache-1\n"
 """The first bytes of every entry; a change of layout changes it, and old entries are ignored."""

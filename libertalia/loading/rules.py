@@ -22,6 +22,7 @@ from ..language import ast, checker
 from ..language.compile import compile_ability
 from ..language.parser import parse, save_parsed
 from ..language.suggest import did_you_mean
+from .examplefile import read_examples
 from .solo import solo_spec
 from .yamlfile import Document, Field, read
 
@@ -268,9 +269,7 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
             else:
                 _character(doc.root, doc, vocab)
         with _checking(doc.path, errors):
-            from .examples import read_examples  # the examples' shape, not their play (cards test does that)
-
-            read_examples(doc.path)
+            read_examples(doc.path)  # the examples' shape, not their play (``cards test`` does that)
     save_parsed()
     return errors
 

@@ -1,4 +1,4 @@
-"""A file's bytes to text and its text to :class:`~.yamlfile.Node` trees: the slow path of ``yamlfile.read``.
+"""A file's bytes to text and its text to :class:`~.yamlnode.Node` trees: the slow path of ``yamlfile.read``.
 
 A file is read as UTF-8 only (other encodings are refused at the first byte that
 gives them away), with the block ``load_rules`` does not need blanked.
@@ -17,15 +17,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from ..errors import DataError
-from .yamlfile import MAX_DEPTH, MAX_NODES, MAX_NUMBER_DIGITS, Node, show
-
-if TYPE_CHECKING:
-    from .yamlfile import Document
+from .yamlnode import MAX_DEPTH, MAX_NODES, MAX_NUMBER_DIGITS, Node, error_at, show
 
 
 def blank_block(text: str, key: str) -> str:
@@ -83,39 +80,44 @@ def _byte_position(data: bytes, offset: int) -> tuple[int, int, str]:
         "utf-8", "replace")
 
 
-def compose(text: str, doc: Document) -> Node:
-    """The tree of ``text``, or a DataError at the offending line and column of ``doc``."""
+def compose(text: str, path: str) -> Node:
+    """The tree of ``text``, the file ``path``, or a DataError at the offending line and column."""
     try:
         root = yaml.compose(text, Loader=_Loader)
         if root is None:
-            raise DataError("the file is empty", path=doc.path, expected="a YAML mapping")
+            raise DataError("the file is empty", path=path, expected="a YAML mapping")
         constructed = _Constructor().construct_all(root)
     except _Refused as exc:
-        raise _marked_error(doc, exc, exc.expected) from None
+        raise _marked_error(path, text, exc, exc.expected) from None
     except yaml.constructor.ConstructorError as exc:
-        raise _marked_error(doc, exc, "a plain value, or quotes around it to make it text") from None
+        raise _marked_error(path, text, exc, "a plain value, or quotes around it to make it text") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = int(mark.line) + 1 if mark else 0
         column = int(mark.column) + 1 if mark else 0
-        raise doc.error(f"this is not valid YAML: {exc.problem or exc.context}", line, column,
-                        "well-formed YAML (check indentation and colons)") from None
+        raise _error(path, text, f"this is not valid YAML: {exc.problem or exc.context}", line, column,
+                     "well-formed YAML (check indentation and colons)") from None
     except yaml.reader.ReaderError as exc:
         line, column = _position(text, exc.position)
-        raise doc.error(f"the file contains a character YAML does not allow ({exc.character!r})",
-                        line, column, "printable text") from None
+        raise _error(path, text, f"the file contains a character YAML does not allow ({exc.character!r})",
+                     line, column, "printable text") from None
     except yaml.YAMLError as exc:  # pragma: no cover - PyYAML's other errors are all marked
-        raise doc.error(f"this is not valid YAML: {exc}", 0, 0) from None
+        raise _error(path, text, f"this is not valid YAML: {exc}", 0, 0) from None
     return _Converter(constructed).node(root)
 
 
-def _marked_error(doc: Document, exc: yaml.MarkedYAMLError, expected: str = "") -> DataError:
+def _marked_error(path: str, text: str, exc: yaml.MarkedYAMLError, expected: str = "") -> DataError:
     """A refused or unconstructible value, at the position PyYAML marked."""
     mark = exc.problem_mark or exc.context_mark
     line = int(mark.line) + 1 if mark else 0
     column = int(mark.column) + 1 if mark else 0
     problem = exc.problem or exc.context or "this value cannot be read"
-    return doc.error(problem, line, column, expected)
+    return _error(path, text, problem, line, column, expected)
+
+
+def _error(path: str, text: str, message: str, line: int, column: int, expected: str = "") -> DataError:
+    """A DataError at ``line`` and ``column`` of the file ``path`` whose text is ``text`` (as ``Document.error``)."""
+    return error_at(path, text.split("\n"), message, line, column, expected)
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import math
-import reprlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,41 +23,14 @@ from typing import Any
 from ..errors import DataError
 from ..language.suggest import did_you_mean
 from . import cache
+from .yamlnode import MAX_DEPTH as MAX_DEPTH
+from .yamlnode import MAX_NODES as MAX_NODES
+from .yamlnode import MAX_NUMBER_DIGITS as MAX_NUMBER_DIGITS
+from .yamlnode import Node, error_at, show
 
 MAX_BYTES = 250_000
 """The largest card or board file read (the bundled ones are under 3 kB; 250 kB of card text parses in seconds)."""
 _FIRST_READ = 64 * 1024
-MAX_DEPTH = 64
-"""The deepest nesting of lists and mappings read (the bundled files nest 8 deep)."""
-MAX_NODES = 10_000
-"""The most values a file may hold, an alias counting every value it repeats (the bundled files hold 230)."""
-MAX_NUMBER_DIGITS = 100
-"""The longest number read; fields bound their numbers further (see ``Field.as_int``)."""
-
-
-class Node:
-    """One value of a YAML file as read: its kind, where it starts, how it is written and what it is.
-
-    ``kind`` is ``scalar``, ``sequence`` or ``mapping``; ``text`` is a scalar as written
-    (a key's name), ``children`` a sequence's items and ``pairs`` a mapping's keys and
-    values, in file order; ``data`` is the Python value PyYAML made of the whole node.
-    Plain slotted data, so that the cache stores and loads trees quickly and without
-    PyYAML (``yamlcompose`` builds them).
-    """
-
-    __slots__ = ("kind", "line", "column", "style", "text", "children", "pairs", "data")
-
-    def __init__(self, kind: str, line: int, column: int, style: str | None, text: str,
-                 children: tuple[Node, ...], pairs: tuple[tuple[Node, Node], ...], data: Any) -> None:
-        self.kind = kind
-        self.line = line  # 1-based, as are columns
-        self.column = column
-        self.style = style  # a scalar's: None (plain), "|" or ">" (block), "'" or '"' (quoted); else None
-        self.text = text
-        self.children = children
-        self.pairs = pairs
-        self.data = data
-
 
 class Field:
     """One YAML value with its position; ``value`` is plain Python data."""
@@ -192,13 +164,11 @@ class Document:
         if root is None:
             from .yamlcompose import compose
 
-            root = compose(text, self)
+            root = compose(text, self.path)
         self.root = Field(root, self)
 
     def error(self, message: str, line: int, column: int, expected: str = "") -> DataError:
-        source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return DataError(message, path=self.path, line=line, column=column, source_line=source,
-                         expected=expected)
+        return error_at(self.path, self.lines, message, line, column, expected)
 
 
 def read(path: Path, *, skip: str | None = None) -> Document:
@@ -234,16 +204,6 @@ def read(path: Path, *, skip: str | None = None) -> Document:
     return doc
 
 
-_SOURCES = (Path(__file__), Path(__file__).with_name("yamlcompose.py"))
+_SOURCES = (Path(__file__), Path(__file__).with_name("yamlcompose.py"), Path(__file__).with_name("yamlnode.py"))
 """The code a stored document depends on besides the file: a change to it makes every stored one stale."""
 
-
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = 60
-_SHORT.maxlist = _SHORT.maxdict = _SHORT.maxset = _SHORT.maxtuple = 6
-_SHORT.maxlevel = 3
-
-
-def show(value: Any) -> str:
-    """A value for a message: its repr, cut short (a file may hold long strings and lists)."""
-    return _SHORT.repr(value)
