@@ -37,13 +37,17 @@ import attrs
 from .engine import flow, journal, rng
 from .engine.program.base import Mark
 from .engine.specs import Rules
-from .engine.work import Work
+from .engine.work import Work, identity
 from .errors import SaveError
 from .state import CardRef, Decision, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
 
-SAVE_FORMAT = 3
-"""3: the event log packed (``engine.journal``, base64).  2: events as objects.  2 and 3: the rules are
-identified by edition and sides, file fingerprint and library version (1: the edition only)."""
+SAVE_FORMAT = 4
+"""4: by day, ``order`` is the day's walk (E26; ``cursor`` indexes it, not the island).  3: the event log
+packed (``engine.journal``, base64).  2: events as objects.  2 to 4: the rules are identified by edition
+and sides, file fingerprint and library version (1: the edition only)."""
+
+_READABLE_FORMATS = (3, SAVE_FORMAT)
+"""Format 3 differs only by day, where its ``cursor`` indexes the island: read as the walk it was."""
 
 _OLDER_FORMATS = {
     1: " (made by an older libertalia, without a rules fingerprint)",
@@ -205,6 +209,7 @@ class _Check:
         self.solo_names: frozenset[str] = frozenset()  # the solo deck's, in a solo game (the Pilferer's cards)
         self.neutrals = frozenset(c.name for c in rules.characters if c.neutral)
         self.players = 0
+        self.format = SAVE_FORMAT
         self.things = 0  # every card and token a game can hold: the bound of any count
 
     # ------------------------------------------------------------ primitives
@@ -327,10 +332,11 @@ class _Check:
     def payload(self, value: Any) -> GameState:
         payload = self.obj(value, "", ("format", "rules", "rng", "state"))
         fmt = payload["format"]
-        if type(fmt) is not int or fmt != SAVE_FORMAT:
+        if type(fmt) is not int or fmt not in _READABLE_FORMATS:
             older = _OLDER_FORMATS.get(fmt, "") if type(fmt) is int else ""
-            self.fail("format", f"unsupported save format {describe(fmt)}{older}; this library reads format "
-                                f"{SAVE_FORMAT}")
+            self.fail("format", f"unsupported save format {describe(fmt)}{older}; this library reads formats "
+                                f"{' and '.join(map(str, _READABLE_FORMATS))}")
+        self.format = fmt
         generator = self.obj(payload["rng"], "rng", ("name", "version"))
         if generator["name"] != rng.RNG_NAME or type(generator["version"]) is not int \
                 or generator["version"] != rng.RNG_VERSION:
@@ -383,6 +389,10 @@ class _Check:
         day = self.number(d["day"], at("day"), 1 if days else 0, len(days))
         island = self.refs(d["island"], at("island"))
         order = self.refs(d["order"], at("order"))
+        if step == "sun" and self.format == 3:
+            # Format 3 walked the island itself: island[:cursor] had had their turn, the rest waited.
+            # The same walk now is the island, with the same cursor (``order`` was the last dusk's).
+            order = island
         sub = self.number(d["sub"], at("sub"), 0, 3)
         census = None if d["census"] is None else tuple(
             self.cards(ship, at(f"census[{i}]"), i) for i, ship in enumerate(self.items(d["census"], at("census"), n)))
@@ -441,14 +451,38 @@ class _Check:
             history=self.strs(d.get("history", []), at("history")),
         )
         self.conserved(state, where)
-        if state.step == "dusk":
+        if state.step == "sun":
+            self.sun_order(state, where)
+        elif state.step == "dusk":
             self.dusk_order(state, at("order"))
-        elif state.step != "sun":
+        else:
             for seat, name in state.island:
                 if seat is not None:  # it would be swept away at the next reveal, in no zone at all
                     self.fail(at("island"), f"seat {seat}'s {name} is still on the island at {state.step}: "
                                             "players' cards board their ships at dusk")
         return state
+
+    def sun_order(self, s: GameState, where: str) -> None:
+        """By day ``order`` is the day's walk (R5, E26): ``order[:cursor]`` had their turn, every other card
+        on the island waits in the rest, and no card is listed twice (it would act twice)."""
+        if s.cursor > len(s.order):
+            self.fail(_join(where, "cursor"), f"{s.cursor} is past the end of the day's walk (order, "
+                                              f"{len(s.order)} long)")
+        where = _join(where, "order")
+        seen: dict[CardRef, int] = {}
+        for i, ref in enumerate(s.order):
+            me = identity(ref)
+            if me in seen:
+                self.fail(f"{where}[{i}]", f"{_whose(ref)} is in the day's walk twice (also at order[{seen[me]}]): "
+                                           "a card takes one sun turn a day")
+            seen[me] = i
+        done, waiting = s.order[:s.cursor], s.order[s.cursor:]
+        for i, ref in enumerate(waiting, s.cursor):
+            if ref not in s.island:
+                self.fail(f"{where}[{i}]", f"{_whose(ref)} waits for its sun turn but is not on the island")
+        for ref in s.island:
+            if ref not in waiting and ref not in done:
+                self.fail(where, f"{_whose(ref)} is on the island but not in the day's walk: it would never act")
 
     def dusk_order(self, s: GameState, where: str) -> None:
         """At dusk every player's card still on the island waits its turn in ``order`` (R6):
@@ -728,6 +762,11 @@ class _Check:
                          "decision")
             self.fail(f"state.{field}", "does not match the rest of the state: resuming the game from it "
                                         "changes it (a save the engine could not have written)")
+
+
+def _whose(ref: CardRef) -> str:
+    seat, name = ref
+    return f"the neutral {name}" if seat is None else f"seat {seat}'s {name}"
 
 
 def _join(where: str, key: str) -> str:

@@ -227,7 +227,8 @@ def _reveal(w: Work) -> None:
     w.moves += 1
     w.commits = [None] * w.n
     w.log(journal.REVEAL, tuple(x for seat, name in w.island for x in (-1 if seat is None else seat, name)))
-    w.step, w.cursor = "sun", 0
+    # The day's walk (R5, E26): every card on the island, left to right; ``cursor`` is the next to act.
+    w.step, w.order, w.cursor = "sun", list(w.island), 0
 
 
 def _solo_picks(w: Work) -> list[CardRef]:
@@ -252,15 +253,20 @@ def _solo_picks(w: Work) -> list[CardRef]:
 
 # ---------------------------------------------------------------- daytime
 def _sun(w: Work) -> None:
-    """R5: walk the island left to right as it stands.
+    """R5: each card takes its sun turn in the day's walk, ``order`` from ``cursor`` on.
+
+    ``order[:cursor]`` have had their turn; the rest are on the island, waiting.  ``Work``
+    keeps it so as cards move: one that leaves is dropped, one that arrives is put in
+    line (E26), so the walk itself needs no check.
 
     Solo (S2): Automa's sun abilities are watched; a card whose abilities changed nothing
     takes its "No effect" rank when the walk ends, and the island is sorted again.
     """
     if w.watching is not None:  # Automa's abilities that were stacked have all run
         _watched(w, *w.watching)
-    while w.cursor < len(w.island):
-        ref = w.island[w.cursor]
+    order = w.order
+    while w.cursor < len(order):
+        ref = order[w.cursor]
         w.cursor += 1
         if ref[0] is None:
             continue

@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 PILES = ("hand", "ship", "graveyard")
 
 
+def identity(ref: CardRef) -> CardRef:
+    """The card itself, whoever holds it: ``(1, "Cook")`` for seat 1's Cook, held as ``"Cook#1"`` or not."""
+    seat, name = ref
+    if seat is None or "#" not in name:
+        return ref
+    base, _, mark = name.partition("#")
+    return int(mark), base
+
+
 class Suspend(Exception):
     """Raised when a step needs an answer that is not there yet."""
 
@@ -407,25 +416,53 @@ class Work:
         return (rank, float(self.track.index(seat)))
 
     def insert_on_island(self, ref: CardRef) -> None:
-        """Place by rank; R4's tie rule against the cards already there."""
+        """Place by rank; R4's tie rule against the cards already there.  By day it joins the walk (E26)."""
         key = self.sort_key(ref)
+        island = self.island
         i = 0
-        while i < len(self.island) and self.sort_key(self.island[i]) <= key:
+        while i < len(island) and self.sort_key(island[i]) <= key:
             i += 1
-        self.island.insert(i, ref)
+        island.insert(i, ref)
         self.moves += 1
-        if i < self.cursor and self.step == "sun":
-            self.cursor += 1
+        if self.step == "sun":
+            self._join_walk(ref, i)
+
+    def _join_walk(self, ref: CardRef, at: int) -> None:
+        """E26: a card arriving by day waits just before the first waiting card right of it (``island[at]``).
+
+        So it acts when the walk reaches its place, or, landing left of every waiting card,
+        as soon as the running ability is done; cards arriving together act left to right,
+        whatever order they came in.  A card that has had its turn today (it left and came
+        back) gets no second one: it only takes its new name in the walk.
+        """
+        order, cursor = self.order, self.cursor
+        me = identity(ref)
+        for j in range(cursor):
+            if identity(order[j]) == me:
+                order[j] = ref
+                return
+        right = self.island[at + 1:]
+        j = cursor
+        while j < len(order) and order[j] not in right:
+            j += 1
+        order.insert(j, ref)
+
+    def _leave_walk(self, ref: CardRef) -> None:
+        """R5: a card that leaves the island before its sun turn loses it (one that had it stays, as done)."""
+        order = self.order
+        for j in range(self.cursor, len(order)):
+            if order[j] == ref:
+                del order[j]
+                return
 
     def remove(self, ref: CardRef) -> str | None:
         """Take a character out of wherever it is; returns the zone it left."""
         zone = self.zone_of(ref)
         self.moves += 1
         if zone == "island":
-            i = self.island.index(ref)
-            self.island.pop(i)
-            if i < self.cursor and self.step == "sun":
-                self.cursor -= 1
+            self.island.remove(ref)
+            if self.step == "sun":
+                self._leave_walk(ref)
         elif zone is not None:
             seat, name = ref
             assert seat is not None
@@ -472,6 +509,8 @@ class Work:
             i = self.island.index(ref)
             self.island[i] = new
             self.moves += 1
+            if self.step == "sun" and ref in self.order:  # the day's walk follows the card (E26)
+                self.order[self.order.index(ref)] = new
         else:
             assert zone is not None
             self.remove(ref)
