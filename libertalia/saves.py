@@ -35,11 +35,10 @@ from typing import Any, NoReturn
 import attrs
 
 from .engine import flow, journal, rng
-from .engine.program.base import Mark
 from .engine.specs import Rules
 from .engine.work import Work, identity
 from .errors import SaveError
-from .state import CardRef, Decision, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
+from .state import CardRef, Decision, FrameState, GameState, Mark, Option, PendingState, PlayerState, loot_tally
 
 SAVE_FORMAT = 4
 """4: by day, ``order`` is the day's walk (E26; ``cursor`` indexes it, not the island).  3: the event log

@@ -69,6 +69,11 @@ class PlayerState:
     removed: tuple[str, ...] = ()  # characters out of the game (Classic: after each campaign)
 
 
+Mark = tuple[tuple[CardRef, ...], tuple[tuple[CardRef, str | None], ...], int, bool]
+"""What a binder step left for later words (``engine.program.base``): the characters it named, each as it
+stood before (reference, zone), how many things it affected, and whether it did anything."""
+
+
 @attrs.frozen
 class FrameState:
     """A suspended ability: which one, how far it ran and what its binder steps left for later words."""
@@ -81,7 +86,7 @@ class FrameState:
     answers: tuple[str, ...] = ()
     # One per binder slot of the program (``engine.program.base.Mark``), None where the binder has not run:
     # (characters now, (character, zone) as they were, count, did anything).
-    marks: tuple[tuple[tuple[CardRef, ...], tuple[tuple[CardRef, str | None], ...], int, bool] | None, ...] = ()
+    marks: tuple[Mark | None, ...] = ()
     origin: CardRef | None = None  # the card whose text runs: ``this``, or the card it borrows from; None on loot
 
 

@@ -7,7 +7,7 @@ by kind, and looks the definitions up here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -15,16 +15,13 @@ from ..language import ast
 from ..state import Option
 from . import journal, rng
 
-if TYPE_CHECKING:
-    from .program.control import Step
-    from .work import Frame, Work
-
-
 UNCHARTED_COUNTER = 1 << 62
 """Where a game's uncharted side draws sit in its random stream: far beyond any game's own draws."""
 
-Instruction = Callable[["Work", "Frame"], int]
-"""One step of an ability, run: the ``act`` of a typed step (``engine.program``); returns the next program counter."""
+Instruction = Callable[..., int]
+"""One step of an ability, run: the ``act(work, frame)`` of a typed step (``engine.program``), returning the
+next program counter.  Typed loosely here, like ``Compiled.steps``, so that these definitions stay below
+the engine that runs them (no import of ``engine.work`` or ``engine.program`` from here: no cycle)."""
 
 
 @attrs.frozen
@@ -46,7 +43,7 @@ class Compiled:
     constant_gain: bool  # only gains a fixed number of doubloons: order cannot matter
     passive: bool  # a standing rule (``take no loot``) with nothing to run
     text: str
-    steps: tuple[Step, ...] = attrs.field(eq=False, repr=False)
+    steps: tuple[Any, ...] = attrs.field(eq=False, repr=False)  # ``engine.program.control.Step`` records
     code: tuple[Instruction, ...] = attrs.field(eq=False, repr=False)
     # Only changes its owner's doubloons or reputation: it can neither ask nor start another
     # ability, so the engine runs it on the spot instead of stacking a frame for it.

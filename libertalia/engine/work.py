@@ -20,6 +20,7 @@ from ..state import (
     Decision,
     FrameState,
     GameState,
+    Mark,
     Option,
     PendingState,
     PlayerState,
@@ -28,7 +29,6 @@ from . import automa, journal, rng
 from .journal import DISCARD, DISCARD_BY, GRAVEYARD_TO_HAND, OVERFLOW, PUSHED, PUT, TAKE_OVER
 
 if TYPE_CHECKING:
-    from .program.base import Mark
     from .specs import Instruction, Rules
 
 PILES = ("hand", "ship", "graveyard")

@@ -14,16 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...language.nodes import Node
-from ...state import CardRef
+from ...state import CardRef, Mark
 
 if TYPE_CHECKING:
     from ..work import Frame
 
 Before = tuple[tuple[CardRef, str | None], ...]
 """Each character a step named, as it stood just before the step: (reference, zone)."""
-
-Mark = tuple[tuple[CardRef, ...], Before, int, bool]
-"""What a binder step left for later words: its characters now, as they were, a count, whether it did anything."""
 
 NOTHING_DONE: Mark = ((), (), 0, False)
 """The mark of a binder that ran and found nothing to act on."""
