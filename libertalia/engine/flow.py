@@ -16,6 +16,7 @@ from ..errors import StepBudgetExceeded
 from ..state import CardRef, Decision, Option
 from . import automa, journal
 from .program.base import NOTHING_DONE, Unbound
+from .program.footprint import may_conflict
 from .specs import Rules
 from .work import Frame, Queued, Suspend, Work
 
@@ -492,7 +493,7 @@ def _anchor(w: Work) -> None:
         w.queue.sort(key=lambda q: not w.rules.ability(q[1], q[2]).early)
         w.sub = 1
     if w.sub == 1:
-        if not _drain(w, ordered=False, zone="ship"):
+        if not _drain(w, ordered=True, zone="ship", netted=True):
             return
         if split:
             _apply_net(w)
@@ -500,7 +501,7 @@ def _anchor(w: Work) -> None:
             for seat in range(w.n):
                 _queue_held_loot(w, seat, "anchor")
             w.sub = 2
-    if w.sub == 2 and not _drain(w, ordered=False, zone="ship"):
+    if w.sub == 2 and not _drain(w, ordered=True, zone="ship", netted=True):
         return
     _apply_net(w)
     for seat, p in enumerate(w.seats):
@@ -576,20 +577,21 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
 
 
 # ---------------------------------------------------------------- queues
-def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
+def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     """Start the next queued ability; ``True`` once the queue is empty.
 
-    Abilities whose card has left the zone they act from are dropped.  The
-    owner is asked for the order only when two or more differ and at least
-    one is not a plain fixed gain (order cannot matter then).
+    Abilities whose card has left the zone they act from are dropped, and so are a
+    held token's once it has left its holder.  The owner is asked for the order only
+    when two or more differ and at least one is not a plain fixed gain; with ``netted``
+    (anchor, R3) only when two of them could give a different game in the other order.
     """
     queue = w.queue
     if not queue:
         return True
     in_zone = w.in_zone
     sources = w.rules.sources
-    # Held tokens' night abilities wait for their tokens; abilities never queue more of them.
-    tokens = w.step == "night" and any(q[1][0] == "l" for q in queue)
+    # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
+    tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue)
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
@@ -614,6 +616,11 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
                     group = [q for q in queue if q[0] == owner and not q[4]]
                 else:
                     group = [q for q in queue if q[0] == owner]
+                if netted:  # anchor: counts first (E2), then ask only where the order can matter (L1)
+                    early = sources[chosen[1]][chosen[2]].early
+                    group = [] if early else [q for q in group if not sources[q[1]][q[2]].early]
+                    if not _order_matters(w, group):
+                        group = []
                 if len(group) > 1:
                     chosen = _ask_order(w, chosen[0], group)
                     at = queue.index(chosen)
@@ -632,6 +639,22 @@ def _drain(w: Work, *, ordered: bool, zone: str) -> bool:
         if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True
+
+
+def _order_matters(w: Work, group: list[Queued]) -> bool:
+    """Whether two different abilities of ``group`` could give another game in the other order (L1).
+
+    Read from the programs' footprints (``engine.program.footprint``): at anchor every change
+    of doubloons is netted (R3), so only what else they read and change decides.
+    """
+    distinct = []
+    for source, index in dict.fromkeys((q[1], q[2]) for q in group):
+        a = w.rules.ability(source, index)
+        # A token's ability runs only while its token is held: it reads that it holds one.
+        reads = a.reads | {f"loot:{source[2:]}"} if source[0] == "l" else a.reads
+        distinct.append((reads, a.writes))
+    return any(may_conflict(ra, wa, rb, wb, netted=True)
+               for i, (ra, wa) in enumerate(distinct) for rb, wb in distinct[i + 1:])
 
 
 def _next_in_line(queue: list[Queued]) -> int:

@@ -106,6 +106,7 @@ def load_rules(
                     for k, options in uncharted_sides.items()}
     _check_ranks(characters)
     solo_loot = _solo_loot(board, board_fields, loot_docs, vocab, {c.name for c in characters})
+    _check_extra_counts(characters, loot_specs, alternatives, solo_loot)
     unverified = [f"{spec.kind} ({spec.side})" for spec in (*loot_specs, *(sp for alts in alternatives.values()
                                                                             for sp in alts)) if not spec.verified]
     unverified = list(dict.fromkeys(unverified))
@@ -708,6 +709,55 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
         note=f["note"].as_str("note") if "note" in f else "",
         path=doc.path,
     )
+
+
+def _every_action(abilities: Iterable[ast.Ability]) -> Iterator[ast.Action]:
+    for ability in abilities:
+        for step in ability.steps:
+            yield from step.actions
+            yield from step.otherwise or ()
+            for choice in step.choices:
+                yield from choice
+            for _, acts in step.elifs:
+                yield from acts
+
+
+def _in_sets_kinds(abilities: Iterable[ast.Ability]) -> set[str]:
+    return {a.amount.kind for a in _every_action(abilities)
+            if isinstance(a, ast.Change | ast.PaysYou) and isinstance(a.amount, ast.InSets)}
+
+
+def _check_extra_counts(characters: list[CharacterSpec], loot: list[LootSpec],
+                        alternatives: Mapping[str, tuple[LootSpec, ...]], solo: Mapping[str, LootSpec]) -> None:
+    """``count N extra K`` only adds to set scoring of K: refused where no game of these rules scores K in sets.
+
+    A kind counts as scored when a character scores it, or when every side of its tile a
+    game may use (the chosen side, each uncharted alternative, the solo side) does.
+    """
+    by_characters = _in_sets_kinds(a for c in characters for a in c.abilities)
+    sides: dict[str, list[LootSpec]] = {}
+    for tile in (*loot, *(sp for alts in alternatives.values() for sp in alts), *solo.values()):
+        sides.setdefault(tile.kind, []).append(tile)
+    specs: list[CharacterSpec | LootSpec] = [*characters, *loot]
+    for spec in specs:
+        for a in _every_action(spec.abilities):
+            if not isinstance(a, ast.CountExtra) or a.kind in by_characters:
+                continue
+            unscored = [sp for sp in sides.get(a.kind, []) if a.kind not in _in_sets_kinds(sp.abilities)]
+            if unscored or a.kind not in sides:
+                where = f"{a.kind} ({unscored[0].side})" if unscored else a.kind
+                raise CardError(f'"count {a.n} extra {a.kind}" adds to set scoring of {a.kind}, but no ability '
+                                f"scores {where} in sets: it would do nothing", path=spec.path, line=a.line,
+                                column=a.column, source_line=_source_line(spec.path, a.line),
+                                expected=f'a kind scored "in sets" (gain doubloons for your {a.kind} in sets)')
+
+
+def _source_line(path: str, line: int) -> str:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _check_ranks(characters: list[CharacterSpec]) -> None:

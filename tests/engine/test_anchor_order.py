@@ -1,0 +1,91 @@
+"""Each player orders their anchor abilities, asked only where the order can change the game (E8, R3)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+import libertalia as lt
+from tests.helpers import at, scores
+
+MOD = {
+    "Fence": (30.5, "anchor: return every relic you hold to the bag."),
+    "Banker": (31.5, "anchor: gain 4 doubloons."),
+    "Counter": (32.5, "anchor: gain 1 doubloon for each character in your ship."),
+}
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> lt.Rules:
+    folder = tmp_path_factory.mktemp("anchor")
+    for name, (rank, text) in MOD.items():
+        (folder / f"{name.lower()}.yaml").write_text(f"name: {name}\nrank: {rank}\ntext: |\n  {text}\n",
+                                                     encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
+        return lt.load_rules("galecrest", extra_cards=[folder])
+
+
+@pytest.fixture(scope="module")
+def stormy() -> lt.Rules:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
+        return lt.load_rules("galecrest", loot={"chest": "stormy"})
+
+
+def _anchor(rules: lt.Rules, seat0: dict[str, Any]) -> lt.Game:
+    """The last day of voyage 1 with empty hands: the game runs straight to seat 0's anchor abilities."""
+    return lt.new_game(rules, 3, seed=0, setup={
+        "voyage": 1, "day": 4, "reputation": [0, 2, 4], "loot": [["barrel", "barrel", "barrel"]],
+        "players": [{"hand": [], **seat0}, {"hand": []}, {"hand": []}]})
+
+
+def test_abilities_that_commute_are_not_ordered(rules: lt.Rules) -> None:
+    """E8/R3: fixed gains, counts of the ship, a relic, a barrel and calm maps commute: nothing is asked."""
+    g = _anchor(rules, {"ship": ["Banker", "Counter"], "loot": ["relic", "barrel", "map", "map", "amulet"]})
+    assert not g.history  # no question was asked before voyage 2's first pick
+    at(g, "play_character")
+    # 4 (Banker) + 2 (Counter) - 3 (relic) + 1 (barrel) + 7 (a pair of maps) + 3 (amulet)
+    assert scores(g)[0] == 14
+
+
+def test_a_chest_that_spends_maps_is_ordered_against_the_maps(stormy: lt.Rules) -> None:
+    """E8: the stormy chest may return a map, which changes what the maps score: its holder orders them."""
+    g = _anchor(stormy, {"ship": ["Bosun"], "loot": ["chest", "map", "map", "map"]})
+    at(g, "order_abilities", 0)
+    assert set(g.legal_keys()) == {"chest", "map"}
+    maps_first = g.choose("map").choose("yes")
+    chest_first = g.choose("chest").choose("yes")
+    assert scores(maps_first)[0] == 12 + 8  # three maps, then one of them traded
+    assert scores(chest_first)[0] == 8 + 7  # one map traded, then the pair left
+
+
+def test_a_returned_relic_no_longer_costs(rules: lt.Rules) -> None:
+    """E8: returning relics first means their anchor cost never comes; relics first, they cost and then go."""
+    g = _anchor(rules, {"ship": ["Fence"], "loot": ["relic", "relic"], "doubloons": 10})
+    at(g, "order_abilities", 0)
+    assert set(g.legal_keys()) == {"Fence", "relic"}
+    assert scores(g.choose("Fence"))[0] == 10
+    one_relic = g.choose("relic")
+    at(one_relic, "order_abilities", 0)  # the second relic and the Fence are still to order
+    assert scores(one_relic.choose("Fence"))[0] == 10 - 3
+    assert scores(one_relic.choose("relic"))[0] == 10 - 6
+
+
+def test_counts_come_first_without_asking(rules: lt.Rules) -> None:
+    """E2/E8: the Explorer's extra map is counted before maps score, and nobody is asked about it."""
+    g = _anchor(rules, {"ship": ["Explorer"], "loot": ["map"]})
+    assert not g.history
+    assert scores(g)[0] == 7  # one map and one counted extra: a pair
+
+
+def test_automa_is_never_asked_to_order(stormy: lt.Rules) -> None:
+    """S8/E8: in solo, every question goes to the player: Automa's own anchor order follows her rule."""
+    for seed in range(3):
+        solo = lt.new_game(stormy, 1, seed=seed)
+        while not solo.is_over:
+            assert solo.decision is not None and solo.decision.player == 0
+            solo = solo.choose(solo.legal_keys()[0])
+        assert len(solo.final_scores()) == 2

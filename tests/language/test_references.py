@@ -1,0 +1,217 @@
+"""Words that point back are bound to one earlier step at load, or refused (E27), and run as bound."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import libertalia as lt
+from tests.helpers import at, coins, reps
+
+# Ranks no bundled Galecrest character has.
+MOD = {
+    "Assessor": (30.5, "sun: discard a character from any ship, then gain 2 doubloons if it was in your ship."),
+    "Presentist": (31.5, "sun: discard a character from any ship, then gain 2 doubloons if it is in your ship."),
+    "Tallyman": (32.5, "sun: return every map you hold to the bag, then discard a character in your ship, "
+                       "then gain 1 doubloon for each one returned."),
+    "Prowler": (33.5, "sun: discard a character in an opponent's ship, then gain 3 doubloons if you did."),
+    "Taxman": (34.5, "sun: the owner of every character in another player's ship loses 2 doubloons."),
+    "Pilot": (35.5, "sun: choose one: take a loot from tomorrow's loot; or gain 1 doubloon."),
+    "Switcher": (36.5, "sun: discard the rightmost other character on the island if you hold a map; "
+                       "otherwise discard the leftmost other character on the island, then its owner gains 1 "
+                       "reputation."),
+    "Hesitant": (37.5, "sun: you may discard a character in your ship and its owner gains 1 reputation."),
+    "Collector": (4.5, "dusk: gain 3 doubloons."),
+    "Lookout": (3.5, "sun: gain 2 doubloons."),
+    "Deckhand": (5.5, "moon: gain 1 doubloon."),
+}
+
+
+def _write(folder: Path, cards: dict[str, tuple[float, str]]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (rank, text) in cards.items():
+        (folder / f"{name.lower()}.yaml").write_text(f"name: {name}\nrank: {rank}\ntext: |\n  {text}\n",
+                                                     encoding="utf-8")
+    return folder
+
+
+def _load(*folders: Path) -> lt.Rules:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
+        return lt.load_rules("galecrest", extra_cards=list(folders))
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> lt.Rules:
+    return _load(_write(tmp_path_factory.mktemp("references"), MOD))
+
+
+def _refused(tmp_path: Path, text: str) -> str:
+    folder = _write(tmp_path / "mod", {"Oddity": (38.5, text)})
+    with pytest.raises(lt.CardError) as info:
+        _load(folder)
+    return str(info.value)
+
+
+def _sun(rules: lt.Rules, card: str, *, day: int = 1, seat0: dict[str, Any] | None = None,
+         others: tuple[dict[str, Any], ...] = ({}, {})) -> lt.Game:
+    """Seat 0 plays ``card`` alone on voyage 1, ``day``; the other seats play a Deckhand each."""
+    players = [{"hand": [card], **(seat0 or {})}, *({"hand": ["Deckhand"], **o} for o in others)]
+    return lt.new_game(rules, 3, seed=0, setup={
+        "voyage": 1, "day": day, "reputation": [0, 1, 2],
+        "loot": [["chest", "map", "relic"]] * (5 - day), "players": players})
+
+
+# ---------------------------------------------------------------- tense
+def test_was_reads_the_character_as_it_stood_before_the_discard(rules: lt.Rules) -> None:
+    """E27: "if it was in your ship" after a discard reads where it was (your ship), not the graveyard."""
+    g = _sun(rules, "Assessor", seat0={"ship": ["Lookout"], "doubloons": 0})
+    assert coins(g)[0] == 2
+    assert g.players[0].graveyard == ("Lookout",)
+
+
+def test_was_is_false_for_a_character_from_another_ship(rules: lt.Rules) -> None:
+    """E27: the discarded card was in another player's ship, so "was in your ship" is false."""
+    g = _sun(rules, "Assessor", seat0={"doubloons": 0}, others=({"ship": ["Lookout"]}, {}))
+    assert coins(g)[0] == 0
+
+
+def test_is_reads_the_present(rules: lt.Rules) -> None:
+    """E27: "if it is in your ship" reads the card now, in its graveyard: never true after a discard."""
+    g = _sun(rules, "Presentist", seat0={"ship": ["Lookout"], "doubloons": 0})
+    assert coins(g)[0] == 0
+
+
+def test_was_of_this_is_refused(tmp_path: Path) -> None:
+    """E27: "this" has no earlier moment, so "this was ..." is refused with the fix."""
+    message = _refused(tmp_path, "sun: gain 1 doubloon if this was owned by you.")
+    assert "has no such action" in message and '"this is …"' in message
+
+
+# ---------------------------------------------------------------- number
+def test_a_singular_it_after_every_is_refused(tmp_path: Path) -> None:
+    """E27: after "every ..." the singular "its owner" could mean any of them: refused, naming the binder."""
+    message = _refused(tmp_path, "sun: discard every character in your ship, then its owner gains 1 reputation.")
+    assert '"its owner" names one character, but "every character in your ship" can name several' in message
+
+
+def test_a_singular_it_after_a_pick_in_each_ship_is_refused(tmp_path: Path) -> None:
+    """E27: "a character in each opponent's ship" names one per ship, so "it" is refused after it."""
+    message = _refused(tmp_path, "sun: discard a character in each opponent's ship, then gain 1 doubloon if it "
+                                 "was owned by another player.")
+    assert "can name several" in message
+
+
+def test_the_owner_of_every_character_acts_once_per_owner(rules: lt.Rules) -> None:
+    """E21: seat 1 owns two such characters and loses 2 doubloons once, not twice."""
+    g = _sun(rules, "Taxman", others=({"ship": ["Lookout", "Collector"], "doubloons": 10}, {"doubloons": 10}))
+    assert coins(g)[1] == 10 - 2
+    assert coins(g)[2] == 10
+
+
+# ---------------------------------------------------------------- counters
+def test_one_returned_counts_the_return_not_the_last_action(rules: lt.Rules) -> None:
+    """E27: "for each one returned" counts the two maps returned, though a discard came in between."""
+    g = _sun(rules, "Tallyman", seat0={"ship": ["Lookout"], "loot": ["map", "map"], "doubloons": 0})
+    assert coins(g)[0] == 2
+    assert g.players[0].loot == () and g.players[0].graveyard == ("Lookout",)
+
+
+def test_a_counter_with_no_action_of_its_verb_is_refused(tmp_path: Path) -> None:
+    """E27: "one returned" after a discard has nothing to count: refused, saying what it needs."""
+    message = _refused(tmp_path, "sun: discard a character in your ship, then draw 1 random loot from the bag "
+                                 "for each one returned.")
+    assert "nothing earlier in this ability is returned" in message
+
+
+def test_space_moved_needs_a_move(tmp_path: Path) -> None:
+    """E27: "space moved" with no "move your reputation" before it is refused."""
+    message = _refused(tmp_path, "sun: gain 1 doubloon for each space moved.")
+    assert "space moved" in message
+
+
+# ---------------------------------------------------------------- you did
+def test_you_did_reads_the_previous_part(rules: lt.Rules) -> None:
+    """E27: "if you did" is whether a character was discarded: with none to discard, nothing is gained."""
+    assert coins(_sun(rules, "Prowler", seat0={"doubloons": 0}))[0] == 0
+    g = _sun(rules, "Prowler", seat0={"doubloons": 0}, others=({"ship": ["Lookout"]}, {}))
+    assert coins(g)[0] == 3
+
+
+def test_you_did_after_two_actions_is_refused(tmp_path: Path) -> None:
+    """E27: after "X and Y" the words "you did" could mean either: refused, naming both."""
+    message = _refused(tmp_path, "sun: take a map from the bag and gain 1 doubloon, then gain 2 reputation if "
+                                 "you did.")
+    assert '"you did" could mean any of "take a map from the bag" or "gain 1 doubloon"' in message
+
+
+def test_you_did_in_the_first_part_is_refused(tmp_path: Path) -> None:
+    """E27: "you did" in the first part of an ability has nothing to speak of."""
+    message = _refused(tmp_path, "sun: gain 2 reputation if you did.")
+    assert "needs an earlier sentence part" in message
+
+
+# ---------------------------------------------------------------- branches
+def test_it_after_branches_means_the_branch_that_ran(rules: lt.Rules) -> None:
+    """E27: "its owner" after "discard A if …; otherwise discard B" is the owner of whichever was discarded."""
+    for seat0 in ({}, {"loot": ["map"]}):
+        g = _sun(rules, "Switcher", seat0=seat0)
+        loser = next(s for s in (1, 2) if g.players[s].graveyard == ("Deckhand",))
+        assert all(g.players[s].graveyard == () for s in (0, 1, 2) if s != loser)
+        assert reps(g)[loser] == loser + 1  # its owner, and only its owner, gained 1 reputation
+
+
+def test_a_may_whose_later_action_depends_on_the_first_is_offered(rules: lt.Rules) -> None:
+    """R1/E25: "you may discard X and its owner gains 1" is asked when X exists (its owner is known after)."""
+    g = _sun(rules, "Hesitant", seat0={"ship": ["Lookout"]})
+    at(g, "may", 0)
+    g = g.choose("yes")
+    assert g.players[0].graveyard == ("Lookout",)
+
+
+# ---------------------------------------------------------------- options and borrowing
+def test_an_option_that_cannot_happen_is_not_offered(rules: lt.Rules) -> None:
+    """E25: on the voyage's last day there is no tomorrow's loot: only "gain 1 doubloon" is left, unasked."""
+    g = _sun(rules, "Pilot", day=4, seat0={"doubloons": 0})
+    assert coins(g)[0] == 1
+    assert g.decision is None or g.decision.kind != "choose_option"
+    first = _sun(rules, "Pilot", day=1)
+    at(first, "choose_option", 0)
+    assert first.legal_keys() == ("1", "2")
+
+
+def test_a_loot_tile_can_borrow_the_takers_ability(tmp_path: Path) -> None:
+    """E18/R10: a chest whose dusk ability uses the taker's dusk ability runs it: the Collector gains 3 twice."""
+    cards = _write(tmp_path / "cards", {"Collector": (4.5, "dusk: gain 3 doubloons.")})
+    (tmp_path / "cards" / "chest.yaml").write_text(
+        "kind: chest\nside: calm\ncount: 4\ntext: |\n  dusk: use the dusk ability of the character that took this.\n",
+        encoding="utf-8")
+    rules = _load(cards)
+    g = lt.new_game(rules, 3, seed=0, setup={
+        "voyage": 1, "day": 1, "reputation": [0, 1, 2], "loot": [["chest"]] * 4,
+        "players": [{"hand": ["Collector"]}, {"hand": []}, {"hand": []}]})
+    at(g, "order_abilities", 0)
+    g = g.choose("chest")
+    gains = [e for e in g.events if e.kind == "doubloons" and e.seat == 0 and e.source == "Collector"]
+    assert [(e.source, e.amount) for e in gains] == [("Collector", 3), ("Collector", 3)]
+    assert any(e.kind == "borrow" and e.seat == 0 for e in g.events)
+
+
+def test_borrowing_from_itself_is_refused(tmp_path: Path) -> None:
+    """E18: "use the sun ability of this" would run nothing: refused."""
+    assert "cannot use its own ability" in _refused(tmp_path, "sun: use the sun ability of this.")
+
+
+def test_a_borrow_target_that_could_name_itself_must_say_other(tmp_path: Path) -> None:
+    """E18: "the leftmost character on the island" may be this card: refused with the fix "other"."""
+    message = _refused(tmp_path, "sun: use the sun ability of the leftmost character on the island.")
+    assert "can name this character itself" in message and '"the leftmost other character' in message
+
+
+def test_count_extra_of_a_kind_nothing_scores_in_sets_is_refused(tmp_path: Path) -> None:
+    """R14/E2: "count 1 extra barrel" changes nothing when no ability scores barrels in sets: refused."""
+    message = _refused(tmp_path, "anchor: count 1 extra barrel.")
+    assert "no ability scores barrel" in message and "oddity.yaml:4" in message
