@@ -28,7 +28,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from . import agents, records
+    from . import agents, events, records
     from .engine.specs import BoardSpec, CharacterSpec, LootSpec, Rules
     from .game import Game, Observation, new_game
     from .language.parser import parse
@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from .state import Decision, Event, Option, PlayerState
 
 # Where each public name lives; the submodules in _MODULES are the module itself.
-_MODULES = {"agents", "records"}
+_MODULES = {"agents", "events", "records"}
 _LAZY = {
-    "agents": ".agents", "records": ".records", "GameRecord": ".records",
+    "agents": ".agents", "events": ".events", "records": ".records", "GameRecord": ".records",
     "Game": ".game", "Observation": ".game", "new_game": ".game",
     "parse": ".language.parser", "render": ".language.render",
     "load_rules": ".loading.rules",
@@ -70,6 +70,6 @@ __all__ = [
     "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameRecord",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
     "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
-    "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "load_rules", "new_game", "parse", "play",
+    "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "events", "load_rules", "new_game", "parse", "play",
     "records", "render",
 ]

@@ -80,6 +80,8 @@ def _begin(rules: Rules, start: GameState) -> Work:
     for p in start.seats:
         if p.doubloons:
             w.log(journal.HANDICAP, p.seat, p.doubloons)
+    if start.step == "select":  # a declared position: no day event says when it starts
+        w.log(journal.POSITION, start.voyage, start.day)
     flow.run(w)
     return w
 
@@ -485,8 +487,27 @@ class Game(_PublicReading):
 
     @property
     def events(self) -> tuple[Event, ...]:
-        """Everything that happened, as sentences (empty for a game started with ``log=False``)."""
+        """Everything that happened, oldest first: typed events (``libertalia.events``) whose
+        ``str()`` is a sentence (empty for a game started with ``log=False``)."""
         return _events(self.rules, self.state.journal, self.state.players)
+
+    def events_since(self, earlier: Game) -> tuple[Event, ...]:
+        """The events logged after ``earlier``, a game this one was reached from by answering.
+
+        ``game.events_since(before) == game.events[len(before.events):]``, without reading
+        what came before twice.  Raises ``ValueError`` when ``earlier`` is not an earlier
+        point of this game: other rules, seed or seats, answers that are not the start of
+        this game's, or a log that is not the start of this one's.
+        """
+        if not isinstance(earlier, Game):
+            raise TypeError(f"events_since takes a Game, not {type(earlier).__name__}")
+        mine, theirs = self.state, earlier.state
+        why = _not_ancestor(self.rules, mine, earlier.rules, theirs)
+        if why:
+            raise ValueError(f"events_since: the earlier game is not an earlier point of this one ({why})")
+        if mine.journal is None or theirs.journal is None:
+            return ()
+        return _events(self.rules, mine.journal, mine.players, start=len(theirs.journal))
 
     def _where(self) -> tuple[int, int, str]:
         """(voyage, day, step) without a snapshot: what bots' look-aheads check after each step.
@@ -602,8 +623,45 @@ def _waiting(d: Decision | None) -> str:
     return f", seat {d.player} to answer {d.kind}" if d is not None else ""
 
 
-def _events(rules: Rules, packed: bytes | None, players: int) -> tuple[Event, ...]:
-    return journal.decode(packed, rules.lexicon, players) if packed else ()
+def _events(rules: Rules, packed: bytes | None, players: int, start: int = 0) -> tuple[Event, ...]:
+    return journal.decode(packed, rules.lexicon, players, _timings(rules), start) if packed else ()
+
+
+_TIMINGS: dict[int, tuple[Rules, dict[str, str]]] = {}
+_TIMINGS_KEPT = 64
+"""Rules whose sources' timings are remembered (``_timings``) before the memo starts afresh."""
+
+
+def _timings(rules: Rules) -> dict[str, str]:
+    """The one timing of each source (card, marked card or loot kind) whose abilities that act
+    all have the same: an event of theirs has that timing in any phase (``journal.decode``)."""
+    kept = _TIMINGS.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    by_source: dict[str, set[str]] = {}
+    for source, abilities in rules.sources.items():
+        by_source[source[2:]] = {c.timing for c in abilities if not c.passive}
+    timings = {name: next(iter(found)) for name, found in by_source.items() if len(found) == 1}
+    if len(_TIMINGS) >= _TIMINGS_KEPT:
+        _TIMINGS.clear()
+    _TIMINGS[id(rules)] = (rules, timings)
+    return timings
+
+
+def _not_ancestor(rules: Rules, later: GameState, earlier_rules: Rules, earlier: GameState) -> str:
+    """Why ``earlier`` cannot be an earlier point of the game now at ``later`` ("" if it can be)."""
+    if earlier_rules is not rules and earlier_rules.identity != rules.identity:
+        return f"rules {earlier_rules.identity}, not {rules.identity}"
+    if (earlier.seed, earlier.players) != (later.seed, later.players):
+        return f"seed {earlier.seed} with {earlier.players} seats, not seed {later.seed} with {later.players}"
+    if later.history[:len(earlier.history)] != earlier.history:
+        return (f"its {len(earlier.history)} answers are not the first of this game's "
+                f"{len(later.history)}")
+    if (earlier.journal is None) != (later.journal is None):
+        return "one of the two keeps no event log"
+    if earlier.journal is not None and later.journal is not None and not later.journal.startswith(earlier.journal):
+        return "its event log is not the start of this game's"
+    return ""
 
 
 class Observation(_PublicReading):
@@ -634,7 +692,7 @@ class Observation(_PublicReading):
 
     @property
     def events(self) -> tuple[Event, ...]:
-        # Event texts never name a hidden card (``Work.put``), so they are shared as they are.
+        # Events never name a hidden card, in their text or fields (``Work.put``): shared as they are.
         return self._source.events
 
     @property

@@ -9,6 +9,7 @@ freezes it again before handing it back.
 from __future__ import annotations
 
 from collections import Counter
+from typing import ClassVar
 
 import attrs
 
@@ -38,18 +39,54 @@ class Decision:
         return tuple([o.key for o in self.options])
 
 
-@attrs.frozen
+@attrs.frozen(slots=True)
 class Event:
-    """A record of something that happened; ``str()`` reads as a sentence."""
+    """A record of something that happened; ``str()`` reads as a sentence.
 
-    kind: str
-    text: str
-    seat: int | None = None
-    source: str | None = None  # the card or loot kind whose ability caused it
-    amount: int = 0  # doubloons gained (+) or lost (-) by ``seat``, where that is what happened
+    Each kind of event is a subclass in ``libertalia.events`` with typed fields (seats,
+    cards, loot, amounts, zones); this base gives every one of them when it happened
+    (``voyage``, ``day`` and ``phase``: ``None`` where an older log cannot tell) and the
+    fields every event has always had, so code that reads only those works on any event:
+
+    - ``kind``: the family, such as ``"discard"``, ``"loot"`` or ``"doubloons"``;
+    - ``text``: the sentence (written when read, from the typed fields);
+    - ``seat``: the seat the event concerns (``None``: nobody's, or the whole table);
+    - ``source``: the card or loot kind whose ability caused it (for a ``play`` event, the card);
+    - ``amount``: doubloons that ability gained (+) or lost (-) for ``seat``, else 0;
+    - ``timing``: that ability's timing (``sun``, ``dusk``, ``moon``, ``anchor``), if one acted.
+    """
+
+    kind: ClassVar[str] = ""
+    voyage: int = attrs.field(default=0, kw_only=True)
+    day: int = attrs.field(default=0, kw_only=True)  # 0 before a voyage's first day; its last day at the anchor
+    phase: str | None = attrs.field(default=None, kw_only=True)
+
+    @property
+    def seat(self) -> int | None:
+        return None
+
+    @property
+    def source(self) -> str | None:
+        return None
+
+    @property
+    def amount(self) -> int:
+        return 0
+
+    @property
+    def timing(self) -> str | None:
+        return None
+
+    @property
+    def text(self) -> str:
+        return self.sentence()
+
+    def sentence(self) -> str:
+        """The event in words: each kind writes its own."""
+        raise NotImplementedError(f"{type(self).__name__} has no sentence")
 
     def __str__(self) -> str:
-        return self.text
+        return self.sentence()
 
 
 @attrs.frozen

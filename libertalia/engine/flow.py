@@ -220,14 +220,18 @@ def _reveal(w: Work) -> None:
         if name is not None:
             w.seats[seat].hand.remove(name)
             arriving.append((seat, name))
-            w.log(journal.PLAY, seat, name)
     if w.automa is not None:
         arriving.extend(_solo_picks(w))
     # As if placed one by one (``insert_on_island``): a stable sort keeps equal keys in arrival order.
     w.island = sorted(arriving, key=w.sort_key)
     w.moves += 1
     w.commits = [None] * w.n
-    w.log(journal.REVEAL, tuple(x for seat, name in w.island for x in (-1 if seat is None else seat, name)))
+    # The island names every card played: one record stands for the plays and the reveal.
+    island = tuple(x for seat, name in w.island for x in (-1 if seat is None else seat, name))
+    if w.automa is None:
+        w.log(journal.PLAYS_REVEALED, island)
+    else:
+        w.log(journal.SOLO_PLAYS_REVEALED, w.automa, island)
     # The day's walk (R5, E26): every card on the island, left to right; ``cursor`` is the next to act.
     w.step, w.order, w.cursor = "sun", list(w.island), 0
 
@@ -241,14 +245,12 @@ def _solo_picks(w: Work) -> list[CardRef]:
     if w.solo_deck:
         name = w.solo_deck.pop(0)
         out.append((None, name))
-        w.log(journal.PILFERER_PLAYS, name)
     hand = w.seats[w.automa].hand
     if hand:
         at = automa.table_pick(solo, w.solo_deck[0] if w.solo_deck else None, w.today(), hand,
                                [solo.card(name).symbol for name in hand])
         name = hand.pop(at)
         out.append((w.automa, name))
-        w.log(journal.PLAY, w.automa, name)
     return out
 
 
@@ -295,6 +297,7 @@ def _sun(w: Work) -> None:
     if w.no_effect:
         _rerank(w)
     w.step, w.order, w.cursor, w.sub = "dusk", list(reversed(w.island)), 0, 0
+    w.log(journal.DUSK)
     w.left_of_neutral = _left_of_neutral(w)
 
 
@@ -385,6 +388,7 @@ def _dusk(w: Work) -> None:
         w.log(journal.LEFTOVER, tuple(leftover))
         leftover.clear()
     w.step, w.sub = "night", 0
+    w.log(journal.NIGHT)
 
 
 def _pilferer_takes(w: Work, ref: CardRef) -> None:
@@ -473,6 +477,7 @@ def _night(w: Work) -> None:
         _start_day(w)
     else:
         w.step, w.sub = "anchor", 0
+        w.log(journal.ANCHOR)
 
 
 # ---------------------------------------------------------------- anchor

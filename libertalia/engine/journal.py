@@ -1,19 +1,26 @@
-"""The event log, packed: a few bytes an event, sentences written only when someone reads them.
+"""The event log, packed: a few bytes an event, typed events built only when someone reads them.
 
 A game logs some 300 events.  As objects with their sentences formatted eagerly they were
 90% of a finished state's memory and a quarter of its play time, yet most games (bots,
 simulations, search) never read them.  So the engine writes each event as a template
 number and its arguments, varint-encoded into one ``bytes`` value: numbers zigzag-coded,
 words as their index in the rules' lexicon (card names, loot kinds, a fixed vocabulary),
-any other text spelled out.  ``decode`` turns the bytes back into ``Event`` values.
+any other text spelled out.  ``decode`` turns the bytes back into the typed events of
+``libertalia.events``, each stamped with the voyage, day and phase it happened in.
 
 A template's arguments have one of these shapes:
 
-``n``  a number;  ``w``  a word;  ``a``  a word with its article ("a map");
-``W``  a list of words ("map, map") and ``V`` the same, "nothing" when empty;
-``R``  characters as (seat or -1, name) pairs ("Cook (seat 1), Parrot");
-``S``  scores, one per seat ("seat 0 31, seat 1 24");
-``P``  (word, word) pairs ("map stormy, relic calm").
+``n``  a number;  ``w``  a word;  ``a``  a word its sentence gives an article ("a map");
+``W``  a list of words, and ``V`` the same (a day's loot, "nothing" when empty);
+``R``  characters as (seat or -1, name) pairs;  ``S``  numbers, one per seat;
+``P``  (word, word) pairs.
+
+Template numbers are in every saved game and record, so a template is never removed,
+renumbered or given other arguments: what needs more gets a new template at the end of
+``TEMPLATES``, and the old one still decodes.  Some templates are bookkeeping, not events:
+the phase markers (``DUSK``, ``NIGHT``, ``ANCHOR``) and ``POSITION`` only move the reader's
+clock, and one ``PLAYS_REVEALED`` record stands for a day's plays and its reveal (the sun
+phase begins after it; after an older log's ``REVEAL`` the phase is unknown until the next day).
 """
 
 from __future__ import annotations
@@ -23,103 +30,309 @@ from typing import Any
 
 import attrs
 
+from ..events import (
+    TIMING_OF_PHASE,
+    Banked,
+    Borrowed,
+    DayBegan,
+    Discarded,
+    DoubloonsChanged,
+    GameOver,
+    GameStarted,
+    HandicapDoubloons,
+    IncomeCollected,
+    KeptAboard,
+    LootDrawn,
+    LootGiven,
+    LootKept,
+    LootLeftOver,
+    LootRemoved,
+    LootReturned,
+    LootSwapped,
+    LootTaken,
+    Moved,
+    Paid,
+    PilfererPlayed,
+    PilfererTook,
+    Played,
+    Pushed,
+    PutOnIsland,
+    ReputationChanged,
+    ReputationMovedTo,
+    ReputationOverflowed,
+    Reranked,
+    Revealed,
+    StartingDoubloons,
+    TakenOver,
+    TieBroken,
+    VoyageBegan,
+)
 from ..state import Event
+
+
+class JournalError(ValueError):
+    """Bytes that are not an event log written with this lexicon (a damaged save)."""
+
+
+class Clock:
+    """What a reader knows as it goes: when the next event happens (from the voyage and day
+    events, the reveal and the phase markers), and the one timing of each source that has one."""
+
+    __slots__ = ("voyage", "day", "phase", "at", "timings")
+
+    def __init__(self, timings: Mapping[str, str] | None = None) -> None:
+        self.timings: Mapping[str, str] = timings or {}
+        self.set(0, 0, "setup")
+
+    def set(self, voyage: int, day: int, phase: str | None) -> None:
+        self.voyage, self.day, self.phase = voyage, day, phase
+        self.at: dict[str, Any] = {"voyage": voyage, "day": day, "phase": phase}
+
+    def to(self, phase: str | None) -> None:
+        self.set(self.voyage, self.day, phase)
+
+    def timing(self, source: str | None) -> str | None:
+        """An ability's timing: its source's only one, else its phase's (``TIMING_OF_PHASE``)."""
+        if source is None:
+            return None
+        return self.timings.get(source) or TIMING_OF_PHASE.get(self.phase or "")
+
+
+Built = Event | tuple[Event, ...] | None
+"""What a record stands for: one event, several (``PLAYS_REVEALED``), or none (a marker)."""
 
 
 @attrs.frozen
 class Template:
-    """One kind of sentence: the event's ``kind``, its format and its argument shapes.
+    """One kind of record: its argument shapes, what it stands for, and which arguments name
+    a seat of the game (checked when read)."""
 
-    ``seat``, ``source`` and ``amount`` give the argument that fills that ``Event`` field
-    (``None``: left empty); a ``kind`` of ``""`` takes the kind from argument 0.
-    """
-
-    kind: str
-    text: str
     shapes: str
-    seat: int | None = None
-    source: int | None = None
-    amount: int | None = None
-    # For a sentence a format cannot write: its text, source and amount from the argument values.
-    custom: Callable[[list[Any]], tuple[str, str | None, int]] | None = None
+    build: Callable[[list[Any], Clock], Built]
+    seats: tuple[int, ...] = ()
 
 
-def _change(values: list[Any]) -> tuple[str, str | None, int]:
-    """Gains and losses are logged as (unit, seat, signed n, source): the commonest event, kept short."""
-    unit, seat, n, source = values
-    what = "doubloon" if unit == "doubloons" and abs(n) == 1 else unit
-    text = f"seat {seat} {'gains' if n > 0 else 'loses'} {abs(n)} {what} ({source})"
-    return text, source, n if unit == "doubloons" else 0
+def _opt(word: str) -> str | None:
+    """A word that may be missing: the engine writes ``""`` for none."""
+    return word or None
 
 
-def _change_doubloons(values: list[Any]) -> tuple[str, str | None, int]:
-    return _change(["doubloons", *values])
+def _loot_place(place: str) -> tuple[str, int | None]:
+    """A token's place as logged ("today's loot", "the bag", "seat 2": held) as (zone, seat)."""
+    if place.startswith("seat "):
+        try:
+            return "loot", int(place[5:])
+        except ValueError:
+            raise JournalError(f"a loot place {place!r} that is neither a zone nor a seat") from None
+    return place, None
 
 
-def _overflow(values: list[Any]) -> tuple[str, str | None, int]:
-    """R28: reputation past either end of the track turns into doubloons (``n`` signed)."""
-    seat, n = values
-    coins = f"{abs(n)} doubloon{'' if abs(n) == 1 else 's'}"
-    return f"seat {seat}'s reputation runs past the end of the track: {'gains' if n > 0 else 'loses'} {coins}", None, 0
+def _island(pairs: tuple[tuple[int, str], ...]) -> tuple[tuple[int | None, str], ...]:
+    return tuple((None if seat < 0 else seat, name) for seat, name in pairs)
 
 
-def _tie(values: list[Any]) -> tuple[str, str | None, int]:
-    """R26: equal top scores; ``values[0]`` is the winner, then every seat tied with it."""
-    winner, *tied = values[0]
-    return (f"seats {', '.join(str(s) for s in tied)} tie on score; seat {winner} wins on reputation",
-            None, 0)
+def _change(v: list[Any], c: Clock) -> Built:
+    """Gains and losses, logged as (unit, seat, signed n, source)."""
+    unit, seat, n, source = v
+    if unit == "doubloons":
+        return DoubloonsChanged(seat, n, source, c.timing(source), **c.at)
+    if unit == "reputation":
+        return ReputationChanged(seat, n, source, c.timing(source), **c.at)
+    raise JournalError(f"a change of {unit!r}, which is neither doubloons nor reputation")
 
 
-def _play(values: list[Any]) -> tuple[str, str | None, int]:
-    """A card played is its printed card, whoever holds it now ("Cook#1" is a Cook)."""
-    seat, name = values
-    return f"seat {seat} plays {name}", name.partition("#")[0], 0
+def _voyage(v: list[Any], c: Clock) -> Built:
+    c.set(v[0], 0, "voyage")
+    return VoyageBegan(v[1], v[2], **c.at)
+
+
+def _day(v: list[Any], c: Clock) -> Built:
+    c.set(v[0], v[1], "select")
+    return DayBegan(v[2], **c.at)
+
+
+def _position(v: list[Any], c: Clock) -> Built:
+    """A declared position starts at a day's selection, with no day event of its own."""
+    c.set(v[0], v[1], "select")
+    return None
+
+
+def _marker(phase: str) -> Callable[[list[Any], Clock], Built]:
+    def to_phase(v: list[Any], c: Clock) -> Built:
+        c.to(phase)
+        return None
+    return to_phase
+
+
+def _reveal(v: list[Any], c: Clock) -> Built:
+    """A reveal of a log written before phases were: what follows it, until the next day, is
+    of a phase the log does not tell."""
+    e = Revealed(_island(v[0]), **c.at)
+    c.to(None)
+    return e
+
+
+def _plays_revealed(v: list[Any], c: Clock) -> Built:
+    """Each seat's card arriving, in seat order, then the island, and the sun phase begins.
+
+    The island holds every card played and the neutral ones (seat -1), so it names them all.
+    """
+    island = _island(v[0])
+    at = c.at
+    out: list[Event] = [Played(seat, name, **at) for seat, name in sorted(_seated(island))]
+    out.append(Revealed(island, **at))
+    c.to("sun")
+    return tuple(out)
+
+
+def _solo_plays_revealed(v: list[Any], c: Clock) -> Built:
+    """Solo: your card, the Pilferer's (the one of no seat), Automa's (seat ``v[0]``), the island."""
+    automa, island = v[0], _island(v[1])
+    at = c.at
+    out: list[Event] = [Played(seat, name, **at) for seat, name in sorted(_seated(island)) if seat != automa]
+    out.extend(PilfererPlayed(name, **at) for seat, name in island if seat is None)
+    out.extend(Played(automa, name, **at) for seat, name in island if seat == automa)
+    out.append(Revealed(island, **at))
+    c.to("sun")
+    return tuple(out)
+
+
+def _seated(island: tuple[tuple[int | None, str], ...]) -> list[tuple[int, str]]:
+    return [(seat, name) for seat, name in island if seat is not None]
+
+
+def _bank(v: list[Any], c: Clock) -> Built:
+    """Banking ends a voyage's anchor: an older log, without phase markers, says so too."""
+    c.to("anchor")
+    return Banked(v[0], v[1], v[2], **c.at)
+
+
+def _over(v: list[Any], c: Clock) -> Built:
+    c.to("over")
+    return GameOver(v[0], **c.at)
+
+
+def _tie(v: list[Any], c: Clock) -> Built:
+    """R26: ``v[0]`` is the winner, then every seat tied with it."""
+    if not v[0]:
+        raise JournalError("a broken tie that names no seat")
+    winner, *tied = v[0]
+    c.to("over")
+    return TieBroken(winner, tuple(tied), **c.at)
+
+
+def _rank(v: list[Any], c: Clock) -> Built:
+    try:
+        rank = float(v[2])
+    except ValueError:
+        raise JournalError(f"a rank {v[2]!r} that is not a number") from None
+    return Reranked(v[0], v[1], rank, **c.at)
+
+
+def _taken_from(v: list[Any], c: Clock) -> Built:
+    seat, loot, place, source = v
+    zone, holder = _loot_place(place)
+    return LootTaken(seat, loot, zone, holder, None, source, c.timing(source), **c.at)
+
+
+def _returned(v: list[Any], c: Clock) -> Built:
+    seat, pairs, source = v
+    places = [_loot_place(place) for place, _ in pairs]
+    return LootReturned(seat, tuple(kind for _, kind in pairs), tuple(z for z, _ in places),
+                        tuple(s for _, s in places), source, c.timing(source), **c.at)
+
+
+def _given(v: list[Any], c: Clock) -> Built:
+    seat, pairs, to, source = v
+    return LootGiven(seat, tuple(kind for _, kind in pairs), to,
+                     tuple(_loot_place(place)[1] for place, _ in pairs), source, c.timing(source), **c.at)
+
+
+def _swapped(v: list[Any], c: Clock) -> Built:
+    seat, loot, place, other, other_place, source = v
+    (zone, holder), (to_zone, to_holder) = _loot_place(place), _loot_place(other_place)
+    return LootSwapped(seat, loot, other, zone, holder, to_zone, to_holder, source, c.timing(source), **c.at)
 
 
 TEMPLATES: tuple[Template, ...] = (
-    Template("rules", "{0}; loot sides: {1}", "wP"),
-    Template("voyage", "voyage {0} begins ({1} days); everyone receives {2}", "nnW"),
-    Template("income", "seat {0} collects {1} doubloons of income", "nn", seat=0),
-    Template("income", "seat {0} starts with {1} doubloons", "nn", seat=0),
-    Template("day", "voyage {0}, day {1}: today's loot is {2}", "nnV"),
-    Template("play", "", "nw", seat=0, custom=_play),
-    Template("reveal", "the island: {0}", "R"),
-    Template("loot", "unclaimed loot leaves the day: {0}", "W"),
-    Template("loot", "seat {0} removes {1} from today's loot", "na", seat=0),
-    Template("loot", "seat {0}'s {1} takes {2}", "nwa", seat=0),
-    Template("bank", "seat {0} banks {1} doubloons (score {2})", "nnn", seat=0),
-    Template("over", "the game is over: {0}", "S"),
-    Template("discard", "seat {0}'s {1} is discarded", "nw", seat=0),
-    Template("move", "seat {0} takes seat {1}'s {2} into their own zones", "nnw", seat=0),
-    Template("move", "seat {0} takes a card from their graveyard into their hand", "n", seat=0),
-    Template("move", "seat {0} puts {1} from their {2} into their {3}", "nwww", seat=0),
-    # Gains and losses: kind (the unit), seat, n (negative: a loss), source.
-    Template("", "", "wnnw", seat=1, custom=_change),
-    Template("pay", "seat {0} pays seat {1} {2} doubloons ({3})", "nnnw", seat=1, source=3, amount=2),
-    Template("reputation", "seat {0} moves to the {1} reputation space", "nw", seat=0),
-    Template("play", "seat {0} puts {1} onto the island", "nw", seat=0, source=1),
-    Template("loot", "seat {0} takes {1} ({2})", "naw", seat=0),
-    Template("loot", "seat {0} returns {1} to the bag", "nW", seat=0),
-    Template("keep", "seat {0} keeps {1} aboard for the next voyage", "nw", seat=0),
-    Template("keep", "seat {0} keeps {1} for the next voyage", "nW", seat=0),
-    Template("loot", "seat {0} gives {1} to seat {2}", "nWn", seat=0),
-    Template("loot", "seat {0} draws {1} from the bag", "nW", seat=0),
-    Template("loot", "seat {0} swaps {1} for {2}", "naa", seat=0),
-    Template("borrow", "seat {0} uses the {1} ability of {2}", "nww", seat=0),
-    Template("doubloons", "", "nnw", seat=0, custom=_change_doubloons),  # CHANGE, in doubloons: the commonest
+    Template("wP", lambda v, c: GameStarted(v[0], v[1], **c.at)),  # RULES: title, (kind, side) pairs
+    Template("nnW", _voyage),  # VOYAGE: voyage, days, dealt
+    Template("nn", lambda v, c: IncomeCollected(v[0], v[1], **c.at), (0,)),  # INCOME
+    Template("nn", lambda v, c: StartingDoubloons(v[0], v[1], **c.at), (0,)),  # START_COINS
+    Template("nnV", _day),  # DAY: voyage, day, today's loot
+    Template("nw", lambda v, c: Played(v[0], v[1], **c.at), (0,)),  # PLAY
+    Template("R", _reveal),  # REVEAL (before phases were logged)
+    Template("W", lambda v, c: LootLeftOver(v[0], **c.at)),  # LEFTOVER
+    Template("na", lambda v, c: LootRemoved(v[0], v[1], **c.at), (0,)),  # REMOVE_LOOT
+    Template("nwa", lambda v, c: LootTaken(v[0], v[2], "today's loot", None, v[1], **c.at), (0,)),  # TAKE_AT_DUSK
+    Template("nnn", _bank, (0,)),  # BANK: seat, doubloons, score
+    Template("S", _over),  # OVER: scores
+    Template("nw", lambda v, c: Discarded(v[0], v[1], **c.at), (0,)),  # DISCARD
+    Template("nnw", lambda v, c: TakenOver(v[0], v[1], v[2], **c.at), (0, 1)),  # TAKE_OVER: seat, owner, card
+    Template("n", lambda v, c: Moved(v[0], None, "graveyard", "hand", **c.at), (0,)),  # GRAVEYARD_TO_HAND
+    Template("nwww", lambda v, c: Moved(v[0], v[1], _opt(v[2]), v[3], **c.at), (0,)),  # PUT: seat, card, from, to
+    Template("wnnw", _change, (1,)),  # CHANGE: unit, seat, n (negative: a loss), source
+    Template("nnnw", lambda v, c: Paid(v[0], v[1], v[2], v[3], c.timing(v[3]), **c.at), (0, 1)),  # PAY
+    Template("nw", lambda v, c: ReputationMovedTo(v[0], v[1], **c.at), (0,)),  # MOVE_REPUTATION: seat, end
+    Template("nw", lambda v, c: PutOnIsland(v[0], v[1], **c.at), (0,)),  # PUT_ON_ISLAND
+    Template("naw", lambda v, c: LootTaken(v[0], v[1], None, None, None, v[2], c.timing(v[2]), **c.at),
+             (0,)),  # TAKE_LOOT: seat, kind, source
+    Template("nW", lambda v, c: LootReturned(v[0], v[1], **c.at), (0,)),  # RETURN_LOOT
+    Template("nw", lambda v, c: KeptAboard(v[0], v[1], **c.at), (0,)),  # KEEP
+    Template("nW", lambda v, c: LootKept(v[0], v[1], **c.at), (0,)),  # KEEP_LOOT
+    Template("nWn", lambda v, c: LootGiven(v[0], v[1], v[2], **c.at), (0, 2)),  # GIVE_LOOT: seat, kinds, to
+    Template("nW", lambda v, c: LootDrawn(v[0], v[1], **c.at), (0,)),  # DRAW_LOOT
+    Template("naa", lambda v, c: LootSwapped(v[0], v[1], v[2], **c.at), (0,)),  # SWAP_LOOT
+    Template("nww", lambda v, c: Borrowed(v[0], v[2], v[1], **c.at), (0,)),  # BORROW: seat, timing, card
+    Template("nnw", lambda v, c: DoubloonsChanged(v[0], v[1], v[2], c.timing(v[2]), **c.at),
+             (0,)),  # CHANGE_DOUBLOONS: CHANGE in doubloons, the commonest event
     # Solo games: the Pilferer is nobody's, so these events have no seat.
-    Template("play", "the Pilferer plays {0}", "w"),
-    Template("loot", "the Pilferer takes {0} and returns it to the bag", "a"),
-    Template("rank", "seat {0}'s {1} changed nothing: it now ranks {2}", "nww", seat=0),
-    Template("income", "seat {0} starts with {1} extra doubloons", "nn", seat=0),
+    Template("w", lambda v, c: PilfererPlayed(v[0], **c.at)),  # PILFERER_PLAYS
+    Template("a", lambda v, c: PilfererTook(v[0], **c.at)),  # PILFERER_TAKES
+    Template("nww", _rank, (0,)),  # NO_EFFECT: seat, card, rank
+    Template("nn", lambda v, c: HandicapDoubloons(v[0], v[1], **c.at), (0,)),  # HANDICAP
     # Causes, spelled out: who discarded whom and with what, where a token came from, the track.
-    Template("discard", "seat {0}'s {1} discards seat {2}'s {3}", "nwnw", seat=2, source=1),
-    Template("loot", "seat {0} takes {1} from {2} ({3})", "naww", seat=0, source=3),
-    Template("reputation", "", "nn", seat=0, custom=_overflow),
-    Template("reputation", "seat {0} is pushed along the track to space {1}", "nn", seat=0),
-    Template("over", "", "S", custom=_tie),
-    # The borrower named (its source), so statistics and ``testing.acted`` credit it.
-    Template("borrow", "seat {0}'s {1} uses the {2} ability of {3}", "nwww", seat=0, source=1),
+    Template("nwnw", lambda v, c: Discarded(v[2], v[3], None, v[0], v[1], c.timing(v[1]), **c.at),
+             (0, 2)),  # DISCARD_BY: by seat, by source, seat, card
+    Template("naww", _taken_from, (0,)),  # TAKE_LOOT_FROM: seat, kind, place, source
+    Template("nn", lambda v, c: ReputationOverflowed(v[0], v[1], **c.at), (0,)),  # OVERFLOW: seat, doubloons
+    Template("nn", lambda v, c: Pushed(v[0], v[1], **c.at), (0,)),  # PUSHED: seat, space
+    Template("S", _tie),  # TIE_BROKEN: winner, then the seats tied
+    Template("nwww", lambda v, c: Borrowed(v[0], v[3], v[2], v[1], c.timing(v[1]), **c.at),
+             (0,)),  # BORROW_BY: seat, borrower, timing, card
+    # ---- Bookkeeping, no event of its own: the phases, and where a declared position starts.
+    Template("", _marker("dusk")),  # DUSK
+    Template("", _marker("night")),  # NIGHT
+    Template("", _marker("anchor")),  # ANCHOR
+    Template("nn", _position),  # POSITION: voyage, day
+    # ---- A day's plays and its reveal in one record (the island names every card played).
+    Template("R", _plays_revealed),  # PLAYS_REVEALED: the island
+    Template("nR", _solo_plays_revealed, (0,)),  # SOLO_PLAYS_REVEALED: Automa's seat, the island
+    # ---- Characters moved, with the zone they left and the ability that moved them ("": none).
+    Template("nww", lambda v, c: Discarded(v[0], v[1], _opt(v[2]), **c.at), (0,)),  # DISCARDED: seat, card, zone
+    Template("nwnww", lambda v, c: Discarded(v[2], v[3], _opt(v[4]), v[0], v[1], c.timing(v[1]), **c.at),
+             (0, 2)),  # DISCARDED_BY: by seat, by source, seat, card, zone
+    Template("nnwww", lambda v, c: TakenOver(v[0], v[1], v[2], _opt(v[3]), _opt(v[4]), c.timing(_opt(v[4])), **c.at),
+             (0, 1)),  # TAKEN_OVER: seat, owner, card, zone, source
+    Template("nwwww", lambda v, c: Moved(v[0], v[1], _opt(v[2]), v[3], _opt(v[4]), c.timing(_opt(v[4])), **c.at),
+             (0,)),  # MOVED: seat, card, from, to, source
+    Template("nw", lambda v, c: Moved(v[0], None, "graveyard", "hand", _opt(v[1]), c.timing(_opt(v[1])), **c.at),
+             (0,)),  # GRAVEYARD_TO_HAND_BY: seat, source
+    Template("nnw", lambda v, c: ReputationOverflowed(v[0], v[1], _opt(v[2]), c.timing(_opt(v[2])), **c.at),
+             (0,)),  # OVERFLOW_BY: seat, doubloons, source
+    Template("nnnw", lambda v, c: Pushed(v[0], v[1], v[2], _opt(v[3]), c.timing(_opt(v[3])), **c.at),
+             (0, 2)),  # PUSHED_BY: seat, space, by seat, source
+    # ---- The card language's actions with their source (and zones); written by its compiled code.
+    Template("nww", lambda v, c: ReputationMovedTo(v[0], v[1], v[2], c.timing(v[2]), **c.at),
+             (0,)),  # MOVE_REPUTATION_BY: seat, end, source
+    Template("nwww", lambda v, c: PutOnIsland(v[0], v[1], _opt(v[2]), v[3], c.timing(v[3]), **c.at),
+             (0,)),  # PUT_ON_ISLAND_FROM: seat, card, zone, source
+    Template("nPw", _returned, (0,)),  # RETURN_LOOT_FROM: seat, (place, kind) pairs, source
+    Template("nww", lambda v, c: KeptAboard(v[0], v[1], v[2], c.timing(v[2]), **c.at), (0,)),  # KEEP_BY
+    Template("nWw", lambda v, c: LootKept(v[0], v[1], v[2], c.timing(v[2]), **c.at), (0,)),  # KEEP_LOOT_BY
+    Template("nPnw", _given, (0, 2)),  # GIVE_LOOT_FROM: seat, (place, kind) pairs, to, source
+    Template("nWw", lambda v, c: LootDrawn(v[0], v[1], v[2], c.timing(v[2]), **c.at), (0,)),  # DRAW_LOOT_BY
+    Template("nwwwww", _swapped, (0,)),  # SWAP_LOOT_FROM: seat, kind, its place, other kind, its place, source
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these).
@@ -127,7 +340,40 @@ TEMPLATES: tuple[Template, ...] = (
  BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
  TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW,
  CHANGE_DOUBLOONS, PILFERER_PLAYS, PILFERER_TAKES, NO_EFFECT, HANDICAP, DISCARD_BY, TAKE_LOOT_FROM, OVERFLOW,
- PUSHED, TIE_BROKEN, BORROW_BY) = range(len(TEMPLATES))
+ PUSHED, TIE_BROKEN, BORROW_BY,
+ DUSK, NIGHT, ANCHOR, POSITION, PLAYS_REVEALED, SOLO_PLAYS_REVEALED,
+ DISCARDED, DISCARDED_BY, TAKEN_OVER, MOVED, GRAVEYARD_TO_HAND_BY, OVERFLOW_BY, PUSHED_BY,
+ MOVE_REPUTATION_BY, PUT_ON_ISLAND_FROM, RETURN_LOOT_FROM, KEEP_BY, KEEP_LOOT_BY, GIVE_LOOT_FROM, DRAW_LOOT_BY,
+ SWAP_LOOT_FROM) = range(len(TEMPLATES))
+
+MARKERS = frozenset({DUSK, NIGHT, ANCHOR, POSITION})
+"""The templates that are bookkeeping only: they stand for no event."""
+
+LEGACY: dict[int, tuple[int, tuple[int, ...]]] = {
+    DISCARDED: (DISCARD, (0, 1)),
+    DISCARDED_BY: (DISCARD_BY, (0, 1, 2, 3)),
+    TAKEN_OVER: (TAKE_OVER, (0, 1, 2)),
+    MOVED: (PUT, (0, 1, 2, 3)),
+    GRAVEYARD_TO_HAND_BY: (GRAVEYARD_TO_HAND, (0,)),
+    OVERFLOW_BY: (OVERFLOW, (0, 1)),
+    PUSHED_BY: (PUSHED, (0, 1)),
+    MOVE_REPUTATION_BY: (MOVE_REPUTATION, (0, 1)),
+    PUT_ON_ISLAND_FROM: (PUT_ON_ISLAND, (0, 1)),
+    KEEP_BY: (KEEP, (0, 1)),
+    KEEP_LOOT_BY: (KEEP_LOOT, (0, 1)),
+    DRAW_LOOT_BY: (DRAW_LOOT, (0, 1)),
+}
+"""Each template that adds arguments to an older one: (the older template, the arguments of
+the new one that are its arguments, in order).  A reader that follows only what the older
+templates said (``engine.sampling``) reads the new ones through this, and ``PLAYS`` for the
+records that stand for several.  The loot templates that pair each token with its place
+(``RETURN_LOOT_FROM``, ``GIVE_LOOT_FROM``, ``SWAP_LOOT_FROM``) have no older form such a
+reader needs.
+"""
+
+PLAYS: dict[int, int] = {PLAYS_REVEALED: 0, SOLO_PLAYS_REVEALED: 1}
+"""The records that stand for a day's ``PLAY`` records (each seated card of the island, in
+seat order; solo: Automa's last) and its reveal: which argument holds the island."""
 
 VOCABULARY: tuple[str, ...] = (
     "doubloons", "doubloon", "reputation", "gains", "loses", "leftmost", "rightmost",
@@ -143,10 +389,6 @@ _LITERAL = 0
 def lexicon(names: Sequence[str]) -> tuple[str, ...]:
     """The words an edition's events are written with: slot 0 is the literal escape."""
     return ("", *dict.fromkeys((*VOCABULARY, *names)))
-
-
-class JournalError(ValueError):
-    """Bytes that are not an event log written with this lexicon (a damaged save)."""
 
 
 # ------------------------------------------------------------------ writing
@@ -291,69 +533,74 @@ class _Reader:
         return n // 2
 
 
-def _with_article(word: str) -> str:
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
-
-
-def _read(r: _Reader, shape: str) -> tuple[object, str]:
-    """One argument: its value (for the Event's fields) and how it reads in the sentence."""
+def _read(r: _Reader, shape: str) -> Any:
+    """One argument, as the engine logged it (lists as tuples)."""
     if shape == "n":
-        n = r.number()
-        return n, str(n)
-    if shape == "w":
-        w = r.word()
-        return w, w
-    if shape == "a":
-        w = r.word()
-        return w, _with_article(w)
+        return r.number()
+    if shape in "wa":
+        return r.word()
     if shape in "WV":
-        words = [r.word() for _ in range(r.count())]
-        return tuple(words), ", ".join(words) or ("nothing" if shape == "V" else "")
+        return tuple([r.word() for _ in range(r.count())])
     if shape == "R":
-        pairs = [(r.number(), r.word()) for _ in range(r.pairs())]
-        return tuple(pairs), ", ".join(name if seat < 0 else f"{name} (seat {seat})" for seat, name in pairs)
+        return tuple([(r.number(), r.word()) for _ in range(r.pairs())])
     if shape == "S":
-        scores = [r.number() for _ in range(r.count())]
-        return tuple(scores), ", ".join(f"seat {i} {s}" for i, s in enumerate(scores))
-    pairs_w = [(r.word(), r.word()) for _ in range(r.pairs())]  # "P"
-    return tuple(pairs_w), ", ".join(f"{a} {b}" for a, b in pairs_w)
+        return tuple([r.number() for _ in range(r.count())])
+    return tuple([(r.word(), r.word()) for _ in range(r.pairs())])  # "P"
 
 
-def decode(data: bytes, words: Sequence[str], players: int | None = None) -> tuple[Event, ...]:
-    """The events ``data`` records, sentences included; ``JournalError`` if it is damaged.
+def decode(data: bytes, words: Sequence[str], players: int | None = None,
+           timings: Mapping[str, str] | None = None, start: int = 0) -> tuple[Event, ...]:
+    """The events ``data`` records, oldest first; ``JournalError`` if it is damaged.
 
-    With ``players``, an event's seat must also be one of the game's seats.
+    With ``players``, every seat an event names must be one of the game's seats.
+    ``timings`` gives the one timing of each source (card or loot kind) that has only one,
+    for an ability's event in a phase other than its own (a token's dusk ability fires when
+    it is taken, whatever the phase); without it an ability's timing is its phase's.
+    ``start`` is a byte offset where a record begins: only the events from there on are
+    returned (what comes before is still read, for the clock).
     """
-    return tuple(_events(data, words, players))
+    return tuple(_events(data, words, players, timings, start))
 
 
-def _events(data: bytes, words: Sequence[str], players: int | None) -> Iterator[Event]:
+_SETUP = frozenset({RULES, HANDICAP, VOYAGE, POSITION})
+"""What a log may hold before its first voyage or day: anything else, and the log is an older
+declared position's, whose first day has no event saying when it is."""
+
+
+_CLOCK = frozenset({VOYAGE, DAY, REVEAL, BANK, OVER, TIE_BROKEN, *MARKERS, PLAYS_REVEALED, SOLO_PLAYS_REVEALED})
+"""The templates that move the clock: before ``start`` only these need building."""
+
+
+def _events(data: bytes, words: Sequence[str], players: int | None,
+            timings: Mapping[str, str] | None = None, start: int = 0) -> Iterator[Event]:
     """``decode``, one event at a time: a reader that stops early reads no further."""
     r = _Reader(data, words)
-    while r.pos < len(data):
+    clock = Clock(timings)
+    templates, known = TEMPLATES, len(TEMPLATES)
+    end = len(data)
+    while r.pos < end:
         at = r.pos
-        number = data[r.pos]
+        number = data[at]
         r.pos += 1
-        if number >= len(TEMPLATES):
+        if number >= known:
             raise JournalError(f"byte {at} starts an event of unknown template {number}")
-        t = TEMPLATES[number]
-        values, texts = [], []
-        for shape in t.shapes:
-            value, text = _read(r, shape)
-            values.append(value)
-            texts.append(text)
-        seat = values[t.seat] if t.seat is not None else None
-        if seat is not None and (not isinstance(seat, int) or seat < 0
-                                 or (players is not None and seat >= players)):
-            raise JournalError(f"the event at byte {at} names seat {seat}, not a seat of this game")
-        source = values[t.source] if t.source is not None else None
-        if t.custom is not None:
-            text, source, amount = t.custom(values)
+        t = templates[number]
+        values = [_read(r, shape) for shape in t.shapes]
+        for i in t.seats:
+            seat = values[i]
+            if seat < 0 or (players is not None and seat >= players):
+                raise JournalError(f"the event at byte {at} names seat {seat}, not a seat of this game")
+        if clock.phase == "setup" and number not in _SETUP:
+            clock.set(0, 0, None)
+        if at < start and number not in _CLOCK:
+            continue
+        built = t.build(values, clock)
+        if built is None or at < start:
+            continue
+        if isinstance(built, tuple):
+            yield from built
         else:
-            text = t.text.format(*texts)
-            amount = values[t.amount] if t.amount is not None else 0  # type: ignore[assignment]
-        kind = t.kind or str(values[0])
-        yield Event(kind, text, seat, source, amount)  # type: ignore[arg-type]
+            yield built
 
 
 def began_with_deal(packed: bytes | None, words: Sequence[str]) -> bool:

@@ -226,7 +226,7 @@ def _entries(data: bytes, words: Sequence[str]) -> list[Entry]:
     """
     out: list[Entry] = []
     pos, end = 0, len(data)
-    moves, shapes = _MOVES, _SHAPES
+    moves, shapes, legacy, plays = _MOVES, _SHAPES, journal.LEGACY, journal.PLAYS
     while pos < end:
         template = data[pos]
         pos += 1
@@ -249,6 +249,13 @@ def _entries(data: bytes, words: Sequence[str]) -> list[Entry]:
                         word, pos = _word(data, pos, words)
                         items.append(word)
                 values.append(tuple(items))
+        if template in legacy:  # a newer template: read as the one it adds arguments to
+            template, kept = legacy[template]
+            values = [values[i] for i in kept]
+        elif template in plays:  # a day's plays and its reveal: every seated card was played
+            flat: Any = values[plays[template]]  # (seat, name) pairs, flat, the seats zigzag-coded
+            out.extend((journal.PLAY, (flat[i] >> 1, flat[i + 1])) for i in range(0, len(flat), 2) if not flat[i] & 1)
+            continue
         if template in moves:
             out.append((template, tuple(values)))
     return out

@@ -26,7 +26,7 @@ from ..state import (
     PlayerState,
 )
 from . import automa, journal, rng
-from .journal import DISCARD, DISCARD_BY, GRAVEYARD_TO_HAND, OVERFLOW, PUSHED, PUT, TAKE_OVER
+from .journal import DISCARDED, DISCARDED_BY, GRAVEYARD_TO_HAND_BY, MOVED, OVERFLOW_BY, PUSHED_BY, TAKEN_OVER
 
 if TYPE_CHECKING:
     from .specs import Instruction, Rules
@@ -362,8 +362,11 @@ class Work:
             p = self.seats[seat]
             p.coins = max(0, p.coins - n)
 
-    def change_reputation(self, seat: int, steps: int) -> None:
-        """Move right (positive) or left, sliding passed tokens; R28 overflow."""
+    def change_reputation(self, seat: int, steps: int, source: str = "") -> None:
+        """Move right (positive) or left, sliding passed tokens; R28 overflow.
+
+        ``source`` is the card or loot kind whose ability moves it, for the log ("": none).
+        """
         if not self.track:
             return
         pos = self.track.index(seat)
@@ -375,16 +378,16 @@ class Work:
         elif target < 0:
             over, target = target, 0
         if target != pos:
-            self._move_token(seat, pos, target)
+            self._move_token(seat, pos, target, source)
         overflow = self.rules.board.overflow * over
         if overflow > 0:
             self.gain(seat, overflow)
         elif overflow < 0:
             self.lose(seat, -overflow)
         if overflow:
-            self.log(OVERFLOW, seat, overflow)
+            self.log(OVERFLOW_BY, seat, overflow, source)
 
-    def _move_token(self, seat: int, pos: int, target: int) -> None:
+    def _move_token(self, seat: int, pos: int, target: int, source: str) -> None:
         """Move a token, sliding those it passes one space back; seats pushed are logged."""
         self.track.pop(pos)
         self.track.insert(target, seat)
@@ -392,15 +395,15 @@ class Work:
         for space in range(low, high + 1):
             token = self.track[space]
             if token != seat and token < self.n:
-                self.log(PUSHED, token, space)
+                self.log(PUSHED_BY, token, space, seat, source)
 
-    def move_reputation_to(self, seat: int, end: str) -> int:
+    def move_reputation_to(self, seat: int, end: str, source: str = "") -> int:
         if not self.track:
             return 0
         pos = self.track.index(seat)
         target = 0 if end == "leftmost" else len(self.track) - 1
         if target != pos:
-            self._move_token(seat, pos, target)
+            self._move_token(seat, pos, target, source)
         return abs(target - pos)
 
     # ------------------------------------------------------------ characters
@@ -480,21 +483,22 @@ class Work:
         seat, name = ref
         if seat is None or self.zone_of(ref) is None:
             return False
-        self.remove(ref)
+        zone = self.remove(ref)
         self.seats[seat].graveyard.append(name)
         if by is None:
-            self.log(DISCARD, seat, name)
+            self.log(DISCARDED, seat, name, zone or "")
         else:
-            self.log(DISCARD_BY, by[0], by[1], seat, name)
+            self.log(DISCARDED_BY, by[0], by[1], seat, name, zone or "")
         return True
 
-    def take_over(self, ref: CardRef, seat: int) -> CardRef | None:
+    def take_over(self, ref: CardRef, seat: int, source: str = "") -> CardRef | None:
         """Make another player's character ``seat``'s, where it stands; its new reference.
 
         Every seat plays from the same deck, so a card that changes hands keeps
         its first owner's mark: seat 1's Cook held by seat 0 is ``"Cook#1"``
         (and becomes plain ``"Cook"`` again if it goes home).  Ranks, texts and
-        keys all follow the mark (``Rules`` knows every marked name).
+        keys all follow the mark (``Rules`` knows every marked name).  ``source`` is the card
+        or loot kind whose ability takes it, for the log ("": none).
         """
         owner, name = ref
         if owner is None or self.zone_of(ref) is None:
@@ -515,10 +519,11 @@ class Work:
             assert zone is not None
             self.remove(ref)
             self.seats[seat].pile(zone).append(new_name)
-        self.log(TAKE_OVER, seat, owner, base)
+        self.log(TAKEN_OVER, seat, owner, base, zone, source)
         return new
 
-    def put(self, ref: CardRef, pile: str) -> bool:
+    def put(self, ref: CardRef, pile: str, source: str = "") -> bool:
+        """Into another of its owner's piles; ``source`` as for ``take_over``."""
         seat, name = ref
         if seat is None or self.zone_of(ref) is None:
             return False
@@ -528,9 +533,9 @@ class Work:
             self.seats[seat].hand.sort(key=self.rules.ranks.__getitem__)  # hands stay sorted by rank
         if pile == "hand" and came_from == "graveyard":
             # Face-down cards: others learn that a card moved, not which (Surgeon).
-            self.log(GRAVEYARD_TO_HAND, seat)
+            self.log(GRAVEYARD_TO_HAND_BY, seat, source)
         else:
-            self.log(PUT, seat, name, came_from or "", pile)
+            self.log(MOVED, seat, name, came_from or "", pile, source)
         return True
 
     # ------------------------------------------------------------ loot

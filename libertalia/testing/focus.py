@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
+from .. import events as ev
 from ..engine.specs import Rules
 from ..game import Game, new_game
 from ..language import ast
@@ -164,8 +165,20 @@ def acted(events: Iterable[Event], placement: Placement, rules: Rules) -> bool:
                 return True
             continue
         if e.source is not None and e.source.partition("#")[0] == name:
-            return True
+            actor = _actor(e)
+            if actor is None or placement.seat is None or actor == placement.seat:
+                return True
     return False
+
+
+def _actor(e: Event) -> int | None:
+    """The seat whose ability logged ``e``, where the event says it (a move is its mover's, a discard its
+    discarder's); None where the seat is whom it happened to (a gain, a loss)."""
+    if isinstance(e, ev.Discarded):
+        return e.by_seat
+    if isinstance(e, ev.Moved | ev.KeptAboard | ev.PutOnIsland | ev.TakenOver):
+        return e.seat
+    return None
 
 
 def borrows(rules: Rules, name: str) -> bool:

@@ -162,3 +162,115 @@ def test_a_borrowing_names_its_borrower_as_source() -> None:
     e = _one(journal.BORROW_BY, 2, "Witch", "moon", "Barkeep")
     assert (e.kind, e.seat, e.source) == ("borrow", 2, "Witch")
     assert e.text == "seat 2's Witch uses the moon ability of Barkeep"
+
+
+# ------------------------------------------------------------------ typed events and newer templates
+def _all(*records: tuple[int, tuple[object, ...]], players: int | None = None,
+         timings: dict[str, str] | None = None) -> tuple[lt.Event, ...]:
+    out = bytearray()
+    for template, args in records:
+        journal.write(out, IDS, template, args)
+    return journal.decode(bytes(out), WORDS, players, timings)
+
+
+SAMPLE = {"n": 1, "w": "Cook", "a": "map", "W": ("map", "relic"), "V": ("map",), "R": (0, "Cook", -1, "Parrot"),
+          "S": (3, 4), "P": ("seat 0", "map")}
+
+
+@pytest.mark.parametrize("template", sorted(journal.LEGACY), ids=lambda t: str(t))
+def test_a_newer_template_reads_as_the_one_it_extends(template: int) -> None:
+    """A template that adds a zone or a source writes the sentence, kind, seat and amount of the one it
+    replaced (old saves and new read alike), and its source wherever the older one had one."""
+    older, kept = journal.LEGACY[template]
+    args = tuple(SAMPLE[shape] for shape in journal.TEMPLATES[template].shapes)
+    new, old = _one(template, *args), _one(older, *(args[i] for i in kept))
+    assert type(new) is type(old)
+    assert (new.text, new.kind, new.seat, new.amount) == (old.text, old.kind, old.seat, old.amount)
+    assert old.source is None or new.source == old.source
+
+
+def test_the_newer_templates_carry_zones_and_sources() -> None:
+    """Discards say the zone they left; moves, pushes and overflows their cause; "" is no source."""
+    from libertalia import events as ev
+
+    d = _one(journal.DISCARDED_BY, 3, "saber", 0, "Cook", "ship")
+    assert (d.target_seat, d.target, d.from_zone, d.by_seat, d.source) == (0, "Cook", "ship", 3, "saber")
+    assert _one(journal.DISCARDED, 0, "Cook", "hand") == ev.Discarded(0, "Cook", "hand")
+    m = _one(journal.MOVED, 1, "Cook", "graveyard", "ship", "Parrot")
+    assert (m.card, m.from_zone, m.to_zone, m.source) == ("Cook", "graveyard", "ship", "Parrot")
+    hidden = _one(journal.GRAVEYARD_TO_HAND_BY, 1, "")
+    assert (hidden.card, hidden.source, hidden.timing) == (None, None, None)
+    assert _one(journal.PUSHED_BY, 2, 3, 1, "Cook") == ev.Pushed(2, 3, 1, "Cook")
+    assert _one(journal.TAKEN_OVER, 0, 1, "Cook", "ship", "") == ev.TakenOver(0, 1, "Cook", "ship")
+    returned = _one(journal.RETURN_LOOT_FROM, 1, ("seat 2", "map", "today's loot", "relic"), "Cook")
+    assert (returned.loot, returned.from_zones, returned.from_seats) == (("map", "relic"), ("loot", "today's loot"),
+                                                                          (2, None))
+    assert returned.text == "seat 1 returns map, relic to the bag"
+    given = _one(journal.GIVE_LOOT_FROM, 1, ("seat 1", "map"), 0, "Cook")
+    assert (given.loot, given.to_seat, given.from_seats) == (("map",), 0, (1,))
+    assert given.text == "seat 1 gives map to seat 0"
+    swap = _one(journal.SWAP_LOOT_FROM, 1, "map", "seat 1", "relic", "tomorrow's loot", "Cook")
+    assert (swap.from_zone, swap.from_seat, swap.to_zone, swap.to_seat) == ("loot", 1, "tomorrow's loot", None)
+    assert swap.text == "seat 1 swaps a map for a relic"
+    put = _one(journal.PUT_ON_ISLAND_FROM, 1, "Cook", "hand", "Parrot")
+    assert (put.source, put.cause, put.from_zone, put.kind) == ("Cook", "Parrot", "hand", "play")
+
+
+def test_one_record_stands_for_a_days_plays_and_its_reveal() -> None:
+    """The island names every card played: its seated cards are the plays, in seat order (solo: yours,
+    the Pilferer's, then Automa's), and the sun phase begins after it."""
+    island = (2, "Cook", -1, "Parrot", 0, "Cook#1")
+    events = _all((journal.DAY, (1, 1, ())), (journal.PLAYS_REVEALED, (island,)),
+                  (journal.CHANGE_DOUBLOONS, (2, 3, "Cook")))
+    assert [e.text for e in events[1:]] == ["seat 0 plays Cook#1", "seat 2 plays Cook",
+                                            "the island: Cook (seat 2), Parrot, Cook#1 (seat 0)",
+                                            "seat 2 gains 3 doubloons (Cook)"]
+    assert [e.phase for e in events] == ["select"] * 4 + ["sun"]
+    solo = _all((journal.SOLO_PLAYS_REVEALED, (1, (1, "Cook", -1, "Parrot", 0, "Cook"))),)
+    assert [e.text for e in solo] == ["seat 0 plays Cook", "the Pilferer plays Parrot", "seat 1 plays Cook",
+                                      "the island: Cook (seat 1), Parrot, Cook (seat 0)"]
+
+
+def test_markers_are_no_events_but_move_the_clock() -> None:
+    """DUSK, NIGHT and ANCHOR only change the phase and POSITION the voyage and day: none is an event."""
+    assert _all((journal.DUSK, ()), (journal.NIGHT, ()), (journal.ANCHOR, ()), (journal.POSITION, (2, 3))) == ()
+    events = _all((journal.POSITION, (2, 3)), (journal.PLAY, (0, "Cook")), (journal.DUSK, ()),
+                  (journal.CHANGE_DOUBLOONS, (0, 1, "Cook")), (journal.NIGHT, ()),
+                  (journal.CHANGE_DOUBLOONS, (0, 1, "Cook")), (journal.ANCHOR, ()), (journal.BANK, (0, 1, 1)))
+    assert [(e.voyage, e.day, e.phase, e.timing) for e in events] == [
+        (2, 3, "select", None), (2, 3, "dusk", "dusk"), (2, 3, "night", "moon"), (2, 3, "anchor", None)]
+    assert all(n < 128 for n in journal.MARKERS) and len(journal.TEMPLATES) < 128  # one byte a template
+
+
+def test_a_source_of_one_timing_keeps_it_in_any_phase() -> None:
+    """With the rules' timings, a map's dusk ability run in the sun phase is of the dusk timing."""
+    records = ((journal.PLAYS_REVEALED, ((0, "Cook"),)), (journal.CHANGE_DOUBLOONS, (0, 2, "map")))
+    assert [e.timing for e in _all(*records)][-1] == "sun"
+    assert [e.timing for e in _all(*records, timings={"map": "dusk"})][-1] == "dusk"
+
+
+def test_decoding_from_an_offset_skips_what_came_before_but_keeps_the_clock() -> None:
+    """``start`` returns only the later events, stamped with the day the earlier ones set."""
+    out = bytearray()
+    journal.write(out, IDS, journal.DAY, (1, 2, ()))
+    journal.write(out, IDS, journal.DUSK, ())
+    start = len(out)
+    journal.write(out, IDS, journal.DISCARDED_BY, (0, "map", 1, "Cook", "island"))
+    (e,) = journal.decode(bytes(out), WORDS, start=start)
+    assert (e.voyage, e.day, e.phase, e.text) == (1, 2, "dusk", "seat 0's map discards seat 1's Cook")
+
+
+@pytest.mark.parametrize(("template", "args", "message"), [
+    (journal.PAY, (7, 1, 2, "Cook"), "names seat 7"),
+    (journal.DISCARDED_BY, (9, "Cook", 0, "Cook", "ship"), "names seat 9"),
+    (journal.CHANGE, ("coins", 1, 2, "Cook"), "neither doubloons nor reputation"),
+    (journal.TIE_BROKEN, ((),), "names no seat"),
+    (journal.NO_EFFECT, (1, "Cook", "high"), "not a number"),
+    (journal.TAKE_LOOT_FROM, (1, "map", "seat x", "Cook"), "neither a zone nor a seat"),
+])
+def test_damaged_typed_fields_are_refused(template: int, args: tuple[object, ...], message: str) -> None:
+    """Every seat an event names must be the game's, and the typed fields must make sense."""
+    out = bytearray()
+    journal.write(out, IDS, template, args)
+    with pytest.raises(journal.JournalError, match=message):
+        journal.decode(bytes(out), WORDS, players=3)

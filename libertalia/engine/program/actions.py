@@ -27,6 +27,10 @@ _PLACES = {"today": "today's loot", "tomorrow": "tomorrow's loot", "bag": "the b
 """Where a token taken came from, as the log says it (a held token: "seat N")."""
 
 
+def _place(ref: LootRef) -> str:
+    return _PLACES.get(ref[0]) or f"seat {ref[1]}"
+
+
 def _last_voyage(w: Work) -> bool:
     return w.voyage >= len(w.rules.board.voyage_days)
 
@@ -78,7 +82,7 @@ class Change(Node):
         for seat, _ in self.subject.seats(w, f):
             n = self.amount.value(w, f, seat)
             if self.reputation:
-                w.change_reputation(seat, sign * n)
+                w.change_reputation(seat, sign * n, source_name(f))
             elif sign > 0:
                 w.gain(seat, n)
             else:
@@ -173,9 +177,10 @@ class MoveReputation(Node):
         "its mark counts the spaces moved")
 
     def act(self, w: Work, f: Frame) -> int:
-        moved = w.move_reputation_to(f.seat, self.end)
+        source = source_name(f)
+        moved = w.move_reputation_to(f.seat, self.end, source)
         leave_mark(f, self.mark, (), (), moved, moved > 0)
-        w.log(journal.MOVE_REPUTATION, f.seat, self.end)
+        w.log(journal.MOVE_REPUTATION_BY, f.seat, self.end, source)
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
@@ -234,10 +239,11 @@ class Put(Node):
     def act(self, w: Work, f: Frame) -> int:
         after: list[CardRef] = []
         before: list[tuple[CardRef, str | None]] = []
+        source = source_name(f)
         for r in self.target.pick(w, f, self):
             zone = w.zone_of(r)
-            new = w.take_over(r, f.seat)
-            if new is not None and w.put(new, self.pile):
+            new = w.take_over(r, f.seat, source)
+            if new is not None and w.put(new, self.pile, source):
                 after.append(new)
                 before.append((r, zone))
         _moved(f, self.mark, after, before)
@@ -263,10 +269,11 @@ class Play(Node):
     def act(self, w: Work, f: Frame) -> int:
         refs = self.target.pick(w, f, self)
         before = [(r, w.zone_of(r)) for r in refs]
+        source = source_name(f)
         for r in refs:
-            w.remove(r)
+            zone = w.remove(r)
             w.insert_on_island(r)
-            w.log(journal.PUT_ON_ISLAND, r[0], r[1])
+            w.log(journal.PUT_ON_ISLAND_FROM, r[0], r[1], zone or "", source)
         _moved(f, self.mark, refs, before)
         return f.pc + 1
 
@@ -290,7 +297,7 @@ class Keep(Node):
         refs = [r for r in self.target.pick(w, f, self) if r[0] == f.seat]
         for r in refs:
             w.seats[f.seat].kept.append(r[1])
-            w.log(journal.KEEP, f.seat, r[1])
+            w.log(journal.KEEP_BY, f.seat, r[1], source_name(f))
         _moved(f, self.mark, refs, [(r, "ship") for r in refs])
         return f.pc + 1
 
@@ -357,7 +364,7 @@ class Take(Node):
         for ref in refs:
             remove_token(w, ref)
             w.seats[f.seat].loot.append(ref[2])
-            w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _PLACES.get(ref[0]) or f"seat {ref[1]}", source_name(f))
+            w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _place(ref), source_name(f))
             if ref[0] in ("today", "bag"):
                 if f.this is not None:
                     w.just_took[f.this] = ref[2]
@@ -382,7 +389,7 @@ class ReturnLoot(Node):
             remove_token(w, ref)
             w.to_bag(ref[2])
         if refs:
-            w.log(journal.RETURN_LOOT, f.seat, tuple(r[2] for r in refs))
+            w.log(journal.RETURN_LOOT_FROM, f.seat, tuple(x for r in refs for x in (_place(r), r[2])), source_name(f))
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
@@ -408,7 +415,7 @@ class KeepLoot(Node):
                 seat.kept_loot.append(ref[2])
                 refs.append(ref)
         if refs:
-            w.log(journal.KEEP_LOOT, f.seat, tuple(r[2] for r in refs))
+            w.log(journal.KEEP_LOOT_BY, f.seat, tuple(r[2] for r in refs), source_name(f))
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
@@ -439,7 +446,8 @@ class Give(Node):
             remove_token(w, ref)
             w.seats[to].loot.append(ref[2])
         if refs:
-            w.log(journal.GIVE_LOOT, f.seat, tuple(r[2] for r in refs), to)
+            w.log(journal.GIVE_LOOT_FROM, f.seat, tuple(x for r in refs for x in (f"seat {r[1]}", r[2])), to,
+                  source_name(f))
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
@@ -463,7 +471,7 @@ class Draw(Node):
         drawn = [k for k in (w.draw_from_bag() for _ in range(count)) if k is not None]
         w.seats[f.seat].loot.extend(drawn)
         if drawn:
-            w.log(journal.DRAW_LOOT, f.seat, tuple(drawn))
+            w.log(journal.DRAW_LOOT_BY, f.seat, tuple(drawn), source_name(f))
         if self.mark >= 0:
             leave_mark(f, self.mark, (), (), len(drawn), bool(drawn))
         return f.pc + 1
@@ -499,7 +507,7 @@ class Swap(Node):
         place_token(w, ra, rb[2])
         place_token(w, rb, ra[2])
         leave_mark(f, self.mark, (), (), 1, True)
-        w.log(journal.SWAP_LOOT, f.seat, ra[2], rb[2])
+        w.log(journal.SWAP_LOOT_FROM, f.seat, ra[2], _place(ra), rb[2], _place(rb), source_name(f))
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:

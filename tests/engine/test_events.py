@@ -1,0 +1,279 @@
+"""Typed events: every game reads exactly as it did, and its events say what, who, where and when."""
+
+from __future__ import annotations
+
+import base64
+import functools
+from typing import Any
+
+import attrs
+import pytest
+
+import libertalia as lt
+from libertalia import events as ev
+from libertalia.engine import journal
+from libertalia.events import Discarded, KeptAboard, LootTaken, Moved, Played, Pushed, ReputationChanged
+
+from . import golden_events
+
+GOLDEN = golden_events.load()
+IDS = [f"{e}-{loot or 'calm'}-{n}p-seed{s}{'-declared' if setup else ''}"
+       for e, loot, n, s, setup in (d["game"] for d in GOLDEN)]
+ALL = pytest.mark.parametrize("i", range(len(GOLDEN)), ids=IDS)
+TIMINGS = {"sun", "dusk", "moon", "anchor"}
+
+
+@functools.cache
+def _game(i: int) -> lt.Game:
+    """Golden game ``i``, played by today's engine."""
+    return golden_events.play(*GOLDEN[i]["game"])
+
+
+def _old_events(i: int) -> tuple[lt.Event, ...]:
+    """Golden game ``i``'s log as the engine before typed events packed it, read today."""
+    d = GOLDEN[i]
+    players = d["game"][2] if d["game"][2] > 1 else 2  # solo: you and Automa
+    return journal.decode(base64.b64decode(d["packed"]), d["words"], players)
+
+
+def _legacy(e: lt.Event) -> list[Any]:
+    return [e.kind, e.text, e.seat, e.source, e.amount]
+
+
+@ALL
+def test_seeded_games_read_exactly_as_before(i: int) -> None:
+    """Every event of seeded games of both editions keeps its sentence, kind, seat and amount, and its
+    source wherever it had one: 2 to 6 players, solo, stormy and uncharted loot, a declared position."""
+    old = GOLDEN[i]["events"]
+    new = _game(i).events
+    assert len(new) == len(old)
+    for n, (e, (kind, text, seat, source, amount)) in enumerate(zip(new, old, strict=True)):
+        assert (e.kind, str(e), e.text, e.seat, e.amount) == (kind, text, text, seat, amount), f"event {n}"
+        assert source is None or e.source == source, f"event {n}: {text}"
+
+
+@ALL
+def test_logs_packed_before_typed_events_still_read_the_same(i: int) -> None:
+    """An old save's or record's packed log (its template numbers and shapes) decodes to the same events."""
+    assert [_legacy(e) for e in _old_events(i)] == GOLDEN[i]["events"]
+
+
+def test_typed_events_make_the_log_no_bigger() -> None:
+    """The packed log of the seeded games is, all told, no longer than the string-template engine's."""
+    old = sum(len(base64.b64decode(d["packed"])) for d in GOLDEN)
+    new = sum(len(_game(i).state.journal or b"") for i in range(len(GOLDEN)))
+    assert new <= old
+
+
+# ------------------------------------------------------------------ when
+ORDER = {phase: i for i, phase in enumerate(ev.PHASES)}
+
+
+@ALL
+def test_every_event_knows_its_voyage_day_and_phase(i: int) -> None:
+    """Voyage and day are the latest voyage's and day's, and phases run in a voyage's order."""
+    events = _game(i).events
+    setup = GOLDEN[i]["game"][4]
+    voyage, day = (setup["voyage"], setup["day"]) if setup else (0, 0)
+    last = "setup"
+    for e in events:
+        if isinstance(e, ev.VoyageBegan):
+            voyage, day, last = e.voyage, 0, "voyage"
+        elif isinstance(e, ev.DayBegan):
+            voyage, day, last = e.voyage, e.day, "select"
+        assert (e.voyage, e.day) == (voyage, day) if e.phase != "setup" else (e.voyage, e.day) == (0, 0), repr(e)
+        assert e.phase is not None and ORDER[e.phase] >= ORDER[last], f"{e!r} after the {last} phase"
+        last = e.phase
+
+
+@ALL
+def test_events_happen_in_the_phase_the_rules_put_them(i: int) -> None:
+    """Plays and reveals at selection, dusk takes at dusk, income at a voyage's start, banking at anchor."""
+    expected = {ev.GameStarted: "setup", ev.HandicapDoubloons: "setup", ev.VoyageBegan: "voyage",
+                ev.IncomeCollected: "voyage", ev.StartingDoubloons: "voyage", ev.DayBegan: "select",
+                ev.Played: "select", ev.PilfererPlayed: "select", ev.Revealed: "select", ev.Reranked: "sun",
+                ev.LootRemoved: "dusk", ev.LootLeftOver: "dusk", ev.PilfererTook: "dusk", ev.Banked: "anchor",
+                ev.GameOver: "over", ev.TieBroken: "over"}
+    for e in _game(i).events:
+        if type(e) in expected:
+            assert e.phase == expected[type(e)], repr(e)
+        if isinstance(e, LootTaken) and e.card is not None:
+            assert (e.phase, e.from_zone) == ("dusk", "today's loot"), repr(e)
+
+
+@ALL
+def test_an_ability_event_has_its_timing(i: int) -> None:
+    """An event an ability caused has that ability's timing: its source's only one, else its phase's."""
+    game = _game(i)
+    timings = lt.game._timings(game.rules)
+    for e in game.events:
+        cause = e.cause if isinstance(e, ev.PutOnIsland) else None if e.kind == "play" else e.source
+        if cause is None:
+            assert e.timing is None, repr(e)
+        else:
+            assert e.timing == (timings.get(cause) or ev.TIMING_OF_PHASE[e.phase or ""]), repr(e)
+
+
+def test_a_token_taken_by_day_acts_at_dusk_timing() -> None:
+    """R6: a saber taken by day discards at once; its event is of the sun phase but the dusk timing."""
+    found = [e for i in range(len(GOLDEN)) for e in _game(i).events
+             if isinstance(e, Discarded) and e.phase == "sun" and e.source == "saber"]
+    assert found and all(e.timing == "dusk" for e in found)
+
+
+@ALL
+def test_older_logs_leave_unknown_phases_unknown(i: int) -> None:
+    """A log from before phase markers says when a voyage, a day, its banking and the game's end
+    begin, not where a day's phases change: between a reveal and those, the phase is None."""
+    new = _game(i).events
+    unknown = False
+    declared = bool(GOLDEN[i]["game"][4])  # nothing says when a declared position starts
+    for old, e in zip(_old_events(i), new, strict=True):
+        if isinstance(old, ev.DayBegan | ev.VoyageBegan | ev.Banked | ev.GameOver):
+            unknown = False
+        elif declared and not isinstance(old, ev.GameStarted | ev.HandicapDoubloons):
+            unknown, declared = True, False
+        assert old.phase == (None if unknown else e.phase), repr(old)
+        unknown = unknown or isinstance(old, ev.Revealed)
+
+
+def test_a_declared_position_knows_its_day_from_the_start() -> None:
+    """A game declared on voyage 2, day 2 (no day event of its own) stamps its first plays with that day."""
+    i = next(i for i, d in enumerate(GOLDEN) if d["game"][4])
+    first = next(e for e in _game(i).events if isinstance(e, Played))
+    assert (first.voyage, first.day, first.phase) == (2, 2, "select")
+    old = next(e for e in _old_events(i) if isinstance(e, Played))  # an older log did not say
+    assert (old.voyage, old.day, old.phase) == (0, 0, None)
+
+
+# ------------------------------------------------------------------ what, who and where
+SABER = {"reputation": [0, 2, 4], "loot": [["saber", "amulet", "relic"]],
+         "players": [{"hand": ["Collector", "Cook", "Watchman"]}, {"hand": ["Necromancer"]}, {"hand": ["Bosun"]}]}
+
+
+def _play(setup: dict[str, Any], *keys: str, players: int = 3) -> lt.Game:
+    game = lt.new_game(lt.load_rules("galecrest"), players, seed=1, setup=setup)
+    for key in keys:
+        game = game.choose(key)
+    return game
+
+
+def test_a_discard_names_its_target_its_cause_and_the_zone_it_left() -> None:
+    """Seat 0's saber discards seat 2's Bosun from the island at dusk: every part of that is a field."""
+    game = _play(SABER, "Collector", "saber", "Bosun@2", "amulet")
+    (e,) = [e for e in game.events if isinstance(e, Discarded) and e.target_seat == 2]
+    assert (e.target_seat, e.target, e.from_zone, e.to_zone) == (2, "Bosun", "island", "graveyard")
+    assert (e.by_seat, e.source, e.timing, e.seat) == (0, "saber", "dusk", 2)
+    assert (e.voyage, e.day, e.phase, e.kind) == (1, 1, "dusk", "discard")
+    assert str(e) == e.text == "seat 0's saber discards seat 2's Bosun"
+    taken = [(e.seat, e.card, e.loot) for e in game.events if isinstance(e, LootTaken)]
+    assert taken == [(0, "Collector", "saber"), (1, "Necromancer", "amulet")]
+
+
+def test_a_card_from_the_graveyard_to_the_hand_stays_unnamed() -> None:
+    """The Surgeon's card goes face down: its event says from where to where, never which card."""
+    game = _play({"players": [{"hand": ["Surgeon", "Cook"], "graveyard": ["Brute"]}, {"hand": ["Bosun"]},
+                              {"hand": ["Treasurer"]}]}, "Surgeon")
+    (e,) = [e for e in game.events if isinstance(e, Moved)]
+    assert (e.seat, e.card, e.from_zone, e.to_zone, e.phase) == (0, None, "graveyard", "hand", "sun")
+    assert "Brute" not in repr(e) and str(e) == "seat 0 takes a card from their graveyard into their hand"
+
+
+def test_a_token_pushed_along_the_track_names_whose_token_passed() -> None:
+    """The Brute's victim gains reputation; every token it passes is pushed, by that seat."""
+    game = _play({"reputation": [0, 1, 2], "players": [{"hand": ["Brute", "Cook"]}, {"hand": ["Treasurer"]},
+                                                         {"hand": ["Bosun"]}]}, "Brute")
+    gain = next(e for e in game.events if isinstance(e, ReputationChanged))
+    pushed = [e for e in game.events if isinstance(e, Pushed)]
+    assert pushed and all(e.by_seat == gain.seat and e.phase == "sun" for e in pushed)
+
+
+def test_a_kept_character_is_kept_at_the_anchor() -> None:
+    """A hook keeps a ship's character aboard: its event is of voyage 1's anchor, after day 4."""
+    game = _play({"voyage": 1, "day": 4, "reputation": [0, 2, 4], "loot": [["map", "map", "map"]],
+                  "players": [{"ship": ["Treasurer", "Bosun"], "loot": ["hook"]}, {"hand": ["Necromancer"]},
+                              {"hand": ["Bosun"]}]}, "yes", "Treasurer")
+    (e,) = [e for e in game.events if isinstance(e, KeptAboard)]
+    assert (e.seat, e.card, e.voyage, e.day, e.phase) == (0, "Treasurer", 1, 4, "anchor")
+
+
+# ------------------------------------------------------------------ events_since
+def test_events_since_an_earlier_game_are_the_later_events() -> None:
+    """``events_since`` gives what a slice of ``events`` gives, for each earlier game of a line of play."""
+    rules = lt.load_rules("galecrest")
+    line = [lt.new_game(rules, 3, seed=4)]
+    while not line[-1].is_over and len(line) < 40:
+        line.append(line[-1].choose(line[-1].legal_keys()[-1]))
+    last = line[-1]
+    for earlier in line[::7]:
+        assert last.events_since(earlier) == last.events[len(earlier.events):]
+    assert last.events_since(last) == ()
+    finished = line[5].play_out([lt.agents.RandomAgent(i) for i in range(3)])
+    assert finished.events_since(line[5]) == finished.events[len(line[5].events):]
+
+
+@pytest.mark.parametrize(("other", "why"), [
+    (lambda rules, start: lt.new_game(rules, 3, seed=5), "seed 5"),
+    (lambda rules, start: lt.new_game(rules, 4, seed=4), "4 seats"),
+    (lambda rules, start: start.choose(start.legal_keys()[1]), "answers"),  # a sibling: another first answer
+    (lambda rules, start: lt.new_game(lt.load_rules("classic"), 3, seed=4), "rules"),
+])
+def test_events_since_refuses_a_game_of_another_line(other: Any, why: str) -> None:
+    """Other rules, seed, seat count or answers make no earlier point of this game: a ValueError says which."""
+    rules = lt.load_rules("galecrest")
+    start = lt.new_game(rules, 3, seed=4)
+    game = start.choose(start.legal_keys()[0])
+    with pytest.raises(ValueError, match=why):
+        game.events_since(other(rules, start))
+
+
+def test_events_since_refuses_a_later_game_and_a_game_without_a_log() -> None:
+    """The arguments the wrong way round, or one game logged and one not, are refused by name."""
+    rules = lt.load_rules("galecrest")
+    start = lt.new_game(rules, 3, seed=4)
+    later = start.choose(start.legal_keys()[0])
+    with pytest.raises(ValueError, match="answers"):
+        start.events_since(later)
+    quiet = lt.new_game(rules, 3, seed=4, log=False)
+    with pytest.raises(ValueError, match="no event log"):
+        later.events_since(quiet)
+    assert quiet.choose(quiet.legal_keys()[0]).events_since(quiet) == ()
+
+
+# ------------------------------------------------------------------ the classes
+def test_every_event_class_is_frozen_slotted_and_reachable_from_the_log() -> None:
+    """Each public class is a frozen attrs class with slots, and some template decodes to it."""
+    classes = {getattr(ev, name) for name in ev.__all__} - {lt.Event}
+    for cls in classes:
+        assert attrs.has(cls) and "__slots__" in cls.__dict__ and issubclass(cls, lt.Event), cls
+        assert cls.kind and cls.sentence is not lt.Event.sentence, cls
+    built = {type(e) for e in _every_template()}
+    assert built == classes
+
+
+def test_events_are_values() -> None:
+    """An event compares, hashes and refuses changes like any frozen value."""
+    e = Discarded(2, "Cook", "island", 0, "saber", "dusk", voyage=1, day=2, phase="dusk")
+    assert e == Discarded(2, "Cook", "island", 0, "saber", "dusk", voyage=1, day=2, phase="dusk")
+    assert len({e, attrs.evolve(e)}) == 1 and e != attrs.evolve(e, day=3)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        e.target = "Bosun"  # type: ignore[misc]
+
+
+SAMPLE = {"n": 1, "w": "Cook", "a": "map", "W": ("map", "relic"), "V": ("map",), "R": (0, "Cook", -1, "Parrot"),
+          "S": (3, 4), "P": ("seat 0", "map")}
+OVERRIDE: dict[int, tuple[object, ...]] = {
+    journal.CHANGE: ("reputation", 1, 2, "Cook"), journal.NO_EFFECT: (1, "Cook", "4.5"),
+    journal.TAKE_LOOT_FROM: (1, "map", "seat 0", "Cook"), journal.SWAP_LOOT_FROM: (1, "map", "the bag", "relic",
+                                                                                  "seat 0", "Cook"),
+}
+
+
+def _every_template() -> list[lt.Event]:
+    words = journal.lexicon(["Cook", "Parrot", "map", "relic"])
+    ids = {w: i for i, w in enumerate(words) if i}
+    out = bytearray()
+    for number, t in enumerate(journal.TEMPLATES):
+        journal.write(out, ids, number, OVERRIDE.get(number) or tuple(SAMPLE[shape] for shape in t.shapes))
+    journal.write(out, ids, journal.CHANGE, ("doubloons", 1, 2, "Cook"))
+    return list(journal.decode(bytes(out), words, players=2))
