@@ -102,7 +102,7 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
             and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
     if isinstance(c, ast.IsA) and c.name not in vocab.names:
-        raise _at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}", *where,
+        raise at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}", *where,
                        "the name of a loaded character", c.name)
     if isinstance(c, ast.HoldCount | ast.Hold | ast.JustTook):
         _check_kinds(c.kinds, vocab, report, *where)
@@ -285,7 +285,7 @@ def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) 
         raise report(_EMPTY_ISLAND, np.line, np.column, "a sun or dusk ability, or a ship")
     if np.noun != "character" and np.noun not in vocab.names:
         hint = did_you_mean(np.noun, {*vocab.names, "character"})
-        raise _at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
+        raise at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
                        "the name of a loaded character", np.noun)
 
 
@@ -325,11 +325,11 @@ def _kinds(vocab: Vocabulary) -> str:
 
 def _unknown_kind(kind: str, vocab: Vocabulary, report: Report, line: int, column: int) -> CardError:
     """``unknown loot kind`` with a did-you-mean, the caret on the kind word itself."""
-    return _at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
+    return at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
                     _kinds(vocab), kind)
 
 
-def _at_word(report: Report, message: str, line: int, column: int, expected: str, word: str) -> CardError:
+def at_word(report: Report, message: str, line: int, column: int, expected: str, word: str) -> CardError:
     """The error with its caret on ``word``: its first whole occurrence on the line, at or after ``column``.
 
     The tree keeps one position per phrase, not per word, so the file line

@@ -21,6 +21,7 @@ from ...engine.specs import Compiled
 from ...errors import CardError
 from ...language.nodes import Node, fields
 from .. import ast
+from ..checker import at_word
 from ..render import char_sel, render_ability, render_actions
 from .references import VERB_OF, Binder, Report, Scope, Slots, merge
 
@@ -48,7 +49,10 @@ class _Compiler:
         self.where = (ability.line, ability.column)
 
     # ------------------------------------------------------------ references
-    def _fail(self, message: str, expected: str) -> CardError:
+    def _fail(self, message: str, expected: str, word: str = "") -> CardError:
+        """The error, its caret on ``word`` where the line shows it (else on the phrase)."""
+        if word:
+            return at_word(self.report, message, *self.where, expected, word)
         return self.report(message, *self.where, expected)
 
     def _read(self, slot: int) -> int:
@@ -60,10 +64,10 @@ class _Compiler:
         b = scope.chars
         if b is None:
             raise self._fail(f'"{word}" points back to a character, but no earlier action names one',
-                             "an earlier action that discards, puts, plays, keeps or names a character")
+                             "an earlier action that discards, puts, plays, keeps or names a character", word)
         if b.plural:
             raise self._fail(f'"{word}" names one character, but "{b.words}" can name several',
-                             'an action that names one character ("a …", "the leftmost …"), or no "it"')
+                             'an action that names one character ("a …", "the leftmost …"), or no "it"', word)
         return self._read(b.slot)
 
     def _verb(self, scope: Scope, word: str) -> int:
@@ -71,22 +75,22 @@ class _Compiler:
         if b is None:
             kinds = " or ".join(f'"{k.__name__.lower().replace("loot", "")}"' for k in VERB_OF[word])
             raise self._fail(f'"one {word}" counts an earlier action, but nothing earlier in this ability is {word}',
-                             f"an earlier {kinds} action for it to count")
+                             f"an earlier {kinds} action for it to count", f"one {word}")
         return self._read(b.slot)
 
     def _spaces(self, scope: Scope) -> int:
         if scope.spaces is None:
             raise self._fail('"space moved" counts the spaces an earlier "move your reputation" moved, and there '
-                             "is none", 'an earlier "move your reputation to the … space"')
+                             "is none", 'an earlier "move your reputation to the … space"', "space moved")
         return self._read(scope.spaces.slot)
 
     def _did(self, scope: Scope) -> int:
         if scope.part_problem:
             raise self._fail(f'"you did" could mean any of "{scope.part_problem}"',
-                             'one action before "then … if you did" (split the others off with ", then")')
+                             'one action before "then … if you did" (split the others off with ", then")', "you did")
         if scope.part is None:
             raise self._fail('"you did" needs an earlier sentence part to speak of',
-                             'an action, then ", then … if you did"')
+                             'an action, then ", then … if you did"', "you did")
         return self._read(scope.part)
 
     # ------------------------------------------------------------ characters
