@@ -44,7 +44,7 @@ FORMAT = b"libertalia-cache-2\n"
 MAX_ENTRIES = 4_000
 """Entries kept at most: a few editions and a modder's files, each version of a file once."""
 MAX_BYTES = 4 << 20
-"""The largest entry read (the parser's tables, the largest, are about 0.3 MB; a card's tree a few kB)."""
+"""The largest entry read (the parser's tables, the largest, are about 0.2 MB; a card's tree a few kB)."""
 STALE_SECONDS = 3600
 """A temporary file older than this was left by a process that died while writing: prune removes it."""
 _DIGEST = 32  # bytes of a sha256
