@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._version import __version__ as __version__
 from .errors import (
     CardError,
     DataError,
@@ -38,6 +37,8 @@ if TYPE_CHECKING:
     from .records import GameRecord
     from .state import Decision, Event, Option, PlayerState
 
+__version__: str  # from the package metadata (pyproject.toml), read when first asked: see _version
+
 # Where each public name lives; the submodules in _MODULES are the module itself.
 _MODULES = {"agents", "events", "records"}
 _LAZY = {
@@ -53,6 +54,11 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from ._version import library_version
+
+        globals()[name] = version = library_version()
+        return version
     where = _LAZY.get(name)
     if where is None:
         raise AttributeError(f"module 'libertalia' has no attribute {name!r}")
@@ -63,7 +69,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, "__version__"})
 
 
 __all__ = [

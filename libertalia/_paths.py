@@ -36,16 +36,37 @@ def cache_dir() -> Path | None:
     """Where built artefacts (parser tables, read cards) may be kept between runs, or None for no cache.
 
     ``LIBERTALIA_CACHE_DIR`` chooses the folder; set to ``off`` it disables caching.  The
-    default follows XDG (``~/.cache/libertalia``).  The cache is best-effort: a folder
-    that cannot be made simply means no cache, never an error, and a folder that can be
-    read but not written (one prepared in an image, say) is still read from.
+    default follows XDG (``~/.cache/libertalia``).  Folders made here are the user's alone
+    (0700, whatever the umask); ``loading.cache`` checks what it finds before trusting it.
+    The cache is best-effort: a folder that cannot be made simply means no cache, never an
+    error, and a folder that can be read but not written (one prepared in an image, say) is
+    still read from.
     """
     chosen = os.environ.get("LIBERTALIA_CACHE_DIR")
     if chosen is not None and chosen.lower() in ("", "0", "off", "no", "false"):
         return None
     base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "libertalia"
     try:
-        base.mkdir(parents=True, exist_ok=True)
+        _make_private_folders(base)
     except OSError:
         return None
     return base if os.access(base, os.R_OK | os.X_OK) else None
+
+
+def _make_private_folders(path: Path) -> None:
+    """``path`` and its missing parents, each made readable and writable by the user alone."""
+    missing = []
+    while not os.path.lexists(path) and path.parent != path:
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:  # made meanwhile by another process: checked by whoever trusts it
+            continue
+        if os.name == "posix":  # the umask may have taken more than group and other bits
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+            try:
+                os.fchmod(fd, 0o700)
+            finally:
+                os.close(fd)

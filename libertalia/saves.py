@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import importlib.metadata
 import json
 import re
 from collections import Counter
@@ -34,6 +33,7 @@ from typing import Any, NoReturn
 
 import attrs
 
+from . import _version
 from .engine import flow, journal, rng
 from .engine.specs import Rules
 from .engine.work import Work, identity
@@ -146,15 +146,9 @@ def describe_error(exc: BaseException) -> str:
 
 
 # ---------------------------------------------------------------- rules identity
-@functools.cache
 def library_version() -> str:
-    """The installed libertalia version (the package's own ``__version__`` when not installed)."""
-    try:
-        return importlib.metadata.version("libertalia")
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
-        from ._version import __version__
-
-        return __version__
+    """The libertalia version from its package metadata (pyproject.toml in an uninstalled checkout)."""
+    return _version.library_version()
 
 
 def rules_stamp(rules: Rules) -> dict[str, str]:

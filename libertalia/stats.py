@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from . import _paths, agents
-from ._version import __version__
+from ._version import library_version
 from .bots.registry import parse_bot
 from .engine.specs import Rules
 from .errors import LibertaliaError, UnverifiedLootWarning
@@ -298,7 +298,7 @@ def run_info(rules: Rules, *, games: int, players: int, bots: Sequence[str], see
                       if sides.get(kind) == "uncharted"},
         "extra_cards": [str(p) for p in extra_cards],
         "rules_fingerprint": rules.fingerprint,
-        "version": __version__,
+        "version": library_version(),
         "notes": list(notes),
     }
 

@@ -15,7 +15,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from .._version import __version__
+from .._version import library_version
 from ..language.suggest import did_you_mean, lookup
 from . import console, friendly_errors, load, rules_args
 
@@ -120,7 +120,7 @@ def _run(rules: Rules, *, games: int, seed: int, players: int | None, pairs: int
     return {
         "edition": rules.board.edition, "title": rules.board.title, "loot_sides": dict(rules.loot_sides),
         "extra_cards": list(rules.load_args.get("extra_cards", mods)), "games": games, "seed": seed,
-        "players": players, "pairs": pairs, "seconds": round(seconds, 2), "version": __version__,
+        "players": players, "pairs": pairs, "seconds": round(seconds, 2), "version": library_version(),
         "rules_fingerprint": rules.fingerprint,
     }
 

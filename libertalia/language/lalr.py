@@ -12,7 +12,6 @@ takes in all: a process whose card texts are all in the cache never imports it.
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Iterable
 from typing import Any, TypedDict
@@ -48,25 +47,21 @@ def build_parser(*, cached: bool) -> Lark:
     """The LALR parser of the grammar file, built strictly (any shift/reduce conflict is an error).
 
     Building the tables takes most of a cold ``load_rules``; ``cached`` keeps them in the
-    user's cache folder (``_paths.cache_dir``), keyed by the grammar, lark's version and
-    Python's, so a later process loads them in a few milliseconds.  Without a usable
-    cache folder the parser is simply built.  The test suite also builds it uncached.
+    user's cache folder as plain data (``tables``: never a pickle), keyed by the grammar
+    and the versions that build them, so a later process loads them instead.  Without a
+    usable cache folder the parser is simply built.  The test suite also builds it uncached.
     """
     text = _paths.grammar_path().read_text(encoding="utf-8")
-    folder = _paths.cache_dir() if cached else None
-    lark_cache: str | bool = False
-    if folder is not None:
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-        lark_cache = str(folder / f"parser-{digest}.lark")
-    return Lark(
-        text,
-        parser="lalr",
-        lexer=WordLexer,
-        strict=True,
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=lark_cache,
-    )
+
+    def build() -> Lark:
+        return Lark(text, parser="lalr", lexer=WordLexer, strict=True, propagate_positions=True,
+                    maybe_placeholders=True)
+
+    if not cached:
+        return build()
+    from .tables import load_or_build
+
+    return load_or_build(text, build)
 
 
 @functools.cache

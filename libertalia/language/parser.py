@@ -11,12 +11,16 @@ grammar read.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .. import _paths
 from ..loading import cache
-from . import ast
+from ..loading.codec import Codec
+from . import ast, nodes
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -40,6 +44,7 @@ def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0, in
 
         found = lalr.parse(text, path, line, column, indent, file_lines)
         _unsaved[key] = found
+        _from_store.discard(key)
     _trees[key] = found
     return found
 
@@ -63,13 +68,42 @@ def grammar_rule_count() -> int:
     return len(grammar().rules)
 
 
+def parse_checked(text: str, check: Callable[[tuple[ast.Ability, ...]], _T], *, path: str = "<text>",
+                  line: int = 0, column: int = 0, indent: int = 0,
+                  file_lines: list[str] | None = None) -> tuple[tuple[ast.Ability, ...], _T]:
+    """``parse``, then ``check`` (the checker, the compiler) on the abilities; both results.
+
+    A tree taken from the cache is checked exactly as a fresh parse is, and one that
+    ``check`` refuses in any way is dropped and the text parsed again: whatever an entry
+    holds, it can neither break a load nor stand in for a parse that would fail.  What
+    ``check`` raises about a fresh parse is the caller's error.
+    """
+    key = (text, line, column, indent)
+    abilities = parse(text, path=path, line=line, column=column, indent=indent, file_lines=file_lines)
+    if key not in _from_store:
+        return abilities, check(abilities)
+    try:
+        return abilities, check(abilities)
+    except Exception:
+        pass
+    _from_store.discard(key)
+    del _trees[key]
+    cache.discard("tree", _store_key(key))
+    from . import lalr
+
+    fresh = lalr.parse(text, path, line, column, indent, file_lines)
+    _trees[key] = _unsaved[key] = fresh
+    return fresh, check(fresh)
+
+
 # Parsed texts, in this process and (through ``loading.cache``) between processes: a card
 # whose text and place in its file are unchanged is not parsed again.  Only successful
 # parses are kept (an error always comes from a real parse), and the checker still
-# checks every tree.
+# checks every tree (``parse_checked``).
 _TreeKey = tuple[str, int, int, int]  # the text, and the line, column and indent it starts at
 _trees: dict[_TreeKey, tuple[ast.Ability, ...]] = {}
 _unsaved: dict[_TreeKey, tuple[ast.Ability, ...]] = {}
+_from_store: set[_TreeKey] = set()  # keys whose tree came from the cache, not from a parse in this process
 
 
 @functools.cache
@@ -87,10 +121,19 @@ def _store_key(key: _TreeKey) -> bytes | None:
     return cache.key(f"{line},{column},{indent}\n{text}".encode("utf-8", "surrogatepass"), *_tree_sources())
 
 
+@functools.cache
+def _codec() -> Codec:
+    """Trees as plain data: only the syntax tree's own node classes can come out of an entry."""
+    classes = [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, nodes.Node)
+               and c is not nodes.Node]
+    return Codec((c, c.__node_names__) for c in classes)
+
+
 def _stored(key: _TreeKey) -> tuple[ast.Ability, ...] | None:
-    """The stored parse of ``key``, if the cache holds a sound one."""
-    found = cache.load("tree", _store_key(key))
+    """The stored parse of ``key``, if the cache holds one of the right shape."""
+    found = cache.load("tree", _store_key(key), _codec())
     if isinstance(found, tuple) and all(isinstance(a, ast.Ability) for a in found):
+        _from_store.add(key)
         return found
     return None
 
@@ -98,5 +141,5 @@ def _stored(key: _TreeKey) -> tuple[ast.Ability, ...] | None:
 def save_parsed() -> None:
     """Keep this process's new parses for the next one (best-effort; called by ``load_rules``)."""
     for key, abilities in _unsaved.items():
-        cache.save("tree", _store_key(key), abilities)
+        cache.save("tree", _store_key(key), abilities, _codec())
     _unsaved.clear()

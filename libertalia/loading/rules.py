@@ -16,11 +16,11 @@ from pathlib import Path
 
 from .. import _paths
 from ..engine import rng
-from ..engine.specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
+from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, NeutralSpec, Rules
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
 from ..language.compile import compile_ability
-from ..language.parser import parse, save_parsed
+from ..language.parser import parse_checked, save_parsed
 from ..language.suggest import did_you_mean
 from .examplefile import read_examples
 from .solo import solo_spec
@@ -630,13 +630,22 @@ def _choice(f: dict[str, Field], section: str, key: str, allowed: tuple[str, ...
     return value
 
 
-def _parse_text(field: Field, doc: Document) -> tuple[str, tuple[ast.Ability, ...]]:
+def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *,
+                loot: bool) -> tuple[str, tuple[ast.Ability, ...], tuple[Compiled, ...]]:
+    """A card's text, parsed, checked and compiled (a stored parse is checked as a fresh one is)."""
     text = field.as_str("text").strip("\n")
     line0, col0 = field.text_origin()
     indent = col0 if field.is_block() else 0
     _check_text_numbers(text, doc, line0, col0, indent)
-    abilities = parse(text, path=doc.path, line=line0, column=col0, indent=indent, file_lines=doc.lines)
-    return text, abilities
+
+    def check(abilities: tuple[ast.Ability, ...]) -> tuple[Compiled, ...]:
+        report = _reporter(doc)
+        checker.check(abilities, vocab, report, loot=loot)
+        return tuple(compile_ability(a, report) for a in abilities)
+
+    abilities, compiled = parse_checked(text, check, path=doc.path, line=line0, column=col0, indent=indent,
+                                        file_lines=doc.lines)
+    return text, abilities, compiled
 
 
 _LONG_NUMBER = re.compile(r"#[^\n]*|([0-9]{" + str(MAX_TEXT_DIGITS + 1) + ",})")
@@ -670,10 +679,7 @@ def _reporter(doc: Document) -> checker.Report:
 
 def _character(root: Field, doc: Document, vocab: checker.Vocabulary) -> CharacterSpec:
     f = root.mapping(_CARD_KEYS, "a character file")
-    text, abilities = _parse_text(f["text"], doc)
-    report = _reporter(doc)
-    checker.check(abilities, vocab, report, loot=False)
-    compiled = tuple(compile_ability(a, report) for a in abilities)
+    text, abilities, compiled = _parse_text(f["text"], doc, vocab, loot=False)
     return CharacterSpec(
         name=f["name"].as_str("name"),
         rank=_rank(f["rank"]),
@@ -692,9 +698,7 @@ def _neutral_card(n: NeutralSpec) -> CharacterSpec:
 
 def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
     f = root.mapping(_LOOT_KEYS, "a loot file")
-    text, abilities = _parse_text(f["text"], doc)
-    report = _reporter(doc)
-    checker.check(abilities, vocab, report, loot=True)
+    text, abilities, compiled = _parse_text(f["text"], doc, vocab, loot=True)
     verified = f["verified"].value if "verified" in f else True
     if not isinstance(verified, bool):
         raise f["verified"].error("verified must be true or false", "true or false")
@@ -704,7 +708,7 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
         count=f["count"].as_int("count", 0, MAX_NUMBER),
         text=text,
         abilities=abilities,
-        compiled=tuple(compile_ability(a, report) for a in abilities),
+        compiled=compiled,
         verified=verified,
         note=f["note"].as_str("note") if "note" in f else "",
         path=doc.path,

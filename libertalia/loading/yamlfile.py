@@ -23,6 +23,7 @@ from typing import Any
 from ..errors import DataError
 from ..language.suggest import did_you_mean
 from . import cache
+from .codec import Codec
 from .yamlnode import MAX_DEPTH as MAX_DEPTH
 from .yamlnode import MAX_NODES as MAX_NODES
 from .yamlnode import MAX_NUMBER_DIGITS as MAX_NUMBER_DIGITS
@@ -193,17 +194,19 @@ def read(path: Path, *, skip: str | None = None) -> Document:
         raise DataError(f"the file is larger than {MAX_BYTES:,} bytes", path=str(path),
                         expected=f"a card or board file of at most {MAX_BYTES // 1000} kB")
     key = cache.key(f"{skip or ''}\n".encode() + data, *_SOURCES)
-    stored = cache.load("yaml", key)
+    stored = cache.load("yaml", key, _CODEC)
     if isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], str) and isinstance(stored[1], Node):
         return Document(path, stored[0], stored[1], raw=data)
     from .yamlcompose import blank_block, decode
 
     text = decode(data, str(path))
     doc = Document(path, blank_block(text, skip) if skip else text, raw=data)
-    cache.save("yaml", key, ("\n".join(doc.lines), doc.root.node))
+    cache.save("yaml", key, ("\n".join(doc.lines), doc.root.node), _CODEC)
     return doc
 
 
+_CODEC = Codec([(Node, Node.__slots__)])
+"""A stored document is its text and its tree: ``Node``\\s and the plain values PyYAML makes, nothing else."""
 _SOURCES = (Path(__file__), Path(__file__).with_name("yamlcompose.py"), Path(__file__).with_name("yamlnode.py"))
 """The code a stored document depends on besides the file: a change to it makes every stored one stale."""
 

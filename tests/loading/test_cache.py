@@ -1,10 +1,20 @@
-"""The best-effort cache of read files and parsed card texts: faithful when warm, ignored when unsound."""
+"""The best-effort cache of read files, parsed card texts and the parser: faithful when warm, ignored when unsound.
+
+Issue 20, findings 1-3 and 13: the attacks below each failed before the cache stored JSON in
+private folders, and pass now: a forged pickle, a swapped entry, an entry that fails the
+checker, a FIFO, a symbolic link to /dev/zero, a huge sparse file, a world-writable folder,
+a folder of another user's, a umask of 000 and an upgrade of lark, PyYAML or the library.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import pickle
+import pwd
+import resource
+import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +28,10 @@ import yaml
 import libertalia as lt
 from libertalia.language import ast, lalr, parser
 from libertalia.loading import cache, yamlcompose, yamlfile
+from libertalia.loading.codec import Codec
+
+_REPO = Path(__file__).resolve().parents[2]
+_PLAIN = Codec(())
 
 _MOD = "name: Pirate\nrank: 41\ntext: |\n  sun: gain 2 doubloons.\n  dusk: take a map from today's loot.\n"
 
@@ -50,7 +64,8 @@ def _from_cache_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _entries(folder: Path) -> list[Path]:
-    return sorted(p for p in (folder / "entries").iterdir() if not p.name.startswith("."))
+    entries = folder / "entries"
+    return sorted(p for p in entries.iterdir() if not p.name.startswith(".")) if entries.exists() else []
 
 
 def _shape(value: Any) -> Any:
@@ -142,9 +157,7 @@ def test_an_entry_of_the_wrong_type_is_ignored(cache_dir: Path, tmp_path: Path,
     mod = _mod(tmp_path)
     expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
     for path in _entries(cache_dir):
-        key_digest = path.read_bytes()[len(cache.FORMAT):len(cache.FORMAT) + 32]
-        body = pickle.dumps({"not": "a tree"})
-        path.write_bytes(cache.FORMAT + key_digest + hashlib.sha256(body).digest() + body)
+        _forge(path, _PLAIN.dumps({"not": "a tree"}))
     _forget_parses(monkeypatch)
     assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
 
@@ -213,19 +226,15 @@ def test_a_read_only_cache_folder_is_read_but_not_written(cache_dir: Path, tmp_p
     _forget_parses(monkeypatch)
     expected_mod = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
 
-    real_open = open
-
-    def read_only_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        if any(c in mode for c in "wax+"):  # root ignores permissions: refuse writes as the file system would
-            raise PermissionError(30, "Read-only file system", str(file))
-        return real_open(file, mode, *args, **kwargs)
+    def read_only(folder: int, name: str) -> int:  # root ignores permissions: refuse as the file system would
+        raise PermissionError(30, "Read-only file system", name)
 
     for path in _entries(cache_dir):
         if path not in before:
             path.unlink()
     os.chmod(cache_dir / "entries", 0o555)
     try:
-        monkeypatch.setattr(cache, "open", read_only_open, raising=False)
+        monkeypatch.setattr(cache, "_create", read_only)
         _forget_parses(monkeypatch)
         with _from_cache_only(monkeypatch):  # what the folder holds is used
             assert _summary(lt.load_rules("classic")) == expected_classic
@@ -237,31 +246,31 @@ def test_a_read_only_cache_folder_is_read_but_not_written(cache_dir: Path, tmp_p
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "key"])
-def test_damage_is_detected_before_unpickling(cache_dir: Path, damage: str) -> None:
+def test_damage_is_detected_before_decoding(cache_dir: Path, damage: str) -> None:
     """A changed byte anywhere, a cut, or an entry filed under another key reads as no entry at all."""
     value = {"name": "Pirate", "text": "sun: gain 2 doubloons. " * 20}
-    assert cache.save("test", b"key", value) and cache.save("test", b"other key", {"name": "Cook"})
+    assert cache.save("test", b"key", value, _PLAIN) and cache.save("test", b"other key", {"name": "Cook"}, _PLAIN)
     path = cache_dir / "entries" / cache._entry("test", b"key")[0]
     data = path.read_bytes()
-    middle = len(data) - 200  # inside the pickled text
+    middle = len(data) - 200  # inside the stored text
     if damage == "flip":
         path.write_bytes(data[:middle] + bytes([data[middle] ^ 0x02]) + data[middle + 1:])
     elif damage == "truncate":
         path.write_bytes(data[:-1])
     else:
         path.write_bytes((cache_dir / "entries" / cache._entry("test", b"other key")[0]).read_bytes())
-    assert cache.load("test", b"key") is None
-    assert cache.load("test", b"other key") == {"name": "Cook"}
+    assert cache.load("test", b"key", _PLAIN) is None
+    assert cache.load("test", b"other key", _PLAIN) == {"name": "Cook"}
 
 
 def test_prune_keeps_the_newest_entries(cache_dir: Path) -> None:
     """Past the limit, the oldest-written entries go, down to three quarters of the limit."""
     for i in range(12):
-        assert cache.save("test", f"key {i}".encode(), i)
+        assert cache.save("test", f"key {i}".encode(), i, _PLAIN)
         path = cache_dir / "entries" / cache._entry("test", f"key {i}".encode())[0]
         os.utime(path, (1_000_000 + i, 1_000_000 + i))
     cache.prune(limit=8)
-    assert [cache.load("test", f"key {i}".encode()) for i in range(12)] == [None] * 6 + list(range(6, 12))
+    assert [cache.load("test", f"key {i}".encode(), _PLAIN) for i in range(12)] == [None] * 6 + list(range(6, 12))
 
 
 _EXOTIC = """\
@@ -313,3 +322,273 @@ def test_values_are_fresh_copies(cache_dir: Path, tmp_path: Path) -> None:
         assert card.value == yaml.safe_load(_EXOTIC)["card"]
         whole = doc.root.value
         assert whole["base"] is whole["card"]["again"]  # an alias is one value, as safe_load makes it
+
+
+# ---------------------------------------------------------------- attacks (issue 20, findings 1-3)
+_CORSAIR = _MOD.replace("Pirate", "Corsair").replace("rank: 41", "rank: 42").replace("gain 2", "gain 9")
+_HEADER = len(cache.FORMAT) + 2 * 32
+_CHILD_SECONDS = 120  # far above any loaded run of a warm load (a second or two): only a hang reaches it
+_CHILD_MEMORY = 1 << 30
+
+
+def _forge(path: Path, body: bytes) -> None:
+    """What anyone who can write an entry can do: any body, under the entry's own key, with a matching checksum."""
+    path.write_bytes(path.read_bytes()[:len(cache.FORMAT) + 32] + hashlib.sha256(body).digest() + body)
+
+
+def _body(path: Path) -> bytes:
+    return path.read_bytes()[_HEADER:]
+
+
+def _new_entries(cache_dir: Path, monkeypatch: pytest.MonkeyPatch, *mods: Path) -> set[Path]:
+    """The entries a load of Galecrest with ``mods`` adds to the cache."""
+    before = set(_entries(cache_dir))
+    _forget_parses(monkeypatch)
+    lt.load_rules("galecrest", extra_cards=list(mods))
+    return set(_entries(cache_dir)) - before
+
+
+def _pirate_and_corsair(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """A mod of the Pirate (gains 2), the stored tree of its text and that of the Corsair's (gains 9)."""
+    _new_entries(cache_dir, monkeypatch)
+    mod = _mod(tmp_path)
+    pirate = _new_entries(cache_dir, monkeypatch, mod)
+    other = tmp_path / "corsair"
+    other.mkdir()
+    (other / "corsair.yaml").write_text(_CORSAIR, encoding="utf-8")
+    corsair = _new_entries(cache_dir, monkeypatch, other)
+    [pirate_tree] = [p for p in pirate if p.name.startswith("tree-")]
+    [corsair_tree] = [p for p in corsair if p.name.startswith("tree-")]
+    return mod, pirate_tree, corsair_tree
+
+
+def _pirate(rules: lt.Rules) -> Any:
+    return _shape(next(c for c in rules.characters if c.name == "Pirate").abilities)
+
+
+class _Runs:
+    """A pickle that writes a file when loaded: what a forged entry makes an unpickler do."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return exec, (f"open({str(self.marker)!r}, 'w').write('ran')",)
+
+
+def test_a_forged_pickle_is_never_run(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 1: no entry is unpickled, so a pickle that would write a file, filed under every key, never runs."""
+    mod = _mod(tmp_path)
+    expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
+    marker = tmp_path / "ran"
+    for path in _entries(cache_dir):
+        _forge(path, pickle.dumps(_Runs(marker)))
+    _forget_parses(monkeypatch)
+    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    assert not marker.exists()
+
+
+def test_a_forged_parser_file_is_never_run(cache_dir: Path, tmp_path: Path) -> None:
+    """Finding 1: the stored parser is not a pickle either (lark's own ``cache=`` file is not read at all)."""
+    lalr.build_parser(cached=True)
+    stored = [p for p in cache_dir.rglob("parser-*") if p.is_file()]
+    assert stored
+    marker = tmp_path / "ran"
+    payload = pickle.dumps(_Runs(marker))
+    for path in stored:
+        if path.parent == cache_dir:  # lark's own cache file: its grammar digest line, then pickles
+            path.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n" + payload + payload)
+        else:
+            _forge(path, payload)
+    assert lalr.build_parser(cached=True).parse("sun: gain 1 doubloon.")
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a file of another user's needs root")
+def test_a_swapped_entry_of_another_user_is_not_trusted(cache_dir: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 2: another account's entry (the Corsair's tree filed, checksum and all, as the Pirate's) is ignored."""
+    mod, pirate_tree, corsair_tree = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
+    _forget_parses(monkeypatch)
+    expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
+    _forge(pirate_tree, _body(corsair_tree))
+    nobody = pwd.getpwnam("nobody")
+    os.chown(pirate_tree, nobody.pw_uid, nobody.pw_gid)
+    _forget_parses(monkeypatch)
+    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    assert not pirate_tree.exists() or pirate_tree.stat().st_uid == os.geteuid()  # replaced by the user's own
+
+
+def test_an_entry_that_fails_the_checker_is_dropped_and_parsed_again(cache_dir: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 2: a stored tree the checker refuses (an unknown name) neither breaks the load nor stays stored."""
+    mod, pirate_tree, _ = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
+    _forget_parses(monkeypatch)
+    expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
+    before = set(_entries(cache_dir))
+    _forget_parses(monkeypatch)
+    parser.parse("sun: discard a Wind Nimph in your ship.", line=3, column=2, indent=2)
+    parser.save_parsed()
+    [refused] = set(_entries(cache_dir)) - before
+    _forge(pirate_tree, _body(refused))
+    _forget_parses(monkeypatch)
+    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    _forget_parses(monkeypatch)
+    with _from_cache_only(monkeypatch):  # the refused tree was replaced by the real parse
+        assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+
+
+def _child_load(cache_dir: Path) -> str:
+    """The fingerprint a fresh process loads Galecrest with, with a memory limit; a hang fails the test."""
+    code = "import libertalia as lt; print(lt.load_rules('galecrest').fingerprint)"
+    env = {**os.environ, "LIBERTALIA_CACHE_DIR": str(cache_dir),
+           "PYTHONPATH": os.pathsep.join(filter(None, (str(_REPO), os.environ.get("PYTHONPATH"))))}
+
+    def limit_memory() -> None:  # what reading /dev/zero or a sparse file whole runs into
+        resource.setrlimit(resource.RLIMIT_AS, (_CHILD_MEMORY, _CHILD_MEMORY))
+
+    try:
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                             timeout=_CHILD_SECONDS, preexec_fn=limit_memory)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"load_rules did not finish within {_CHILD_SECONDS} s: it hangs on the cache")
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout.strip()
+
+
+@pytest.mark.parametrize("attack", ["fifo", "dev zero", "sparse"])
+def test_entries_that_are_not_small_regular_files_are_not_read(cache_dir: Path, attack: str) -> None:
+    """Finding 3: a FIFO (blocks), a link to /dev/zero or a 16 GB sparse file (endless) in place of each entry."""
+    expected = lt.load_rules("galecrest").fingerprint
+    for path in _entries(cache_dir):
+        path.unlink()
+        if attack == "fifo":
+            os.mkfifo(path, 0o600)
+        elif attack == "dev zero":
+            path.symlink_to("/dev/zero")
+        else:
+            with open(path, "wb") as fh:
+                fh.truncate(16 << 30)
+            path.chmod(0o600)
+    assert _child_load(cache_dir) == expected
+    assert all(p.is_file() and not p.is_symlink() and p.stat().st_size < cache.MAX_BYTES
+               for p in _entries(cache_dir))  # each was replaced by a real entry
+
+
+def test_a_world_writable_folder_is_replaced(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 1: a folder and files anyone may write (as umask 000 made them) are not trusted, but replaced."""
+    mod, pirate_tree, corsair_tree = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
+    _forget_parses(monkeypatch)
+    expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
+    _forge(pirate_tree, _body(corsair_tree))  # as another user could have, in place
+    for path in [cache_dir, *cache_dir.rglob("*")]:
+        path.chmod(0o777 if path.is_dir() else 0o666)
+    monkeypatch.setattr(cache, "_opened", None)  # a new process
+    _forget_parses(monkeypatch)
+    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    assert stat.S_IMODE((cache_dir / "entries").stat().st_mode) == 0o700
+    assert not stat.S_IMODE(cache_dir.stat().st_mode) & 0o022
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in _entries(cache_dir))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a folder of another user's needs root")
+@pytest.mark.parametrize("owned", ["the cache folder", "its entries folder"])
+def test_a_folder_of_another_user_is_not_used(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              owned: str) -> None:
+    """Finding 1: entries in a folder of another account's are not read (a cache folder not ours is left alone)."""
+    mod, pirate_tree, corsair_tree = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
+    _forget_parses(monkeypatch)
+    expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
+    _forge(pirate_tree, _body(corsair_tree))
+    nobody = pwd.getpwnam("nobody")
+    for path in [cache_dir, *cache_dir.rglob("*")] if owned == "the cache folder" else [cache_dir / "entries"]:
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    before = {p: p.read_bytes() for p in cache_dir.rglob("*") if p.is_file()}
+    monkeypatch.setattr(cache, "_opened", None)  # a new process
+    _forget_parses(monkeypatch)
+    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    if owned == "the cache folder":
+        assert {p: p.read_bytes() for p in cache_dir.rglob("*") if p.is_file()} == before
+    else:
+        assert (cache_dir / "entries").stat().st_uid == os.geteuid()
+
+
+def test_folders_and_files_are_private_whatever_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 1: under umask 000 the folders made are still 0700 and the entries 0600 (the parser's too)."""
+    top = tmp_path / "home"
+    folder = top / "cache" / "libertalia"
+    monkeypatch.setenv("LIBERTALIA_CACHE_DIR", str(folder))
+    _forget_parses(monkeypatch)
+    previous = os.umask(0)
+    try:
+        lt.load_rules("galecrest", extra_cards=[_mod(tmp_path)])
+        lalr.build_parser(cached=True)
+    finally:
+        os.umask(previous)
+    made = [top, *top.rglob("*")]
+    assert len([p for p in made if p.is_file()]) > 50
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in made if p.is_dir()} == {"0o700"}
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in made if p.is_file()} == {"0o600"}
+
+
+# ---------------------------------------------------------------- versions (issue 20, finding 13)
+def test_the_library_version_is_pyprojects() -> None:
+    """The version has one source, pyproject.toml (through the package metadata), and no copy in the code."""
+    import tomllib
+
+    from libertalia import saves
+
+    version = tomllib.loads((_REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert lt.__version__ == saves.library_version() == version
+    assert "__version__ = " not in (_REPO / "libertalia" / "__init__.py").read_text(encoding="utf-8")
+
+
+def _imports_after_load(cache_dir: Path, path: list[Path], cwd: Path) -> str:
+    code = ("import sys, libertalia as lt; lt.load_rules('galecrest'); "
+            "print(sorted(m for m in ('yaml', 'lark') if m in sys.modules))")
+    env = {**os.environ, "LIBERTALIA_CACHE_DIR": str(cache_dir), "PYTHONPATH": os.pathsep.join(map(str, path))}
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def _upgraded(package: str, where: Path) -> None:
+    """A copy of an installed package whose metadata gives another version: what an upgrade looks like."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.origin is not None
+    source = Path(spec.origin).parent
+    shutil.copytree(source, where / package, ignore=shutil.ignore_patterns("__pycache__"))
+    [info] = [p for p in source.parent.glob("*.dist-info")
+              if p.name.lower().startswith({"yaml": "pyyaml-", "lark": "lark-"}[package])]
+    name, _, version = info.name.removesuffix(".dist-info").rpartition("-")
+    copy = where / f"{name}-99.0.dist-info"
+    copy.mkdir()
+    metadata = (info / "METADATA").read_text(encoding="utf-8")
+    line = f"\nVersion: {version}\n"
+    assert line in metadata
+    (copy / "METADATA").write_text(metadata.replace(line, "\nVersion: 99.0\n"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("upgrade", ["lark", "PyYAML", "libertalia"])
+def test_an_upgrade_makes_every_entry_stale(tmp_path: Path, upgrade: str) -> None:
+    """Finding 13: after an upgrade of lark, PyYAML or this library, a warm cache's trees are parsed again."""
+    warm = tmp_path / "warm"
+    assert _imports_after_load(warm, [_REPO], _REPO) == "['lark', 'yaml']"
+    assert _imports_after_load(warm, [_REPO], _REPO) == "[]"
+    cache_dir = tmp_path / "cache"
+    shutil.copytree(warm, cache_dir)
+    if upgrade == "libertalia":
+        release = tmp_path / "release"
+        for part in ("libertalia", "grammar", "cards", "boards"):
+            shutil.copytree(_REPO / part, release / part, ignore=shutil.ignore_patterns("__pycache__"))
+        text = (_REPO / "pyproject.toml").read_text(encoding="utf-8")
+        (release / "pyproject.toml").write_text(text.replace(f'version = "{lt.__version__}"', 'version = "99.0"', 1),
+                                                encoding="utf-8")
+        path, cwd = [release], release
+    else:
+        site = tmp_path / "site"
+        _upgraded({"lark": "lark", "PyYAML": "yaml"}[upgrade], site)
+        path, cwd = [site, _REPO], _REPO
+    assert _imports_after_load(cache_dir, path, cwd) == "['lark', 'yaml']"
+    assert _imports_after_load(cache_dir, path, cwd) == "[]"  # and the new entries serve the next start
