@@ -21,6 +21,7 @@ from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker
 from ..language.compile import compile_ability
 from ..language.parser import parse_checked, save_parsed
+from ..language.query import extra_counts, kinds_scored_in_sets
 from ..language.suggest import did_you_mean
 from .examplefile import read_examples
 from .solo import solo_spec
@@ -715,22 +716,6 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
     )
 
 
-def _every_action(abilities: Iterable[ast.Ability]) -> Iterator[ast.Action]:
-    for ability in abilities:
-        for step in ability.steps:
-            yield from step.actions
-            yield from step.otherwise or ()
-            for choice in step.choices:
-                yield from choice
-            for _, acts in step.elifs:
-                yield from acts
-
-
-def _in_sets_kinds(abilities: Iterable[ast.Ability]) -> set[str]:
-    return {a.amount.kind for a in _every_action(abilities)
-            if isinstance(a, ast.Change | ast.PaysYou) and isinstance(a.amount, ast.InSets)}
-
-
 def _check_extra_counts(characters: list[CharacterSpec], loot: list[LootSpec],
                         alternatives: Mapping[str, tuple[LootSpec, ...]], solo: Mapping[str, LootSpec]) -> None:
     """``count N extra K`` only adds to set scoring of K: refused where no game of these rules scores K in sets.
@@ -738,16 +723,16 @@ def _check_extra_counts(characters: list[CharacterSpec], loot: list[LootSpec],
     A kind counts as scored when a character scores it, or when every side of its tile a
     game may use (the chosen side, each uncharted alternative, the solo side) does.
     """
-    by_characters = _in_sets_kinds(a for c in characters for a in c.abilities)
+    by_characters = kinds_scored_in_sets(a for c in characters for a in c.abilities)
     sides: dict[str, list[LootSpec]] = {}
     for tile in (*loot, *(sp for alts in alternatives.values() for sp in alts), *solo.values()):
         sides.setdefault(tile.kind, []).append(tile)
     specs: list[CharacterSpec | LootSpec] = [*characters, *loot]
     for spec in specs:
-        for a in _every_action(spec.abilities):
-            if not isinstance(a, ast.CountExtra) or a.kind in by_characters:
+        for a in extra_counts(spec.abilities):
+            if a.kind in by_characters:
                 continue
-            unscored = [sp for sp in sides.get(a.kind, []) if a.kind not in _in_sets_kinds(sp.abilities)]
+            unscored = [sp for sp in sides.get(a.kind, []) if a.kind not in kinds_scored_in_sets(sp.abilities)]
             if unscored or a.kind not in sides:
                 where = f"{a.kind} ({unscored[0].side})" if unscored else a.kind
                 raise CardError(f'"count {a.n} extra {a.kind}" adds to set scoring of {a.kind}, but no ability '

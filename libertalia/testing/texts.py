@@ -28,6 +28,7 @@ from ..engine.specs import Rules
 from ..errors import CardError
 from ..language import checker
 from ..language.compile import compile_ability
+from ..language.query import extra_counts, kinds_scored_in_sets
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
@@ -131,6 +132,16 @@ def _alt_cost(alt: _Alt, cost: dict[str, int]) -> int:
 
 
 # ---------------------------------------------------------------- the words
+def scored_kinds(rules: Rules) -> set[str]:
+    """The kinds every game of ``rules`` scores in sets (its characters, or every side of the kind's tile)."""
+    by_characters = kinds_scored_in_sets(a for c in rules.characters for a in c.abilities)
+    sides: dict[str, list[bool]] = {}
+    tiles = [*rules.loot, *(t for alts in rules.uncharted.values() for t in alts), *rules.solo_loot.values()]
+    for tile in tiles:
+        sides.setdefault(tile.kind, []).append(tile.kind in kinds_scored_in_sets(tile.abilities))
+    return by_characters | {kind for kind, scored in sides.items() if all(scored)}
+
+
 def vocabulary(rules: Rules, *, names: Iterable[str] = (), strays: bool = False) -> dict[str, tuple[str, ...]]:
     """The words each terminal of the grammar may take under ``rules``.
 
@@ -153,6 +164,7 @@ def vocabulary(rules: Rules, *, names: Iterable[str] = (), strays: bool = False)
             out[name] = (*fixed, *known_names)
         elif name == "KIND":
             out[name] = kinds
+            out["SCORED_KIND"] = tuple(k for k in kinds if k in scored_kinds(rules)) or kinds
         elif name == "NUMBER":
             out[name] = NUMBERS
         else:
@@ -176,6 +188,11 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
         checker.check(abilities, vocab, _report, loot=loot)
         for ability in abilities:
             compile_ability(ability, _report)
+        scored = scored_kinds(rules) | kinds_scored_in_sets(abilities)
+        for extra in extra_counts(abilities):
+            if extra.kind not in scored:
+                raise _report(f'"count {extra.n} extra {extra.kind}": no ability scores {extra.kind} in sets',
+                              extra.line, extra.column, "a kind scored in sets")
     except CardError as exc:
         return exc
     return None
@@ -279,6 +296,8 @@ class _Speller:
             return scope.timing
         if self.strict and name == "POSITION" and alt.alias == "move_reputation":
             words = ("leftmost", "rightmost")
+        if self.strict and name == "KIND" and alt.alias == "count_extra":
+            words = self.words.get("SCORED_KIND", words)  # a count adds only to kinds scored in sets
         if self.strict and name == "PAST":
             words = tuple(x for x in words if x in scope.done) or words
         return words[0] if len(words) == 1 else draw(st.sampled_from(words))

@@ -234,22 +234,32 @@ def chest_last_day(maps: int) -> lt.Game:
 
 
 def test_stormy_chest_trades_a_map_for_eight_before_maps_score() -> None:
-    """Stormy chest "may" yes: a map returns for 8, resolved before map scoring (board order): 8 + 2 maps 7."""
+    """E8: ordered before the maps, the chest's "may" yes returns a map for 8: 8 + 2 maps 7."""
     g = chest_last_day(3)
+    at(g, "order_abilities", 0)
+    g = answer(g, "chest")
     at(g, "may", 0)
     g = answer(g, "yes")
     assert g.is_over
-    assert scores(g)[0] == 15  # scoring 3 maps first would give 12 + 8 = 20
+    assert scores(g)[0] == 15
     assert g.players[0].score == 15
 
 
-def test_stormy_chest_declined_gains_four_and_keeps_the_map() -> None:
-    """Stormy chest "may" no: gain 4, and all 3 maps score 12."""
-    g = chest_last_day(3)
-    at(g, "may", 0)
-    g = answer(g, "no")
+def test_stormy_chest_after_the_maps_trades_a_map_already_scored() -> None:
+    """E8: the holder may score the 3 maps first (12) and then trade one of them for 8: 20."""
+    g = answer(chest_last_day(3), "map", "yes")
     assert g.is_over
-    assert scores(g)[0] == 16
+    assert scores(g)[0] == 20
+
+
+def test_stormy_chest_declined_gains_four_and_keeps_the_map() -> None:
+    """Stormy chest "may" no: gain 4, and all 3 maps score 12, in either order (E8)."""
+    for first in ("chest", "map"):
+        g = answer(chest_last_day(3), first)
+        at(g, "may", 0)
+        g = answer(g, "no")
+        assert g.is_over
+        assert scores(g)[0] == 16
 
 
 def test_stormy_chest_without_a_map_gains_four_without_asking() -> None:
@@ -268,10 +278,11 @@ def test_stormy_chest_ignores_another_players_maps() -> None:
 
 
 def test_stormy_chest_trade_returns_the_map_to_the_bag_mid_game() -> None:
-    """Stormy chest before a non-last voyage's map keep: the traded map goes to the bag, the other stays."""
+    """Stormy chest ordered before a non-last voyage's map keep: the traded map goes to the bag, the other stays."""
     g = position(STORMY, [{"ship": ["Bosun"], "loot": ["chest", "map", "map"]}, NECRO, BOSUN],
                  [["barrel", "barrel", "barrel"]], voyage=1, day=4)
     assert maps_outside(g) == 8
+    g = answer(g, "chest")  # before the maps' keep (E8)
     at(g, "may", 0)
     g = answer(g, "yes")
     at(g, "play_character", 0)
