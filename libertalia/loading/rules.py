@@ -22,6 +22,7 @@ from ..language import ast, checker
 from ..language.compile import compile_ability
 from ..language.parser import parse, save_parsed
 from ..language.suggest import did_you_mean
+from . import names as card_names
 from .solo import solo_spec
 from .yamlfile import Document, Field, read
 
@@ -73,6 +74,7 @@ def load_rules(
     char_docs, loot_docs = _classify([read(path, skip="examples") for path in bundled_files],
                                      [read(path, skip="examples") for path in extra_files])
 
+    card_names.check(card_names.names_in(char_docs.values(), board_fields))  # no key characters, no look-alikes
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
     kinds = frozenset(k for k, _ in board.bag)
@@ -243,7 +245,7 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     read, parsed and checked on its own, so a modder sees all mistakes at once.
     Names may refer to the edition's characters and to characters in ``paths``.
     """
-    board = _load_board(_board_path(edition))[0]
+    board, board_fields, _ = _load_board(_board_path(edition))
     errors: list[DataError] = []
     docs: list[Document] = []
     seen: dict[CardKey, tuple[Field, Document]] = {}
@@ -260,6 +262,9 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
             name = doc.root.value.get("name") if isinstance(doc.root.value, dict) else None
             if isinstance(name, str):
                 names.add(name)
+    given = card_names.names_in([(d.root, d) for d in docs])
+    before = card_names.names_in([v for k, v in bundled.items() if k not in {n.text for n in given}], board_fields)
+    errors.extend(card_names.problems([*before, *given], blame_from=len(before)))
     vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag))
     for doc in docs:
         with _checking(doc.path, errors):
