@@ -18,7 +18,7 @@ from .. import _paths
 from ..engine import rng
 from ..engine.specs import BoardSpec, CharacterSpec, LootSpec, NeutralSpec, Rules
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
-from ..language import ast, checker
+from ..language import ast, checker, loops
 from ..language.compile import compile_ability
 from ..language.parser import parse, save_parsed
 from ..language.suggest import did_you_mean
@@ -107,6 +107,8 @@ def load_rules(
                     for k, options in uncharted_sides.items()}
     _check_ranks(characters)
     solo_loot = _solo_loot(board, board_fields, loot_docs, vocab, {c.name for c in characters})
+    tiles = [*loot_specs, *(sp for alts in alternatives.values() for sp in alts), *solo_loot.values()]
+    loops.check(characters, tiles, {d.path: d.lines for _, d in (*char_docs.values(), *loot_docs.values())})
     unverified = [f"{spec.kind} ({spec.side})" for spec in (*loot_specs, *(sp for alts in alternatives.values()
                                                                             for sp in alts)) if not spec.verified]
     unverified = list(dict.fromkeys(unverified))
@@ -266,18 +268,36 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     before = card_names.names_in([v for k, v in bundled.items() if k not in {n.text for n in given}], board_fields)
     errors.extend(card_names.problems([*before, *given], blame_from=len(before)))
     vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag))
+    specs: dict[CardKey, CharacterSpec | LootSpec] = {}
     for doc in docs:
         with _checking(doc.path, errors):
             if "kind" in {k for k, _ in doc.root.items()}:
-                _loot(doc.root, doc, vocab)
+                tile = _loot(doc.root, doc, vocab)
+                specs[(tile.kind, tile.side)] = tile
             else:
-                _character(doc.root, doc, vocab)
+                card = _character(doc.root, doc, vocab)
+                specs[card.name] = card
         with _checking(doc.path, errors):
             from .examples import read_examples  # the examples' shape, not their play (cards test does that)
 
             read_examples(doc.path)
+    _check_loops(board, specs, docs, vocab, errors)
     save_parsed()
     return errors
+
+
+def _check_loops(board: BoardSpec, specs: dict[CardKey, CharacterSpec | LootSpec], docs: list[Document],
+                 vocab: checker.Vocabulary, errors: list[DataError]) -> None:
+    """The loop check of ``load_rules`` over the checked files with the edition's other cards and tiles (every side)."""
+    chars, tiles = _classify(bundled_card_docs(board.path))
+    bundled: list[tuple[CardKey, tuple[Field, Document]]] = [*chars.items(), *tiles.items()]
+    with _checking(board.path, errors):
+        for key, (root, doc) in bundled:
+            if key not in specs:
+                specs[key] = _loot(root, doc, vocab) if isinstance(key, tuple) else _character(root, doc, vocab)
+                docs.append(doc)
+        loops.check([s for s in specs.values() if isinstance(s, CharacterSpec)],
+                    [s for s in specs.values() if isinstance(s, LootSpec)], {d.path: d.lines for d in docs})
 
 
 @contextmanager

@@ -164,11 +164,13 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
     """Why ``text`` would be refused as a card's text under ``rules`` (None: it loads).
 
     The steps ``load_rules`` and ``libertalia cards check`` take for a text: parse, check
-    against the rules' names (plus ``names``) and kinds, compile.  Parsed without the parse
+    against the rules' names (plus ``names``) and kinds, compile, and look for a loop with the
+    rules' cards (``language.loops``; a loot text as a tile of every kind at once).  Parsed without the parse
     cache, so that thousands of generated texts never reach the user's cache folder.
     """
-    from ..language import lalr
+    from ..language import lalr, loops
 
+    names = tuple(names)
     vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
                                frozenset(rules.kinds))
     try:
@@ -178,7 +180,9 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
         return exc
     for ability in abilities:
         compile_ability(ability)
-    return None
+    # A text that would close a loop with the rules' cards is refused when they load with it.
+    tiles = [*rules.loot, *(t for alts in rules.uncharted.values() for t in alts), *rules.solo_loot.values()]
+    return loops.text_problem(abilities, rules.characters, tiles, loot=loot, name=names[0] if names else "<text>")
 
 
 def _report(message: str, line: int, column: int, expected: str) -> CardError:
