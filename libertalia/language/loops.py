@@ -68,9 +68,9 @@ is *cut*: it is used finitely often.  So, over the edges not cut, a phase is ref
 - a cycle goes through a ``play`` edge (resource 2 does not end it, and the stack does not
   hold across a play: the played card acts after the player's ability has finished), or
 - a cycle is made of ``take`` edges alone (the stack ends only chains with a ``use``), or
-- a spreading ability lies on a cycle: the stack does end that, but only after a tree of
-  borrowings as deep as the cards, which no step budget survives (``use the sun ability of
-  every character …`` borrowed by each of them in turn).
+- one run of an ability on a cycle may start two or more abilities on cycles: the stack does
+  end that, but only after a tree of borrowings as deep as the cards, which no step budget
+  survives (``use the sun ability of every character …`` borrowed by each of them in turn).
 
 Every infinite chain uses one of these or a cut edge infinitely often, so what passes ends.
 Edges and fillers are counted generously (every copy of a name, every loaded side of a loot
@@ -88,7 +88,7 @@ from the bag ends when the bag runs out of it, and is accepted.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from ..errors import CardError
@@ -137,10 +137,11 @@ class Ability(NamedTuple):
     kind: str  # a tile's loot kind; "" for a character
     path: str
     ability: ast.Ability
+    nth: str = ""  # "first ", "second " … where the card has more than one ability of that timing
 
     @property
     def label(self) -> str:
-        return f"{self.owner}'s {self.ability.timing} ability"
+        return f"{self.owner}'s {self.nth}{self.ability.timing} ability"
 
 
 class Edge(NamedTuple):
@@ -164,15 +165,17 @@ class Graph(NamedTuple):
     returns: tuple[bool, ...]  # per node: whether it may return loot to the bag
 
 
-def check(cards: Sequence[CardLike], tiles: Sequence[TileLike], lines: Mapping[str, Sequence[str]]) -> None:
+def check(cards: Sequence[CardLike], tiles: Sequence[TileLike], lines: Mapping[str, Sequence[str]],
+          blame: Collection[str] = ()) -> None:
     """Raise a CardError at the first loop that could run for ever without a player's answer.
 
-    ``lines`` gives each file's lines, for the error's quoted source line.
+    ``lines`` gives each file's lines, for the error's quoted source line; a loop through
+    a file of ``blame`` (the mod's, say) is told, and located, before one that is not.
     """
     if not _ENABLED:
         return
     g = graph(cards, tiles)
-    loop = find_loop(g)
+    loop = find_loop(g, blame)
     if loop is not None:
         raise _error(g, loop, lines)
 
@@ -192,7 +195,11 @@ class _Tile(NamedTuple):
 
 
 _RELEVANT = (ast.Play, ast.UseAbility, ast.Take, ast.Put, ast.Discard, ast.ReturnLoot)
-"""The actions that start an ability or give back what one uses up: a text without them changes no verdict."""
+"""The actions that start an ability or give back what one uses up.
+
+A text without them starts nothing and refills nothing, so beside rules that load it closes
+no loop (exactly so while no loaded ability has two starting actions, as none bundled has:
+else its abilities could make such a one spread); ``load_rules`` has the last word anyway."""
 
 
 def text_problem(abilities: tuple[ast.Ability, ...], cards: Sequence[CardLike], tiles: Sequence[TileLike], *,
@@ -210,7 +217,7 @@ def text_problem(abilities: tuple[ast.Ability, ...], cards: Sequence[CardLike], 
         g = graph(cards, [*tiles, *extra])
     else:
         g = graph([*cards, _Card(name, None, "<text>", abilities)], tiles)
-    loop = find_loop(g)
+    loop = find_loop(g, ("<text>",))
     return None if loop is None else _error(g, loop, {})
 
 
@@ -224,12 +231,12 @@ def graph(cards: Sequence[CardLike], tiles: Sequence[TileLike]) -> Graph:
         for a in c.abilities:
             if not _passive(a):
                 by_card.setdefault(ci, []).append(len(nodes))
-                nodes.append(Ability(c.name, "", c.path, a))
+                nodes.append(Ability(c.name, "", c.path, a, _nth(a, c.abilities)))
     for t in tiles:
         by_kind.setdefault(t.kind, []).append([])
         for a in t.abilities:
             by_kind[t.kind][-1].append(len(nodes))
-            nodes.append(Ability(f"the {t.side} {t.kind} tile", t.kind, t.path, a))
+            nodes.append(Ability(f"the {t.side} {t.kind} tile", t.kind, t.path, a, _nth(a, t.abilities)))
     kinds = list(dict.fromkeys(t.kind for t in tiles))
 
     def timed(indices: list[int], timing: str) -> list[int]:
@@ -277,6 +284,17 @@ def graph(cards: Sequence[CardLike], tiles: Sequence[TileLike]) -> Graph:
         refills.append(frozenset(piles))
         returns.append(gives_back)
     return Graph(tuple(nodes), tuple(edges), tuple(fan), tuple(starts), tuple(refills), tuple(returns))
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def _nth(a: ast.Ability, abilities: tuple[ast.Ability, ...]) -> str:
+    same = [b for b in abilities if b.timing == a.timing]
+    if len(same) < 2:
+        return ""
+    i = next(i for i, b in enumerate(same) if b is a)
+    return f"{_ORDINALS[i] if i < len(_ORDINALS) else f'{i + 1}th'} "
 
 
 def _passive(a: ast.Ability) -> bool:
@@ -435,20 +453,18 @@ class Loop(NamedTuple):
 PHASES = {"sun": "by day", "dusk": "at dusk", "moon": "at night", "anchor": "at anchor"}
 
 
-def find_loop(g: Graph) -> Loop | None:
+def find_loop(g: Graph, blame: Collection[str] = ()) -> Loop | None:
     """A cycle no resource ends (see the module's docstring); ``None`` if every cycle ends.
 
     Each phase is looked at alone: a loop runs within one, and what can only run in
     another phase gives it nothing back.
     """
-    for phase in PHASES:
-        loop = _loop_in(g, in_phase(g, phase), phase)
-        if loop is not None:
-            return loop
-    return None
+    loops = [loop for phase in PHASES if (loop := _loop_in(g, in_phase(g, phase), phase, frozenset(blame)))]
+    mine = [loop for loop in loops if any(g.nodes[e.src].path in blame for e in loop.edges)]
+    return (mine or loops)[0] if loops else None
 
 
-def _loop_in(g: Graph, within: set[int], phase: str) -> Loop | None:
+def _loop_in(g: Graph, within: set[int], phase: str, blame: frozenset[str]) -> Loop | None:
     comp = components(g, within)
     cyclic = set(on_cycles(g, within))
     if not cyclic:
@@ -466,30 +482,58 @@ def _loop_in(g: Graph, within: set[int], phase: str) -> Loop | None:
         if back is None:
             continue
         cycle = (e, *back)
-        feeds = [n for n in sorted(forever) if (g.refills[n] & e.zones if e.kind == "play" else g.returns[n])]
-        fed_on_it = [n for n in feeds if any(x.src == n for x in cycle)]
+        near = _distances(g, {x.src for x in cycle})
+        files = {g.nodes[x.src].path for x in cycle}
+        feeds = sorted((n for n in forever if (g.refills[n] & e.zones if e.kind == "play" else g.returns[n])),
+                       key=lambda n: (near.get(n, len(g.nodes)), g.nodes[n].path not in files, n))
+        fed_on_it = [n for n in feeds if near.get(n) == 0]
         fans = next((x.src for x in cycle if x.src in spreading), None)
         feeder = (fed_on_it or feeds)[0] if feeds else None
         first = fed_on_it[0] if fed_on_it else fans
         found.append((0 if fed_on_it else 1, 0 if fans is not None else 1, len(cycle),
                       Loop(_rotated(cycle, first), feeder, phase, fans)))
-    # A cycle the stack ends still multiplies where a run starts several: a tree of borrowings
-    # as deep as the cards (each "use the T ability of every character …" fans out) would run
-    # past any budget, so a spreading ability on a cycle is refused too.
-    for n in sorted(spreading):
+    # A cycle the stack ends still multiplies where a run starts two or more abilities on
+    # cycles: a tree of borrowings as deep as the cards ("use the T ability of every
+    # character …", borrowed by each in turn) would run past any budget, so it is refused too.
+    for n in sorted(m for m in cyclic if _branches(g, m, cyclic)):
         for e in live:
             back = _path(e.dst, n, live) if e.src == n else None
             if back is not None:
                 found.append((2, 0, len(back) + 1, Loop((e, *back), None, phase, n)))
                 break
-    # The loop most likely meant: one that feeds itself, or spreads, then the shortest.
-    return min(found, key=lambda f: f[:3])[3] if found else None
+    if not found:
+        return None
+    # The loop most likely meant: one through a file to blame, then one that feeds itself, or
+    # spreads, then the shortest; told from the first ability of such a file.
+    best = min(found, key=lambda f: (not any(g.nodes[e.src].path in blame for e in f[3].edges), *f[:3]))[3]
+    mine = next((e.src for e in best.edges if g.nodes[e.src].path in blame), None)
+    return best._replace(edges=_rotated(best.edges, mine)) if mine is not None else best
+
+
+def _distances(g: Graph, start: set[int]) -> dict[int, int]:
+    """How many ungated edges from ``start`` each node it reaches is (0: in it)."""
+    out = dict.fromkeys(start, 0)
+    frontier = sorted(start)
+    while frontier:
+        nxt = []
+        for e in g.edges:
+            if e.src in frontier and not e.gated and e.dst not in out:
+                out[e.dst] = out[e.src] + 1
+                nxt.append(e.dst)
+        frontier = nxt
+    return out
 
 
 def _rotated(cycle: tuple[Edge, ...], first: int | None) -> tuple[Edge, ...]:
     """The cycle told from ``first`` on (the ability most to blame), where it lies on it."""
     at = next((i for i, e in enumerate(cycle) if e.src == first), 0)
     return cycle[at:] + cycle[:at]
+
+
+def _branches(g: Graph, n: int, cyclic: set[int]) -> bool:
+    """Whether one run of ``n`` may start two or more abilities that lie on cycles."""
+    return sum(picks * max(sum(i in cyclic for i in group) for group in groups)
+               for picks, groups in g.starts[n]) > 1
 
 
 def _spreads(g: Graph, n: int, cyclic: set[int]) -> bool:
@@ -561,8 +605,8 @@ def _why(g: Graph, loop: Loop) -> str:
     feeder = g.nodes[loop.feeder].label if loop.feeder is not None else "something on it"
     fans = g.nodes[loop.spreader].label if loop.spreader is not None else None
     if loop.feeder is None and fans is not None:
-        return (f"{fans} starts more than one ability at a time, each of which can start it again, so the runs "
-                "multiply faster than anything ends them")
+        return (f"{fans} starts more than one ability at a time that can start it again, so the runs multiply "
+                "faster than anything ends them")
     also = f" ({fans} starts more than one ability at a time, so all it can reach counts)" if fans else ""
     if play is not None:
         piles = sorted(play.zones & g.refills[loop.feeder]) if loop.feeder is not None else sorted(play.zones)

@@ -108,7 +108,8 @@ def load_rules(
     _check_ranks(characters)
     solo_loot = _solo_loot(board, board_fields, loot_docs, vocab, {c.name for c in characters})
     tiles = [*loot_specs, *(sp for alts in alternatives.values() for sp in alts), *solo_loot.values()]
-    loops.check(characters, tiles, {d.path: d.lines for _, d in (*char_docs.values(), *loot_docs.values())})
+    loops.check(characters, tiles, {d.path: d.lines for _, d in (*char_docs.values(), *loot_docs.values())},
+                blame={str(f) for f in extra_files})
     unverified = [f"{spec.kind} ({spec.side})" for spec in (*loot_specs, *(sp for alts in alternatives.values()
                                                                             for sp in alts)) if not spec.verified]
     unverified = list(dict.fromkeys(unverified))
@@ -291,13 +292,14 @@ def _check_loops(board: BoardSpec, specs: dict[CardKey, CharacterSpec | LootSpec
     """The loop check of ``load_rules`` over the checked files with the edition's other cards and tiles (every side)."""
     chars, tiles = _classify(bundled_card_docs(board.path))
     bundled: list[tuple[CardKey, tuple[Field, Document]]] = [*chars.items(), *tiles.items()]
+    checked = {d.path for d in docs}
     with _checking(board.path, errors):
         for key, (root, doc) in bundled:
             if key not in specs:
                 specs[key] = _loot(root, doc, vocab) if isinstance(key, tuple) else _character(root, doc, vocab)
                 docs.append(doc)
         loops.check([s for s in specs.values() if isinstance(s, CharacterSpec)],
-                    [s for s in specs.values() if isinstance(s, LootSpec)], {d.path: d.lines for d in docs})
+                    [s for s in specs.values() if isinstance(s, LootSpec)], {d.path: d.lines for d in docs}, checked)
 
 
 @contextmanager

@@ -456,7 +456,9 @@ def _texts(rules: Rules, loot: bool, names: tuple[str, ...], max_abilities: int)
                 return text
         reject()  # pragma: no cover - the tests pin that this stays rare
 
-    return st.lists(ability(), min_size=1, max_size=max_abilities).map("\n".join)
+    # Abilities that load one by one may still close a loop together (language.loops).
+    return st.lists(ability(), min_size=1, max_size=max_abilities).map("\n".join).filter(
+        lambda text: text_problem(text, rules, loot=loot, names=names) is None)
 
 
 def spelled_texts(rules: Rules, *, names: Iterable[str] = (), strays: bool = True) -> SearchStrategy[str]:

@@ -108,6 +108,14 @@ def test_a_loop_through_two_cards_is_refused_naming_both(tmp_path: Path, monkeyp
         game.choose("Xeno")
 
 
+def test_two_abilities_of_one_card_can_close_a_loop(tmp_path: Path) -> None:
+    """One sun ability puts this into your hand, the other plays from hand: together they play the card again."""
+    err = _refused(_mod(tmp_path, {"p.yaml": _card("Phoenix", 41, "sun: put this into your hand.\n  sun: play a "
+                                                                  "character from your hand onto the island.")}))
+    assert err.line == 5 and "Phoenix's second sun ability plays Phoenix" in err.message
+    assert "Phoenix's first sun ability puts characters back into one" in err.message
+
+
 def test_a_text_that_starts_many_counts_what_it_reaches(tmp_path: Path) -> None:
     """Refused when in doubt: a loop member that plays every card of a hand lets Surgeon or Innkeeper refill it."""
     err = _refused(_mod(tmp_path, {"h.yaml": _card(
