@@ -14,6 +14,7 @@ import libertalia as lt
 from libertalia import stats
 from libertalia.cli import main
 from libertalia.engine import flow
+from libertalia.language import loops
 
 # Taking a chest returns it and takes a chest from the bag, which fires this again: for ever.
 LOOPING_CHEST = (
@@ -24,8 +25,13 @@ LOOPING_CHEST = (
 
 @pytest.fixture(autouse=True)
 def _small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A looping game costs its whole step budget: a tenth of it keeps these tests fast."""
+    """A looping game costs its whole step budget: a tenth of it keeps these tests fast.
+
+    The loop check that refuses such texts at load (``language.loops``) is off here, so that
+    the engine's own safety net is what these tests see.
+    """
     monkeypatch.setattr(flow, "STEP_BUDGET", 10_000)
+    monkeypatch.setattr(loops, "_ENABLED", False)
 
 
 def _loop_mod(tmp_path: Path) -> Path:

@@ -18,11 +18,12 @@ from .. import _paths
 from ..engine import rng
 from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, NeutralSpec, Rules
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
-from ..language import ast, checker
+from ..language import ast, checker, loops
 from ..language.compile import compile_ability
 from ..language.parser import parse_checked, save_parsed
 from ..language.query import extra_counts, kinds_scored_in_sets
 from ..language.suggest import did_you_mean
+from . import names as card_names
 from .examplefile import read_examples
 from .solo import solo_spec
 from .yamlfile import Document, Field, read
@@ -75,6 +76,7 @@ def load_rules(
     char_docs, loot_docs = _classify([read(path, skip="examples") for path in bundled_files],
                                      [read(path, skip="examples") for path in extra_files])
 
+    card_names.check(card_names.names_in(char_docs.values(), board_fields))  # no key characters, no look-alikes
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
     kinds = frozenset(k for k, _ in board.bag)
@@ -108,6 +110,9 @@ def load_rules(
     _check_ranks(characters)
     solo_loot = _solo_loot(board, board_fields, loot_docs, vocab, {c.name for c in characters})
     _check_extra_counts(characters, loot_specs, alternatives, solo_loot)
+    tiles = [*loot_specs, *(sp for alts in alternatives.values() for sp in alts), *solo_loot.values()]
+    loops.check(characters, tiles, {d.path: d.lines for _, d in (*char_docs.values(), *loot_docs.values())},
+                blame={str(f) for f in extra_files})
     unverified = [f"{spec.kind} ({spec.side})" for spec in (*loot_specs, *(sp for alts in alternatives.values()
                                                                             for sp in alts)) if not spec.verified]
     unverified = list(dict.fromkeys(unverified))
@@ -246,7 +251,7 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     read, parsed and checked on its own, so a modder sees all mistakes at once.
     Names may refer to the edition's characters and to characters in ``paths``.
     """
-    board = _load_board(_board_path(edition))[0]
+    board, board_fields, _ = _load_board(_board_path(edition))
     errors: list[DataError] = []
     docs: list[Document] = []
     seen: dict[CardKey, tuple[Field, Document]] = {}
@@ -263,17 +268,39 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
             name = doc.root.value.get("name") if isinstance(doc.root.value, dict) else None
             if isinstance(name, str):
                 names.add(name)
+    given = card_names.names_in([(d.root, d) for d in docs])
+    before = card_names.names_in([v for k, v in bundled.items() if k not in {n.text for n in given}], board_fields)
+    errors.extend(card_names.problems([*before, *given], blame_from=len(before)))
     vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag))
+    specs: dict[CardKey, CharacterSpec | LootSpec] = {}
     for doc in docs:
         with _checking(doc.path, errors):
             if "kind" in {k for k, _ in doc.root.items()}:
-                _loot(doc.root, doc, vocab)
+                tile = _loot(doc.root, doc, vocab)
+                specs[(tile.kind, tile.side)] = tile
             else:
-                _character(doc.root, doc, vocab)
+                card = _character(doc.root, doc, vocab)
+                specs[card.name] = card
         with _checking(doc.path, errors):
             read_examples(doc.path)  # the examples' shape, not their play (``cards test`` does that)
+    _check_loops(board, specs, docs, vocab, errors)
     save_parsed()
     return errors
+
+
+def _check_loops(board: BoardSpec, specs: dict[CardKey, CharacterSpec | LootSpec], docs: list[Document],
+                 vocab: checker.Vocabulary, errors: list[DataError]) -> None:
+    """The loop check of ``load_rules`` over the checked files with the edition's other cards and tiles (every side)."""
+    chars, tiles = _classify(bundled_card_docs(board.path))
+    bundled: list[tuple[CardKey, tuple[Field, Document]]] = [*chars.items(), *tiles.items()]
+    checked = {d.path for d in docs}
+    with _checking(board.path, errors):
+        for key, (root, doc) in bundled:
+            if key not in specs:
+                specs[key] = _loot(root, doc, vocab) if isinstance(key, tuple) else _character(root, doc, vocab)
+                docs.append(doc)
+        loops.check([s for s in specs.values() if isinstance(s, CharacterSpec)],
+                    [s for s in specs.values() if isinstance(s, LootSpec)], {d.path: d.lines for d in docs}, checked)
 
 
 @contextmanager
@@ -734,9 +761,10 @@ def _check_extra_counts(characters: list[CharacterSpec], loot: list[LootSpec],
                 continue
             unscored = [sp for sp in sides.get(a.kind, []) if a.kind not in kinds_scored_in_sets(sp.abilities)]
             if unscored or a.kind not in sides:
-                where = f"{a.kind} ({unscored[0].side})" if unscored else a.kind
-                raise CardError(f'"count {a.n} extra {a.kind}" adds to set scoring of {a.kind}, but no ability '
-                                f"scores {where} in sets: it would do nothing", path=spec.path, line=a.line,
+                where = (f"the {unscored[0].side} {a.kind} tile ({unscored[0].path}) scores no {a.kind} in sets"
+                         if unscored else f"no ability scores {a.kind} in sets")
+                raise CardError(f'"count {a.n} extra {a.kind}" adds to set scoring of {a.kind}, but {where}: it '
+                                "would do nothing", path=spec.path, line=a.line,
                                 column=a.column, source_line=_source_line(spec.path, a.line),
                                 expected=f'a kind scored "in sets" (gain doubloons for your {a.kind} in sets)')
 

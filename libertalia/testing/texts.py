@@ -176,11 +176,13 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
     """Why ``text`` would be refused as a card's text under ``rules`` (None: it loads).
 
     The steps ``load_rules`` and ``libertalia cards check`` take for a text: parse, check
-    against the rules' names (plus ``names``) and kinds, compile.  Parsed without the parse
+    against the rules' names (plus ``names``) and kinds, compile, and look for a loop with the
+    rules' cards (``language.loops``; a loot text as a tile of every kind at once).  Parsed without the parse
     cache, so that thousands of generated texts never reach the user's cache folder.
     """
-    from ..language import lalr
+    from ..language import lalr, loops
 
+    names = tuple(names)
     vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
                                frozenset(rules.kinds))
     try:
@@ -195,7 +197,9 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
                               extra.line, extra.column, "a kind scored in sets")
     except CardError as exc:
         return exc
-    return None
+    # A text that would close a loop with the rules' cards is refused when they load with it.
+    tiles = [*rules.loot, *(t for alts in rules.uncharted.values() for t in alts), *rules.solo_loot.values()]
+    return loops.text_problem(abilities, rules.characters, tiles, loot=loot, name=names[0] if names else "<text>")
 
 
 def _report(message: str, line: int, column: int, expected: str) -> CardError:
@@ -490,7 +494,9 @@ def _texts(rules: Rules, loot: bool, names: tuple[str, ...], max_abilities: int)
                 return text
         reject()  # pragma: no cover - the tests pin that this stays rare
 
-    return st.lists(ability(), min_size=1, max_size=max_abilities).map("\n".join)
+    # Abilities that load one by one may still close a loop together (language.loops).
+    return st.lists(ability(), min_size=1, max_size=max_abilities).map("\n".join).filter(
+        lambda text: text_problem(text, rules, loot=loot, names=names) is None)
 
 
 def spelled_texts(rules: Rules, *, names: Iterable[str] = (), strays: bool = True) -> SearchStrategy[str]:

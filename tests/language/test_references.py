@@ -214,4 +214,4 @@ def test_a_borrow_target_that_could_name_itself_must_say_other(tmp_path: Path) -
 def test_count_extra_of_a_kind_nothing_scores_in_sets_is_refused(tmp_path: Path) -> None:
     """R14/E2: "count 1 extra barrel" changes nothing when no ability scores barrels in sets: refused."""
     message = _refused(tmp_path, "anchor: count 1 extra barrel.")
-    assert "no ability scores barrel" in message and "oddity.yaml:4" in message
+    assert "calm barrel tile" in message and "scores no barrel in sets" in message and "oddity.yaml:4" in message
