@@ -347,9 +347,10 @@ class Game(_PublicReading):
                 finally:
                     if self._decision is not None:  # a finished game needs no working copy again
                         self._live.append(w)  # type: ignore[union-attr]  # still this game's
+            # Only ``_state`` is set: ``_base`` and ``_history`` stay as they were, so that a
+            # thread rebuilding this game meanwhile (``_replay``) never reads one of them new
+            # and the other old (an earlier base with no answers after it is a wrong game).
             _set(self, "_state", s)
-            _set(self, "_base", s)
-            _set(self, "_history", None)
         return s
 
     def _claim(self) -> Work | None:

@@ -8,8 +8,8 @@ from ...engine import journal
 from ...engine.work import Frame, Work
 from ...state import CardRef
 from .. import ast
-from .amounts import Subjects, amount_fn, counter_fn, player_fn, players_fn, unit_of
-from .common import ActionFn, IntFn, push_frame, push_loot_abilities, source_name
+from .amounts import amount_fn, counter_fn, player_fn, players_fn, unit_of
+from .common import ActionFn, push_frame, push_loot_abilities, source_name
 from .selectors import loot_candidates, place_loot, remove_loot, select_chars, select_loot
 
 # ------------------------------------------------------------------ actions
@@ -21,23 +21,14 @@ def action_fn(a: object) -> ActionFn:  # pragma: no cover - every action node is
     raise TypeError(f"no compiled form for {a!r}")
 
 
-def _subject_amount(a: ast.Change | ast.PaysYou) -> tuple[Subjects, list[int], IntFn]:
-    """Who the action is about, and its amount for the subject at hand (``half your doubloons``
-    and ``doubloons up to N`` are the subject's own)."""
-    subjects = players_fn(a.subject)
-    current = [0]
-    return subjects, current, amount_fn(a.amount, lambda w, f: current[0])
-
-
 @action_fn.register
 def _(a: ast.Change) -> ActionFn:
-    subjects, current, amount = _subject_amount(a)
+    subjects, amount = players_fn(a.subject), amount_fn(a.amount)
     unit = unit_of(a.amount)
     sign = 1 if a.verb == "gain" else -1
 
     def apply(w: Work, f: Frame, seat: int) -> bool:
-        current[0] = seat
-        n = amount(w, f)
+        n = amount(w, f, seat)
         if unit == "reputation":
             w.change_reputation(seat, sign * n)
         elif sign > 0:
@@ -81,7 +72,7 @@ def _(a: ast.Change) -> ActionFn:
 
 @action_fn.register
 def _(a: ast.PaysYou) -> ActionFn:
-    subjects, current, price = _subject_amount(a)
+    subjects, price = players_fn(a.subject), amount_fn(a.amount)
 
     def pays(w: Work, f: Frame) -> None:
         did = False
@@ -90,8 +81,7 @@ def _(a: ast.PaysYou) -> ActionFn:
                 f.it = named_by
             if payer == f.seat:
                 continue
-            current[0] = payer
-            n = min(price(w, f), w.seats[payer].coins)
+            n = min(price(w, f, payer), w.seats[payer].coins)
             w.lose(payer, n)
             w.gain(f.seat, n)
             did = did or n > 0

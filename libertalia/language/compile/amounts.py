@@ -53,25 +53,33 @@ def best_sets(n: int, rows: tuple[ast.Row, ...]) -> int:
     return best[n]
 
 
-def amount_fn(a: ast.Amount, who: Callable[[Work, Frame], int]) -> IntFn:
+SeatAmount = Callable[[Work, Frame, int], int]
+"""An amount for one subject seat: ``half your doubloons`` and ``doubloons up to N`` are that seat's own."""
+
+
+def amount_fn(a: ast.Amount) -> SeatAmount:
+    """The amount for the subject seat given with each call.
+
+    The seat is an argument, never a cell the compiled code writes: the code is shared by
+    every game of the rules, so any state kept in it would leak between games on threads.
+    """
     if isinstance(a, ast.Fixed):
         n = a.n
         if a.per is None:
-            return lambda w, f: n
+            return lambda w, f, seat: n
         per = counter_fn(a.per)
-        return lambda w, f: n * per(w, f)
+        return lambda w, f, seat: n * per(w, f)
     if isinstance(a, ast.Half):
-        return lambda w, f: w.seats[who(w, f)].coins // 2
+        return lambda w, f, seat: w.seats[seat].coins // 2
     if isinstance(a, ast.UpTo):
         target = a.n
-        return lambda w, f: max(0, target - w.seats[who(w, f)].coins)
+        return lambda w, f, seat: max(0, target - w.seats[seat].coins)
     if isinstance(a, ast.ByTable):
         counter, rows = counter_fn(a.counter), a.rows
-        return lambda w, f: table(rows, counter(w, f))
+        return lambda w, f, seat: table(rows, counter(w, f))
     kind, set_rows = a.kind, a.rows
 
-    def in_sets(w: Work, f: Frame) -> int:
-        seat = who(w, f)
+    def in_sets(w: Work, f: Frame, seat: int) -> int:
         n = w.seats[seat].loot.count(kind) + w.extra.get((seat, kind), 0)
         return best_sets(n, set_rows)
     return in_sets
