@@ -23,6 +23,7 @@ from rich.text import Text
 
 from .. import _paths, stats
 from ..bots.registry import BOT_HELP
+from ..engine import rng
 from ..errors import UnverifiedLootWarning
 from ..game import new_game
 from . import console, friendly_errors, load, rules_args
@@ -35,6 +36,14 @@ if TYPE_CHECKING:
 CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
 
 
+def _check_seed(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """``--seed``: the library's one rule for seeds (``rng.seed_problem``); the last seed is checked with --games."""
+    problem = rng.seed_problem(value)
+    if problem is not None:
+        raise click.BadParameter(problem)
+    return value
+
+
 @click.command()
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="How many games.")
 @click.option("--players", default=4, show_default=True, help="Players per game (1: solo against Automa).")
@@ -44,7 +53,8 @@ CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
                    f"The bots: {BOT_HELP}.")
 @click.option("--cards-of", "cards_of", metavar="BOT",
               help="Count the character statistics over the seats this bot played only (one of --bots).")
-@click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--seed", default=0, show_default=True, callback=_check_seed,
+              help="Seed of the first game, 0 to 2**64 - 1; game i uses seed+i (the last one too must fit).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (results do not depend on it); with --dask local, the cluster's workers.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
@@ -76,6 +86,11 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
     # Every option is checked before the first game: a run can take hours.
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be combined: give one of them")
+    last = seed + games - 1
+    if rng.seed_problem(last) is not None:
+        raise click.BadParameter(f"the run's last game would have seed {last}, past the last seed 2**64 - 1: "
+                                 f"start at {rng.SEED_LIMIT - games} or lower, or play fewer games",
+                                 param_hint="--seed")
     bot_list = _bot_list(bots)
     if cards_of is not None and cards_of not in bot_list:
         raise click.BadParameter(f"{cards_of!r} plays no seat; --bots names {', '.join(dict.fromkeys(bot_list))}",

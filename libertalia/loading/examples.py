@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from .. import _paths
+from ..engine import rng
 from ..engine.specs import Rules
 from ..errors import (
     DataError,
@@ -196,7 +197,7 @@ def _example(entry: Field) -> Example:
         players=players,
         play=play,
         answers=_keys(f["answers"], "answers") if "answers" in f else (),
-        seed=f["seed"].as_int("seed", 0) if "seed" in f else 0,
+        seed=f["seed"].as_int("seed", 0, rng.SEED_LIMIT - 1) if "seed" in f else 0,
         seats=seats,
         game=_game_expectations(f),
     )
