@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from . import __version__, _paths, agents
+from . import __version__, _lifeline, _paths, agents
 from .bots.registry import parse_bot
 from .engine.specs import Rules
 from .errors import LibertaliaError, UnverifiedLootWarning
@@ -213,7 +213,8 @@ def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequ
     if executor is not None:
         yield from _run_chunks(executor, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Workers die with this process, even killed outright (``_lifeline``): none is left playing.
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_lifeline.tie_to_parent, initargs=(os.getpid(),)) as pool:
         try:
             yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         finally:
