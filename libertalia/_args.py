@@ -26,12 +26,8 @@ def wrong_type(where: str, name: str, expected: str, value: object) -> TypeError
     return TypeError(f"{where}: {name} must be {expected}, not {shown(value)}")
 
 
-def is_whole(value: object) -> bool:
-    """An ``int`` that is not a ``bool`` (``True`` is an int to Python, never a number here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def whole(value: object, where: str, name: str) -> int:
+    """An ``int`` (``True`` is one to Python, never a number here; an ``IntEnum`` is)."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise wrong_type(where, name, "a whole number (int)", value)
     return int(value)  # an int subclass (an IntEnum) becomes a plain int
