@@ -13,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    ArgumentError,
     CardError,
     DataError,
     IllegalChoice,
@@ -73,7 +74,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameRecord",
+    "ArgumentError", "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameRecord",
     "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
     "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
     "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "events", "load_rules", "new_game", "parse", "play",

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from . import _args
 from .engine import rng
-from .errors import IllegalChoice
+from .errors import ArgumentError, IllegalChoice
 from .game import Agent as Agent  # the protocol lives beside the Observation it is given and play_out
 from .game import Observation
 from .state import Decision
@@ -30,6 +31,10 @@ class RandomAgent:
     answers_from_options = True
 
     def __init__(self, seed: int = 0) -> None:
+        """``seed``: a whole number from 0 up (the stream uses its low 64 bits, so that a seed
+        derived from a game's, such as ``game_seed * 16 + seat``, is always one)."""
+        if _args.whole(seed, "RandomAgent", "seed") < 0:
+            raise ArgumentError(f"RandomAgent: seed is a whole number from 0 up, not {seed}")
         self.seed = seed
         self.counter = 0
 
@@ -47,7 +52,12 @@ class ScriptedAgent:
     """
 
     def __init__(self, keys: Iterable[str]) -> None:
+        if isinstance(keys, str) or not isinstance(keys, Iterable):  # a string would be its letters
+            raise _args.wrong_type("ScriptedAgent", "keys", "a list of answer keys (strings)", keys)
         self.keys = list(keys)
+        for i, key in enumerate(self.keys):
+            if not isinstance(key, str):
+                raise _args.wrong_type("ScriptedAgent", f"keys[{i}]", "an answer key (a string)", key)
         self.position = 0
 
     def choose(self, observation: Observation, decision: Decision) -> str:

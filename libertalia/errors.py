@@ -155,6 +155,12 @@ class RulesError(LibertaliaError, ValueError):
     """``load_rules`` was asked for something that does not exist."""
 
 
+class ArgumentError(LibertaliaError, ValueError):
+    """A public function or method was given a value it does not take: a seat the game does not
+    have, the wrong number of agents.  The message names the argument and what it takes; a value
+    of the wrong type is a ``TypeError`` that says the same."""
+
+
 class StepBudgetExceeded(LibertaliaError, RuntimeError):
     """A game ran past a bound no real game comes near: almost surely a card text that loops.
 

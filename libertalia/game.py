@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-from . import saves
+from . import _args, saves
 from .engine import flow, journal, rng
 from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Frame, Work
-from .errors import IllegalChoice, StepBudgetExceeded, UnverifiedSoloWarning
+from .errors import ArgumentError, IllegalChoice, SetupError, StepBudgetExceeded, UnverifiedSoloWarning
 from .state import (
     CardRef,
     Decision,
@@ -56,17 +56,24 @@ def new_game(rules: Rules, players: int, seed: int = 0, setup: Mapping[str, Any]
     ``{0: 10}`` to make a solo game easier or ``{1: 10}`` to make it harder.
     ``log=False`` keeps no event log (``events`` stays empty), for bulk play where nobody
     reads it; everything else about the game is the same.
+
+    ``players``, ``seed``, ``setup`` and ``handicap`` that do not make a game raise ``SetupError``;
+    ``rules`` that are no ``Rules`` and a ``log`` that is not ``True`` or ``False``, ``TypeError``.
     """
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        rules = rules.for_game(seed)
-        solo = rules.board.solo
-        if players == 1 and solo is not None:
-            rules = rules.for_solo()
-            guessed = sum(not card.verified for card in solo.deck)
-            if guessed:
-                warnings.warn(UnverifiedSoloWarning(
-                    f"{guessed} of the {len(solo.deck)} solo cards are constructions, not the "
-                    "printed values (see docs/solo.md)"), stacklevel=2)
+    _args.instance(rules, Rules, "new_game", "rules", "the Rules of lt.load_rules")
+    _args.flag(log, "new_game", "log")
+    problem = rng.seed_problem(seed)
+    if problem is not None:
+        raise SetupError(problem)
+    rules = rules.for_game(seed)
+    solo = rules.board.solo
+    if players == 1 and solo is not None:
+        rules = rules.for_solo()
+        guessed = sum(not card.verified for card in solo.deck)
+        if guessed:
+            warnings.warn(UnverifiedSoloWarning(
+                f"{guessed} of the {len(solo.deck)} solo cards are constructions, not the "
+                "printed values (see docs/solo.md)"), stacklevel=2)
     start = initial_state(rules, players, seed, setup, handicap)
     if not log:
         start = attrs.evolve(start, journal=None)
@@ -284,7 +291,20 @@ class Game(_PublicReading):
     _live: list[Work] | None  # holds the working copy while it stands at this game (a list: ``pop`` is atomic)
 
     def __init__(self, rules: Rules, state: GameState) -> None:
+        """The game at a frozen ``state`` (``game.state``, a sampled world) under ``rules``."""
+        _args.instance(rules, Rules, "Game", "rules", "the Rules of lt.load_rules")
+        _args.instance(state, GameState, "Game", "state", "a GameState (such as game.state)")
+        problem = rng.seed_problem(state.seed)
+        if problem is not None:
+            raise ArgumentError(f"Game: state.seed: {problem}")
         _init(self, rules, state, state.decision, state, None, len(state.history), None)
+
+    @classmethod
+    def _frozen(cls, rules: Rules, state: GameState) -> Game:
+        """``Game(rules, state)`` for a state the engine made itself: nothing to check."""
+        game = cls.__new__(cls)
+        _init(game, rules, state, state.decision, state, None, len(state.history), None)
+        return game
 
     @classmethod
     def _owning(cls, rules: Rules, w: Work, state: GameState | None, base: GameState | None = None) -> Game:
@@ -330,6 +350,10 @@ class Game(_PublicReading):
 
         if seat is None:
             seat = self._decision.player if self._decision is not None else 0
+        else:
+            seat = _args.seat(seat, self._base.players, "render")
+        if _args.whole(width, "render", "width") < 1:
+            raise ArgumentError(f"render: width is a number of characters, 1 or more, not {width}")
         out = io.StringIO()
         Console(file=out, width=width, color_system=None, force_terminal=False, highlight=False,
                 emoji=False, soft_wrap=True).print(table_view(self, seat))
@@ -358,9 +382,10 @@ class Game(_PublicReading):
                 finally:
                     if self._decision is not None:  # a finished game needs no working copy again
                         self._live.append(w)  # type: ignore[union-attr]  # still this game's
+            # Only ``_state`` is set: ``_base`` and ``_history`` stay as they were, so that a
+            # thread rebuilding this game meanwhile (``_replay``) never reads one of them new
+            # and the other old (an earlier base with no answers after it is a wrong game).
             _set(self, "_state", s)
-            _set(self, "_base", s)
-            _set(self, "_history", None)
         return s
 
     def _claim(self) -> Work | None:
@@ -422,8 +447,8 @@ class Game(_PublicReading):
                 commits, seat = flow.forced_commits([p.hand for p in s.seats], commits, s.automa)
                 if seat is not None:
                     question = flow.selection_question(self.rules, seat, s.seats[seat].hand)
-                    return Game(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
-                                                         history=s.history + (key,)))
+                    return Game._frozen(self.rules, attrs.evolve(s, commits=tuple(commits), decision=question,
+                                                                 history=s.history + (key,)))
             w = Work(self.rules, s)
             base = s
         else:
@@ -440,7 +465,12 @@ class Game(_PublicReading):
         that is valid during their ``choose`` call.  The result is identical, bit for bit,
         to answering the same keys with ``choose``.  An agent's illegal key raises
         ``IllegalChoice`` naming its seat; this game is unchanged either way.
+
+        ``agents`` is a list or tuple with an agent for every seat (in a solo game, for seat 0;
+        one for Automa's seat may follow and is never asked): another count raises
+        ``ArgumentError``, and anything that is not an agent ``TypeError``.
         """
+        _check_agents(agents, self._base, "play_out")
         d = self._decision
         if d is None:
             return self
@@ -570,8 +600,12 @@ class Game(_PublicReading):
         return (max(tied, key=lambda i: seats[i].reputation),)
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden."""
-        return Observation(self, seat)
+        """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden.
+
+        ``seat`` is a whole number from 0 to the seat count less one (Automa's seat 1 in a solo
+        game too); anything else raises ``ArgumentError``, or ``TypeError`` for a non-integer.
+        """
+        return Observation(self, _args.seat(seat, self._base.players, "observation"))
 
     # ------------------------------------------------------------ saving
     @property
@@ -600,11 +634,28 @@ class Game(_PublicReading):
         Raises ``SaveError`` (a ``ValueError``), and nothing else, for a save that is not
         JSON, is damaged or inconsistent anywhere, or was made with rules that now load
         differently; its message names the field, such as ``state.seats[2].hand[0]``.
+        ``rules`` that are no ``Rules`` raise ``TypeError``.
         """
+        _args.instance(rules, Rules, "Game.from_json", "rules", "the Rules of lt.load_rules")
         return cls(*saves.load_game(text, rules))
 
 
 _set = object.__setattr__
+
+
+def _check_agents(agents: object, start: GameState, where: str) -> None:
+    """One agent per seat that can be asked (Automa's seat may have one, never asked)."""
+    if not isinstance(agents, list | tuple):
+        raise _args.wrong_type(where, "agents", "a list or tuple of agents, one per seat", agents)
+    seats = start.players
+    counts = (seats - 1, seats) if start.automa is not None else (seats,)
+    if len(agents) not in counts:
+        wanted = "1 (you; Automa plays by her own rules)" if start.automa is not None else str(seats)
+        raise ArgumentError(f"{where}: agents: one agent per seat, {wanted} for this game, not {len(agents)}")
+    for i, agent in enumerate(agents):
+        if not callable(getattr(agent, "choose", None)):
+            raise _args.wrong_type(where, f"agents[{i}]", "an agent (with a choose(observation, decision) method)",
+                                   agent)
 
 
 def _init(game: Game, rules: Rules, state: GameState | None, decision: Decision | None, base: GameState | None,
@@ -674,8 +725,14 @@ class Observation(_PublicReading):
     __slots__ = ("_source", "seat")
 
     def __init__(self, source: Game | _LiveState, seat: int) -> None:
+        if isinstance(source, Game):
+            seats = source._base.players  # the seat count never changes: no need to build the state
+        elif isinstance(source, _LiveState):
+            seats = source._w.n
+        else:
+            raise _args.wrong_type("Observation", "source", "a Game", source)
         self._source = source
-        self.seat = seat
+        self.seat = _args.seat(seat, seats, "Observation")
 
     @property
     def _public(self) -> GameState:
@@ -732,7 +789,7 @@ class Observation(_PublicReading):
         # A live view's game is rebuilt from the answers so far (once per question), so a bot
         # inside ``play_out`` samples from exactly the state ``choose`` would have reached.
         real = source if isinstance(source, Game) else source.game()
-        return Game(real.rules, sampling.sample_state(real.rules, real.state, self.seat, rng))
+        return Game._frozen(real.rules, sampling.sample_state(real.rules, real.state, self.seat, rng))
 
 
 # ---------------------------------------------------------------- JSON

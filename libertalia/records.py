@@ -57,6 +57,8 @@ class GameRecord:
         The game knows its seed; ``seed``, if given, must be that one (it is kept for callers
         written before games knew it).  A game from a declared position needs its ``setup``.
         """
+        if not isinstance(game, Game):
+            raise TypeError(f"GameRecord.of: game must be a Game, not {game!r} ({type(game).__name__})")
         if seed is not None and seed != game.seed:
             raise RecordError(f"the game was started with seed {game.seed}, not {seed}", "seed", action="make")
         dealt = journal.began_with_deal(game.state.journal, game.rules.lexicon)
@@ -101,6 +103,9 @@ class GameRecord:
         """
         if rules is None:
             rules = self.load_rules()
+        elif not isinstance(rules, Rules):
+            raise TypeError(f"GameRecord.replay: rules must be the Rules of lt.load_rules or None, "
+                            f"not {rules!r} ({type(rules).__name__})")
         else:
             _check_fields(_fields_of(self))
             self._check_rules(rules)
@@ -198,6 +203,7 @@ def _check_fields(data: Mapping[str, Any]) -> None:
         _text(data[key], key)
     for key in ("players", "seed"):
         _whole(data[key], key)
+    _seed(data["seed"], "seed")
     for key in ("answers", "agents"):
         items = data.get(key, ())
         if not isinstance(items, list | tuple):
@@ -229,7 +235,7 @@ def _check_fields(data: Mapping[str, Any]) -> None:
     elif loot is not None:
         _text(loot, "rules_args.loot")
     if args["seed"] is not None:
-        _whole(args["seed"], "rules_args.seed")
+        _seed(args["seed"], "rules_args.seed")
     cards = args["extra_cards"]
     if not isinstance(cards, list | tuple):
         raise RecordError(f"must be a list of paths, not {describe(cards)}", "rules_args.extra_cards")
@@ -240,6 +246,12 @@ def _check_fields(data: Mapping[str, Any]) -> None:
 def _text(value: Any, field: str) -> None:
     if not isinstance(value, str):
         raise RecordError(f"must be a string, not {describe(value)}", field)
+
+
+def _seed(value: Any, field: str) -> None:
+    problem = rng.seed_problem(value)
+    if problem is not None:
+        raise RecordError(problem, field)
 
 
 def _whole(value: Any, field: str) -> None:

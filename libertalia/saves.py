@@ -340,7 +340,7 @@ class _Check:
             self.text(stamp[key], f"rules.{key}")
         # Uncharted loot sides are drawn from the game's seed: the save is for those sides.
         fields = self.obj(payload["state"], "state", STATE_FIELDS[:-1], optional=("history",))
-        self.rules = self.rules.for_game(self.number(fields["seed"], "state.seed", -SEED_BOUND, SEED_BOUND))
+        self.rules = self.rules.for_game(self.number(fields["seed"], "state.seed", 0, rng.SEED_LIMIT - 1))
         if fields["automa"] is not None:  # a solo game: the board's solo tiles
             if self.rules.board.solo is None:
                 self.fail("state.automa", f"{self.rules.board.title} has no solo mode")
@@ -425,7 +425,7 @@ class _Check:
             queue=tuple(self.pending(p, at(f"queue[{i}]"))
                         for i, p in enumerate(self.items(d["queue"], at("queue"), self.things * most_abilities))),
             flow_answers=self.strs(d["flow_answers"], at("flow_answers")),
-            seed=self.number(d["seed"], at("seed"), -SEED_BOUND, SEED_BOUND),
+            seed=self.number(d["seed"], at("seed"), 0, rng.SEED_LIMIT - 1),
             counter=self.number(d["counter"], at("counter"), 0, 2**64 - 1),
             census=census,
             net=net,

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from . import _paths, agents
+from . import _lifeline, _paths, agents
 from ._version import library_version
 from .bots.registry import parse_bot
 from .engine.specs import Rules
@@ -214,7 +214,8 @@ def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequ
     if executor is not None:
         yield from _run_chunks(executor, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Workers die with this process, even killed outright (``_lifeline``): none is left playing.
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_lifeline.tie_to_parent, initargs=(os.getpid(),)) as pool:
         try:
             yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         finally:

@@ -41,11 +41,11 @@ from rich.console import Console
 
 from ..agents import Agent
 from ..bots.registry import BOT_HELP
+from ..engine import rng
 from ..engine.specs import Rules
 from ..errors import LibertaliaError
 from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
-from ..saves import SEED_BOUND
 from ..stats import bot_factory
 from . import console, friendly_errors, load, notes, rules_args
 from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
@@ -462,9 +462,10 @@ def _is_command(text: str) -> bool:
 
 
 def _check_seed(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    """``--seed``: a whole number from 0 up (the record format's bound above)."""
-    if value is not None and not 0 <= value <= SEED_BOUND:
-        raise click.BadParameter(f"a seed is a whole number from 0 up, not {value}")
+    """``--seed``: the library's one rule for seeds (``rng.seed_problem``), checked before the game."""
+    problem = None if value is None else rng.seed_problem(value)
+    if problem is not None:
+        raise click.BadParameter(problem)
     return value
 
 
@@ -477,7 +478,7 @@ def _check_seed(ctx: click.Context, param: click.Parameter, value: int | None) -
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
 @click.option("--seed", type=int, default=None, callback=_check_seed,
-              help="Game seed, 0 or more (default: drawn at random and printed, to play the deal again).")
+              help="Game seed, 0 to 2**64 - 1 (default: drawn at random and printed, to play the deal again).")
 @click.option("--bots", default="random", show_default=True,
               help=f"Bots for the other seats, e.g. greedy,ismcts:200 (when resuming: the recorded ones). "
                    f"The bots: {BOT_HELP}.")

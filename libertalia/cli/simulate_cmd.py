@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import importlib
 import io
 import json
@@ -10,8 +11,9 @@ import logging
 import math
 import textwrap
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,9 +25,10 @@ from rich.text import Text
 
 from .. import _paths, stats
 from ..bots.registry import BOT_HELP
+from ..engine import rng
 from ..errors import UnverifiedLootWarning
 from ..game import new_game
-from . import console, friendly_errors, load, rules_args
+from . import cluster, console, friendly_errors, load, rules_args
 
 if TYPE_CHECKING:
     from ..engine.specs import BoardSpec, Rules
@@ -33,6 +36,37 @@ if TYPE_CHECKING:
 # One row per seat and game.  ``won`` is 1 for every winner, tied winners included; ``winners``
 # says how many shared the win (a fractional share is won / winners, as the report counts it).
 CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
+
+
+DASK_TIMEOUT = 60.0
+"""Seconds ``--dask`` waits for the scheduler to answer and for a worker: long enough for
+workers started by hand or by a batch system to join, short enough to notice a mistake."""
+EXIT_MACHINERY = 3
+"""The exit status of a run whose cluster or worker processes failed (1 is a failed game, 2 a usage error)."""
+
+
+def _machinery_failures(command: Callable[..., None]) -> Callable[..., None]:
+    """A cluster or pool that fails becomes one line and exit status 3, not tracebacks and 1."""
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except cluster.ClusterError as exc:
+            click.echo(f"libertalia: {exc}; the run stopped and nothing is reported", err=True)
+            raise SystemExit(EXIT_MACHINERY) from None
+        except BrokenProcessPool:
+            click.echo(f"libertalia: a worker process of --jobs {kwargs.get('jobs')} died (killed, or out of "
+                       "memory?); the run stopped and nothing is reported", err=True)
+            raise SystemExit(EXIT_MACHINERY) from None
+    return run
+
+
+def _check_seed(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """``--seed``: the library's one rule for seeds (``rng.seed_problem``); the last seed is checked with --games."""
+    problem = rng.seed_problem(value)
+    if problem is not None:
+        raise click.BadParameter(problem)
+    return value
 
 
 @click.command()
@@ -44,12 +78,17 @@ CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
                    f"The bots: {BOT_HELP}.")
 @click.option("--cards-of", "cards_of", metavar="BOT",
               help="Count the character statistics over the seats this bot played only (one of --bots).")
-@click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--seed", default=0, show_default=True, callback=_check_seed,
+              help="Seed of the first game, 0 to 2**64 - 1; game i uses seed+i (the last one too must fit).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (results do not depend on it); with --dask local, the cluster's workers.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Run on a dask.distributed cluster: its scheduler (tcp://HOST:8786), or 'local' for a "
                    "LocalCluster on this machine. Needs libertalia[cluster]; results do not depend on it.")
+@click.option("--dask-timeout", "dask_timeout", default=DASK_TIMEOUT, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(min=0, min_open=True),
+              help="With --dask: how long to wait to reach the scheduler, and for a worker when it has none "
+                   "(at the start or mid-run), before stopping with exit status 3.")
 @click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted, automa or kind=side,...")
 @click.option("--cards", "extra", multiple=True, type=click.Path(exists=True), help="Extra card files or folders.")
@@ -62,20 +101,35 @@ CSV_HEADER = ("seed", "seat", "bot", "score", "won", "winners", "played")
 @click.option("--record", "record_dir", type=click.Path(file_okay=False), help="Write every game's record here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw charts to this PNG (needs matplotlib: the plot extra).")
+@_machinery_failures
 def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: int, jobs: int,
-             dask_address: str | None, edition: str, loot: str | None, extra: tuple[str, ...], as_json: bool,
-             as_csv: bool, record_dir: str | None,
+             dask_address: str | None, dask_timeout: float, edition: str, loot: str | None, extra: tuple[str, ...],
+             as_json: bool, as_csv: bool, record_dir: str | None,
              plot_path: str | None) -> None:
     """Play many games between bots and report win rates, scores and characters.
 
     The report says what was played (edition, loot sides, seeds, bots, version) and
     explains its columns. A game that stops with an error (a card text that loops, say)
-    is reported with its seed and left out of the statistics; the others go on, and the
-    exit status is then 1.
+    is reported with its seed and left out of the statistics; the others go on.
+
+    \b
+    Exit status:
+      0  every game was played
+      1  some games failed (each is named with its seed; the others are counted)
+      2  a usage error or bad input (an option, a card file), or a file that could
+         not be read or written
+      3  the machinery failed: the dask scheduler could not be reached, had no
+         worker for --dask-timeout seconds, or was lost mid-run; or a worker
+         process of --jobs died. One line says which; nothing is reported.
     """
     # Every option is checked before the first game: a run can take hours.
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be combined: give one of them")
+    last = seed + games - 1
+    if rng.seed_problem(last) is not None:
+        raise click.BadParameter(f"the run's last game would have seed {last}, past the last seed 2**64 - 1: "
+                                 f"start at {rng.SEED_LIMIT - games} or lower, or play fewer games",
+                                 param_hint="--seed")
     bot_list = _bot_list(bots)
     if cards_of is not None and cards_of not in bot_list:
         raise click.BadParameter(f"{cards_of!r} plays no seat; --bots names {', '.join(dict.fromkeys(bot_list))}",
@@ -95,7 +149,7 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
         tally = stats.Tally(cards_of=cards_of)
         if as_csv:
             click.echo(",".join(CSV_HEADER))
-        with _executor(distributed, dask_address, jobs) as executor, warnings.catch_warnings(), \
+        with _executor(distributed, dask_address, jobs, dask_timeout) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
             warnings.simplefilter("ignore", UnverifiedLootWarning)  # in the report's notes, not once per game
             task = progress.add_task("playing", total=games)  # advanced as each chunk of games comes back
@@ -187,19 +241,24 @@ def _distributed(address: str, jobs: int) -> Any:
 
 
 @contextmanager
-def _executor(distributed: Any, address: str | None, jobs: int) -> Iterator[Executor | None]:
-    """None without --dask (stats.simulate then uses --jobs); else an executor on the cluster, closed afterwards."""
+def _executor(distributed: Any, address: str | None, jobs: int, timeout: float) -> Iterator[Executor | None]:
+    """None without --dask (stats.simulate then uses --jobs); else an executor on the cluster, closed afterwards.
+
+    The cluster is watched (``cluster.watched``): unreachable, without workers for ``timeout``
+    seconds, or lost mid-run, it raises ``ClusterError``.
+    """
     if address is None:
         yield None
     elif address == "local":
         # Processes (games hold the GIL), one thread each; no dashboard, nothing listening beyond 127.0.0.1.
         with distributed.LocalCluster(n_workers=jobs if jobs > 1 else 2, threads_per_worker=1, processes=True,
                                       host="127.0.0.1", dashboard_address=None,
-                                      silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
-            yield client.get_executor()
+                                      silence_logs=logging.ERROR) as local, \
+                cluster.watched(distributed, local.scheduler_address, timeout) as executor:
+            yield executor
     else:
-        with distributed.Client(address) as client:
-            yield client.get_executor()
+        with cluster.watched(distributed, address, timeout) as executor:
+            yield executor
 
 
 def csv_rows(s: stats.GameSummary) -> str:

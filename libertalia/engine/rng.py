@@ -23,6 +23,26 @@ def _mix(z: int) -> int:
 
 
 _MAX_N = 1 << 64
+
+SEED_LIMIT = 1 << 64
+"""Seeds are the whole numbers in ``[0, SEED_LIMIT)``: the generator mixes 64 bits, so each
+seed in that range deals its own game, and a larger or negative one would only repeat one."""
+
+SEED_RANGE = "a whole number from 0 to 2**64 - 1 (18446744073709551615)"
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why ``seed`` is no seed, or ``None`` for a good one.
+
+    The one rule for seeds, shared by ``new_game``, ``load_rules``, saves, records and the
+    command line (each raises its own error with this message).
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"a seed is {SEED_RANGE}, not {seed!r} ({type(seed).__name__})"
+    if not 0 <= seed < SEED_LIMIT:
+        shown = seed if seed.bit_length() <= 128 else f"a {seed.bit_length()}-bit number"
+        return f"a seed is {SEED_RANGE}, not {shown}"
+    return None
 _MAX_TRIES = 1 << 10
 _LIMITS: dict[int, int] = {}
 """Rejection limits of the small ``n`` that bots and shuffles draw again and again."""

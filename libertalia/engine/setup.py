@@ -39,8 +39,9 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
                          f"not {players!r} ({type(players).__name__})")
     if not (lo <= players <= hi or (players == 1 and solo is not None)):
         raise SetupError(f"{board.title} is for {lo} to {hi} players{also}, not {players}")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SetupError(f"the seed must be a whole number, not {seed!r} ({type(seed).__name__})")
+    problem = rng.seed_problem(seed)
+    if problem is not None:
+        raise SetupError(problem)
     seats = players
     solo_deck: tuple[str, ...] = ()
     left_out: frozenset[str] = frozenset()

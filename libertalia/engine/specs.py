@@ -303,14 +303,30 @@ class Rules:
         return self._per_game[key]
 
     def card(self, name: str) -> CharacterSpec:
-        return self._by_name[name]
+        """The character called ``name``; ``RulesError`` (with the nearest names) if there is none."""
+        try:
+            return self._by_name[name]
+        except (KeyError, TypeError):  # TypeError: an unhashable name
+            raise self._unknown("Rules.card", "character", name, [c.name for c in self.characters]) from None
 
     def has_card(self, name: str) -> bool:
         """Whether ``name`` is a character of these rules (a card name, not a marked one)."""
         return name in self._by_name and self._by_name[name].name == name
 
     def loot_spec(self, kind: str) -> LootSpec:
-        return self._by_kind[kind]
+        """The loot tile of ``kind``; ``RulesError`` (with the nearest kinds) if there is none."""
+        try:
+            return self._by_kind[kind]
+        except (KeyError, TypeError):
+            raise self._unknown("Rules.loot_spec", "loot kind", kind, list(self._by_kind)) from None
+
+    def _unknown(self, where: str, what: str, name: object, names: list[str]) -> Exception:
+        from ..errors import RulesError
+        from ..language.suggest import did_you_mean
+
+        if not isinstance(name, str):
+            return TypeError(f"{where}: a {what} is named by a string, not {name!r:.60} ({type(name).__name__})")
+        return RulesError(f"{self.board.title} has no {what} {name!r}{did_you_mean(name, names)}")
 
     def rank(self, name: str) -> float:
         return self.ranks[name]

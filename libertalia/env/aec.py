@@ -18,7 +18,10 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .. import _args
+from ..engine import rng
 from ..engine.specs import Rules
+from ..errors import ArgumentError, SetupError
 from ..game import Game, new_game
 from ..loading.rules import LootOption, load_rules
 from .encoding import HIGH, Encoder
@@ -35,6 +38,11 @@ def final_rewards(game: Game, reward: Reward) -> tuple[float, ...]:
     ``"margin"``: the seat's score minus the best score among the other seats, unscaled
     (one unit is one point of score).
     """
+    _args.instance(game, Game, "final_rewards", "game", "a Game")
+    if not game.is_over:
+        raise ArgumentError("final_rewards: the game is not over yet; rewards come when it ends")
+    if reward not in ("win", "margin"):
+        raise ArgumentError(f"final_rewards: reward must be 'win' or 'margin', not {reward!r}")
     scores = game.final_scores()
     if reward == "win":
         winners = game.winners()
@@ -59,18 +67,21 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     def __init__(self, rules: Rules | str | Path = "galecrest", players: int = 4, *, loot: LootOption = None,
                  reward: Reward = "win", render_mode: str | None = None, log: bool = False) -> None:
         super().__init__()
+        if not isinstance(rules, Rules | str | Path):
+            raise _args.wrong_type("LibertaliaEnv", "rules", "Rules, an edition name or a board file", rules)
         if not isinstance(rules, Rules):
             rules = load_rules(rules, loot=loot)
         elif loot is not None:
-            raise ValueError("loot applies to an edition name; these rules are loaded already "
-                             "(pass loot to load_rules instead)")
+            raise ArgumentError("loot applies to an edition name; these rules are loaded already "
+                                "(pass loot to load_rules instead)")
         if reward not in ("win", "margin"):
-            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+            raise ArgumentError(f"reward must be 'win' or 'margin', not {reward!r}")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ArgumentError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        _args.flag(log, "LibertaliaEnv", "log")
+        self.seats = seat_count(rules, players, "LibertaliaEnv")
         self.rules = rules
         self.players = players
-        self.seats = seat_count(rules, players)
         self.reward_kind: Reward = reward
         self.render_mode = render_mode
         self.log = log
@@ -89,10 +100,31 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
 
     # ------------------------------------------------------------ spaces and reading
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent, "observation_space")]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent, "action_space")]
+
+    def _agent(self, agent: object, where: str) -> str:
+        """``agent``, one of ``possible_agents``; ``ArgumentError`` naming them otherwise."""
+        if not isinstance(agent, str):
+            raise _args.wrong_type(where, "agent", "an agent name such as 'seat_0'", agent)
+        if agent not in self.action_spaces:
+            raise ArgumentError(f"{where}: there is no agent {agent!r}; the agents are "
+                                + ", ".join(repr(a) for a in self.possible_agents))
+        return agent
+
+    def _action(self, action: object, where: str) -> int:
+        """``action`` as an index into ``keys``: an integer (what ``Discrete.contains`` takes as one:
+        an int, a numpy integer or a 0-d integer array), never a float, a bool or a string."""
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = action.item()
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise _args.wrong_type(where, "action", f"an integer from 0 to {len(self.keys) - 1}", action)
+        index = int(action)
+        if not 0 <= index < len(self.keys):
+            raise ArgumentError(f"{where}: the action must be an integer from 0 to {len(self.keys) - 1}, not {index}")
+        return index
 
     @property
     def game(self) -> Game:
@@ -103,15 +135,20 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
 
     def key(self, action: int) -> str:
         """The answer key an action stands for."""
-        return self.keys[action]
+        return self.keys[self._action(action, "key")]
 
     def action(self, key: str) -> int:
         """The action that answers ``key``."""
-        return self.index[key]
+        if not isinstance(key, str):
+            raise _args.wrong_type("action", "key", "an answer key (a string)", key)
+        at = self.index.get(key)
+        if at is None:
+            raise ArgumentError(f"action: {key!r} is no answer key of these rules (env.keys lists them)")
+        return at
 
     def observe(self, agent: str) -> Obs:
         """``agent``'s view: its vector, and a mask of the keys it is offered now (all 0 when not asked)."""
-        seat = int(agent.rpartition("_")[2])
+        seat = int(self._agent(agent, "observe").rpartition("_")[2])
         obs = self.game.observation(seat)
         mask = np.zeros(len(self.keys), dtype=np.int8)
         d = obs.decision
@@ -130,8 +167,15 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
 
         Without one, the game's seed is drawn from a generator that the last ``seed`` given
         started (or the operating system's entropy, if none was ever given), so a run of
-        resets after ``reset(seed=s)`` is reproducible too.
+        resets after ``reset(seed=s)`` is reproducible too.  A seed outside ``[0, 2**64)``
+        raises ``lt.SetupError``, as ``new_game`` does.
         """
+        if seed is not None:
+            problem = rng.seed_problem(seed)
+            if problem is not None:
+                raise SetupError(problem)
+        if options is not None and not isinstance(options, dict):
+            raise _args.wrong_type("reset", "options", "a dict or None", options)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             game_seed = seed
@@ -151,16 +195,19 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
 
         An action whose key is not offered now raises ``lt.IllegalChoice`` (a ``ValueError``);
         use the action mask.  Once the game is over every agent is terminated, and each
-        must be stepped with ``None``, as PettingZoo requires.
+        must be stepped with ``None``, as PettingZoo requires.  An action that is no integer
+        (a float, a bool, a string: none is rounded or converted) raises ``TypeError``; one
+        outside ``0 .. len(keys) - 1``, ``lt.ArgumentError`` (a ``ValueError``).
         """
+        if self._game is None:
+            raise RuntimeError("call reset() before step(): there is no game yet")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < len(self.keys):
-            raise ValueError(f"{agent}'s action must be an integer from 0 to {len(self.keys) - 1}, not {action!r}")
+        index = self._action(action, f"step ({agent})")
         self._cumulative_rewards[agent] = 0.0
-        game = self.game.choose(self.keys[int(action)])
+        game = self.game.choose(self.keys[index])
         self._game = game
         self._clear_rewards()
         if game.is_over:

@@ -63,6 +63,7 @@ def observation_layout(rules: Rules, players: int) -> dict[str, slice]:
     ``island_cards`` and ``island_position`` ``n + 1`` rows (the seats, then "nobody": neutral
     and Pilferer cards) of ``V`` characters, ``loot_days`` ``D`` rows (days) of ``K`` kinds.
     """
+    seat_count(rules, players, "observation_layout")
     layout: dict[str, slice] = {}
     at = 0
     for name, size in _fields(rules, players):

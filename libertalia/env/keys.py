@@ -26,21 +26,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .. import _args
 from ..engine.specs import Rules
+from ..errors import ArgumentError
 from ..language import ast
 from ..language.nodes import Node, fields
 
 
-def seat_count(rules: Rules, players: int) -> int:
-    """Seats at the table: ``players``, or 2 for the solo game (you and Automa, seat 1)."""
+def seat_count(rules: Rules, players: int, where: str = "libertalia.env") -> int:
+    """Seats at the table: ``players``, or 2 for the solo game (you and Automa, seat 1).
+
+    ``ArgumentError`` (a ``ValueError``) for a count the edition does not allow; ``TypeError``
+    for rules that are no ``Rules`` or a count that is no whole number.
+    """
+    _args.instance(rules, Rules, where, "rules", "the Rules of lt.load_rules")
+    players = _args.whole(players, where, "players")
     low, high = rules.board.players
     if players == 1:
         if rules.board.solo is None:
-            raise ValueError(f"{rules.board.title} has no solo mode: players must be {low} to {high}")
+            raise ArgumentError(f"{rules.board.title} has no solo mode: players must be {low} to {high}")
         return 2
     if not low <= players <= high:
         solo = " (or 1, the solo game)" if rules.board.solo is not None else ""
-        raise ValueError(f"{rules.board.title} is played by {low} to {high} players{solo}, not {players}")
+        raise ArgumentError(f"{rules.board.title} is played by {low} to {high} players{solo}, not {players}")
     return players
 
 
@@ -54,7 +62,7 @@ def action_keys(rules: Rules, players: int) -> tuple[str, ...]:
     and ``"1"``..``"k"`` for the longest "choose one".  Uncharted alternatives and the solo
     tiles count too, since a game may draw them.
     """
-    seats = range(seat_count(rules, players))
+    seats = range(seat_count(rules, players, "action_keys"))
     facts = _Facts(rules)
     names = [c.name for c in rules.characters]
     players_cards = [c.name for c in rules.characters if not c.neutral]

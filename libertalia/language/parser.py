@@ -35,6 +35,8 @@ def parse(text: str, *, path: str = "<text>", line: int = 0, column: int = 0, in
     into the file the text came from; ``file_lines`` lets an error quote the
     file's own line under its caret.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"parse: text must be card text (a str), not {text!r:.60} ({type(text).__name__})")
     key = (text, line, column, indent)
     found = _trees.get(key)
     if found is None:

@@ -15,7 +15,11 @@ def render(abilities: ast.Ability | Iterable[ast.Ability]) -> str:
     """Canonical text: one ability per line."""
     if isinstance(abilities, ast.Ability):
         return render_ability(abilities)
-    return "\n".join(render_ability(a) for a in abilities)
+    items = list(abilities) if isinstance(abilities, Iterable) and not isinstance(abilities, str) else None
+    if items is None or not all(isinstance(a, ast.Ability) for a in items):
+        raise TypeError(f"render: abilities must be an Ability or a list of them (what parse returns), "
+                        f"not {abilities!r:.60} ({type(abilities).__name__})")
+    return "\n".join(render_ability(a) for a in items)
 
 
 def render_ability(a: ast.Ability) -> str:

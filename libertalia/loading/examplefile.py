@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from ..engine import rng
 from ..errors import DataError, ExampleFailure
 from .yamlfile import Field, read
 
@@ -107,7 +108,7 @@ def _example(entry: Field) -> Example:
         players=players,
         play=play,
         answers=_keys(f["answers"], "answers") if "answers" in f else (),
-        seed=f["seed"].as_int("seed", 0) if "seed" in f else 0,
+        seed=f["seed"].as_int("seed", 0, rng.SEED_LIMIT - 1) if "seed" in f else 0,
         seats=seats,
         game=_game_expectations(f),
     )

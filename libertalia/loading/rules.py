@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from .. import _paths
+from .. import _args, _paths
 from ..engine import rng
 from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, NeutralSpec, Rules
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
@@ -63,14 +63,17 @@ def load_rules(
     and loot add to or replace the edition's: a mod needs nothing else (one
     path, or a list of them).  Edition, side and kind names are matched
     without regard to case: ``"Classic"`` and ``loot="Stormy"`` work.
+
+    An argument of the wrong type raises ``TypeError`` naming it; a seed outside
+    ``[0, 2**64)`` raises ``RulesError``.
     """
+    extra_cards = _check_arguments(edition, loot, seed, extra_cards)
     edition = _edition_name(edition)
     board_path = _board_path(edition)
     board, board_fields, board_files = _load_board(board_path)
     cards_root = _paths.cards_dir()
     bundled_files = _distinct([*_yaml_files(cards_root / board.characters_dir),
                                *_yaml_files(cards_root / board.loot_dir)])
-    extra_cards = [extra_cards] if isinstance(extra_cards, str | os.PathLike) else list(extra_cards)
     extra_files = _distinct([f for p in extra_cards for f in _yaml_files(Path(p))])
 
     char_docs, loot_docs = _classify([read(path, skip="examples") for path in bundled_files],
@@ -325,6 +328,36 @@ def bundled_card_docs(edition: str | Path) -> list[Document]:
 def bundled_editions() -> list[str]:
     """The names of the bundled editions."""
     return sorted(p.stem for p in _paths.boards_dir().glob("*.yaml"))
+
+
+def _check_arguments(edition: object, loot: object, seed: object, extra_cards: object) -> list[str | Path]:
+    """``load_rules``'s arguments checked by type (and the seed by range); the extra card paths as a list."""
+    def wrong(name: str, expected: str, value: object) -> TypeError:
+        return _args.wrong_type("load_rules", name, expected, value)
+
+    if not isinstance(edition, str | os.PathLike):
+        raise wrong("edition", "an edition name or a board file (a str or Path)", edition)
+    if loot is not None and not isinstance(loot, str):
+        if not isinstance(loot, Mapping):
+            raise wrong("loot", "a side name, a mapping of loot kind to side, or None", loot)
+        for kind, side in loot.items():
+            if not isinstance(kind, str):
+                raise wrong("loot", "a mapping of loot kinds (str) to sides", kind)
+            if not isinstance(side, str):
+                raise wrong(f"loot[{kind!r}]", "a side name (a str)", side)
+    if seed is not None:
+        problem = rng.seed_problem(seed)
+        if problem is not None:
+            raise RulesError(f"load_rules: seed: {problem}")
+    if isinstance(extra_cards, str | os.PathLike):
+        return [extra_cards]  # type: ignore[list-item]  # a str or a path
+    if not isinstance(extra_cards, Iterable) or isinstance(extra_cards, bytes):
+        raise wrong("extra_cards", "a path or a list of paths to card files or folders", extra_cards)
+    paths = list(extra_cards)
+    for i, path in enumerate(paths):
+        if not isinstance(path, str | os.PathLike):
+            raise wrong(f"extra_cards[{i}]", "a path to a card file or folder (a str or Path)", path)
+    return paths
 
 
 def _edition_name(edition: str | Path) -> str | Path:

@@ -308,7 +308,7 @@ def test_new_game_refuses_a_player_count_that_is_not_a_whole_number() -> None:
             lt.new_game(rules, players)  # type: ignore[arg-type]
     with pytest.raises(SetupError, match=re.escape("2 to 6 players (or 1: the solo game), not 0")):
         lt.new_game(rules, 0)
-    with pytest.raises(SetupError, match="seed must be a whole number"):
+    with pytest.raises(SetupError, match="a seed is a whole number from 0 to"):
         lt.new_game(rules, 3, 1.5)  # type: ignore[arg-type]
 
 

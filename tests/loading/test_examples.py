@@ -135,6 +135,8 @@ def test_bad_setup_is_reported_at_the_example(tmp_path: Path) -> None:
         ("    expect:\n      - {coins: 3}\n", (15, 10), "unknown key 'coins' in expect[0]"),
         ("    expect:\n      - {doubloons: three}\n", (15, 21), "doubloons must be a whole number"),
         ("    seed: x\n    expect:\n      - {}\n", (14, 11), "seed must be a whole number"),
+        ("    seed: 18446744073709551616\n    expect:\n      - {}\n", (14, 11),
+         "seed must be a whole number of at most 18446744073709551615"),
         ("    expect: {doubloons: 3}\n", (14, 13), "expected a list"),
         ("    expect:\n      - {}\n      - {}\n      - {}\n      - {}\n", (15, 7), "expect lists 4 seats"),
         ("    play: [Pirate Queen]\n    expect:\n      - {}\n", (14, 11), "play needs one character per seat (3)"),
