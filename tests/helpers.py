@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import functools
 import signal
-from collections.abc import Iterable, Iterator
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import libertalia as lt
+
+
+def write_cards(folder: Path, cards: Mapping[str, tuple[float, str]]) -> Path:
+    """One mod character file per entry, ``name: (rank, text)``, in ``folder`` (made if missing)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (rank, text) in cards.items():
+        (folder / f"{name.lower()}.yaml").write_text(f"name: {name}\nrank: {rank}\ntext: |\n  {text}\n",
+                                                     encoding="utf-8")
+    return folder
+
+
+def mod_rules(*folders: Path, **options: Any) -> lt.Rules:
+    """Galecrest with the mod folders, reconstructed loot's warning silenced (options: ``load_rules``'s)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
+        return lt.load_rules("galecrest", extra_cards=list(folders), **options)
 
 
 @functools.cache

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import pytest
 
 import libertalia as lt
-from tests.helpers import at, scores
+from tests.helpers import at, mod_rules, scores, write_cards
 
 MOD = {
     "Fence": (30.5, "anchor: return every relic you hold to the bag."),
@@ -19,20 +18,12 @@ MOD = {
 
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory: pytest.TempPathFactory) -> lt.Rules:
-    folder = tmp_path_factory.mktemp("anchor")
-    for name, (rank, text) in MOD.items():
-        (folder / f"{name.lower()}.yaml").write_text(f"name: {name}\nrank: {rank}\ntext: |\n  {text}\n",
-                                                     encoding="utf-8")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
-        return lt.load_rules("galecrest", extra_cards=[folder])
+    return mod_rules(write_cards(tmp_path_factory.mktemp("anchor"), MOD))
 
 
 @pytest.fixture(scope="module")
 def stormy() -> lt.Rules:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
-        return lt.load_rules("galecrest", loot={"chest": "stormy"})
+    return mod_rules(loot={"chest": "stormy"})
 
 
 def _anchor(rules: lt.Rules, seat0: dict[str, Any]) -> lt.Game:

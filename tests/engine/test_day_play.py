@@ -12,7 +12,7 @@ import pytest
 import libertalia as lt
 from libertalia.engine import flow
 from libertalia.engine.work import Work
-from tests.helpers import answer, at, coins
+from tests.helpers import answer, at, coins, mod_rules, write_cards
 
 # Each card's rank is one no bundled Galecrest character has; the ones that gain are witnesses.
 MOD = {
@@ -35,13 +35,7 @@ MOD = {
 
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory: pytest.TempPathFactory) -> lt.Rules:
-    folder = tmp_path_factory.mktemp("day-play")
-    for name, (rank, text) in MOD.items():
-        (folder / f"{name.lower()}.yaml").write_text(f"name: {name}\nrank: {rank}\ntext: |\n  {text}\n",
-                                                     encoding="utf-8")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
-        return lt.load_rules("galecrest", extra_cards=[folder])
+    return mod_rules(write_cards(tmp_path_factory.mktemp("day-play"), MOD))
 
 
 def day(rules: lt.Rules, *hands: list[str]) -> lt.Game:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import libertalia as lt
-from tests.helpers import at, coins, reps
+from tests.helpers import at, coins, mod_rules, reps, write_cards
 
 # Ranks no bundled Galecrest character has.
 MOD = {
@@ -30,18 +29,7 @@ MOD = {
 }
 
 
-def _write(folder: Path, cards: dict[str, tuple[float, str]]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, (rank, text) in cards.items():
-        (folder / f"{name.lower()}.yaml").write_text(f"name: {name}\nrank: {rank}\ntext: |\n  {text}\n",
-                                                     encoding="utf-8")
-    return folder
-
-
-def _load(*folders: Path) -> lt.Rules:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", lt.UnverifiedLootWarning)
-        return lt.load_rules("galecrest", extra_cards=list(folders))
+_write, _load = write_cards, mod_rules
 
 
 @pytest.fixture(scope="module")
