@@ -17,6 +17,12 @@ Nothing else comes out, whatever the text.  In order:
    the bag, the days, the seats and set aside is the board's bag.
 5. The engine resumes from the state to the very question the save says it waits for, and
    the state is unchanged by doing so: the save is one the engine could have written.
+6. The game is played again from its seed, declared position and handicap with the saved
+   answers (``history``), and must come out exactly as saved: a changed score, a moved card,
+   another seed or a shortened history is refused, naming the first field that differs with
+   the saved and the replayed value.  This costs about as much as playing the game once (a
+   few milliseconds); ``load_game(..., replay=False)`` skips it, for states that have no past
+   of their own (``Observation.sample_game``).
 
 The JSON helpers here are shared with ``records``.
 """
@@ -35,18 +41,22 @@ from typing import Any, NoReturn
 import attrs
 
 from .engine import flow, journal, rng
+from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Work
-from .errors import SaveError
+from .errors import SaveError, SetupError
 from .state import CardRef, Decision, FrameState, GameState, Option, PendingState, PlayerState, loot_tally
 
-SAVE_FORMAT = 3
-"""3: the event log packed (``engine.journal``, base64).  2: events as objects.  2 and 3: the rules are
-identified by edition and sides, file fingerprint and library version (1: the edition only)."""
+SAVE_FORMAT = 4
+"""4: the state says how the game began (``setup``, ``handicap``) and always holds its answers, so
+that the save can be checked by replay.  3: the event log packed (``engine.journal``, base64).
+2: events as objects.  2 to 4: the rules are identified by edition and sides, file fingerprint and
+library version (1: the edition only)."""
 
 _OLDER_FORMATS = {
     1: " (made by an older libertalia, without a rules fingerprint)",
     2: " (made by an older libertalia, with its events unpacked)",
+    3: " (made by an older libertalia, without how the game began: it cannot be checked by replay)",
 }
 
 MAX_DEPTH = 20
@@ -57,6 +67,9 @@ MAX_AMOUNT = 10**9
 
 MAX_EXTRA = 10_000
 """Largest "counts as extra" tally a save may hold (scoring loops over it)."""
+
+MAX_SETUP_TEXT = 100_000
+"""Longest declared position a save may hold, as JSON text (a real one is a few hundred characters)."""
 
 SEED_BOUND = 2**256
 """A seed is any whole number (the generator uses its low 64 bits) of up to 256 bits."""
@@ -177,15 +190,18 @@ def rules_mismatch(stamp: Mapping[str, str], rules: Rules, what: str) -> tuple[s
 
 
 # ---------------------------------------------------------------- loading a save
-def load_game(text: object, rules: Rules) -> tuple[Rules, GameState]:
+def load_game(text: object, rules: Rules, *, replay: bool = True) -> tuple[Rules, GameState]:
     """The rules of the saved game and its state, checked against ``rules``; ``SaveError`` for anything wrong.
 
     The rules returned are ``rules`` with the game's own uncharted loot sides (``Rules.for_game``).
+    ``replay=False`` leaves out the last check, the replay from the seed (see the module's notes).
     """
     payload = parse_json(text, SaveError)
     check = _Check(rules)
     try:
         state = check.payload(payload)
+        if replay:
+            check.replays(state)
         return check.rules, state
     except SaveError:
         raise
@@ -339,7 +355,7 @@ class _Check:
         for key in RULES_STAMP_KEYS:
             self.text(stamp[key], f"rules.{key}")
         # Uncharted loot sides are drawn from the game's seed: the save is for those sides.
-        fields = self.obj(payload["state"], "state", STATE_FIELDS[:-1], optional=("history",))
+        fields = self.obj(payload["state"], "state", STATE_FIELDS)
         self.rules = self.rules.for_game(self.number(fields["seed"], "state.seed", -SEED_BOUND, SEED_BOUND))
         if fields["automa"] is not None:  # a solo game: the board's solo tiles
             if self.rules.board.solo is None:
@@ -353,7 +369,7 @@ class _Check:
         return state
 
     def state(self, value: Any, where: str) -> GameState:
-        d = self.obj(value, where, STATE_FIELDS[:-1], optional=("history",))
+        d = self.obj(value, where, STATE_FIELDS)
         board = self.rules.board
         at = functools.partial(_join, where)
         lo, hi = board.players
@@ -437,7 +453,10 @@ class _Check:
                         for i, pair in enumerate(self.pairs(d["ranks"], at("ranks")))),
             watching=None if d["watching"] is None else self.watching(d["watching"], at("watching")),
             no_effect=self.refs(d["no_effect"], at("no_effect")),
-            history=self.strs(d.get("history", []), at("history")),
+            history=self.strs(d["history"], at("history")),
+            setup=self.setup(d["setup"], at("setup")),
+            handicap=tuple(self.number(v, at(f"handicap[{i}]"), 0, MAX_AMOUNT)
+                           for i, v in enumerate(self.items(d["handicap"], at("handicap"), n))),
         )
         self.conserved(state, where)
         if state.step == "dusk":
@@ -448,6 +467,18 @@ class _Check:
                     self.fail(at("island"), f"seat {seat}'s {name} is still on the island at {state.step}: "
                                             "players' cards board their ships at dusk")
         return state
+
+    def setup(self, value: Any, where: str) -> str | None:
+        """A declared position: JSON text of an object (``new_game`` checks its entries again on replay)."""
+        if value is None:
+            return None
+        text = self.text(value, where)
+        if len(text) > MAX_SETUP_TEXT:
+            self.fail(where, f"holds {len(text):,} characters, more than the {MAX_SETUP_TEXT:,} a declared "
+                             "position may")
+        if not isinstance(parse_json(text, lambda problem: SaveError(problem, where), MAX_DEPTH), dict):
+            self.fail(where, "a declared position is a JSON object")
+        return text
 
     def dusk_order(self, s: GameState, where: str) -> None:
         """At dusk every player's card still on the island waits its turn in ``order`` (R6):
@@ -524,7 +555,9 @@ class _Check:
         return float(value)
 
     def watching(self, value: Any, where: str) -> tuple[CardRef, str]:
-        (pair,) = self.pairs([value], where)
+        pair = self.items(value, where)
+        if len(pair) != 2:
+            self.fail(where, f"a watched card is [card, digest], not a list of {len(pair)}")
         return self.ref(pair[0], f"{where}[0]"), self.text(pair[1], f"{where}[1]")
 
     def pairs(self, value: Any, where: str) -> list[list[Any]]:
@@ -710,6 +743,90 @@ class _Check:
             self.fail(f"state.{field}", "does not match the rest of the state: resuming the game from it "
                                         "changes it (a save the engine could not have written)")
 
+    def replays(self, s: GameState) -> None:
+        """The game played again from its seed, setup and handicap with its answers is exactly ``s``."""
+        from .game import _answer, _begin, _question_limit  # here: game imports this module
+
+        players = 1 if s.automa is not None else s.players
+        most = _question_limit(self.rules, s.players)
+        if len(s.history) > most:
+            self.fail("state.history", f"holds {len(s.history):,} answers, more than the {most:,} a game may ask")
+        try:
+            start = initial_state(self.rules, players, s.seed, None if s.setup is None else json.loads(s.setup),
+                                  dict(enumerate(s.handicap)) or None)
+        except SetupError as exc:
+            self.fail("state.handicap" if str(exc).startswith("handicap") else "state.setup", str(exc))
+        try:
+            w = _begin(self.rules, start if s.journal is not None else attrs.evolve(start, journal=None))
+            for i, key in enumerate(s.history):
+                d = w.decision
+                if d is None:
+                    self.fail(f"state.history[{i}]", f"the game is over before this answer, with "
+                                                     f"{len(s.history) - i} answers left")
+                if key not in d.keys():  # noqa: SIM118 - Decision.keys() is a method
+                    keys = d.keys()
+                    shown = ", ".join(keys[:12]) + (f", ... ({len(keys)} in all)" if len(keys) > 12 else "")
+                    self.fail(f"state.history[{i}]", f"{describe(key)} is no answer to {describe(d.prompt)}; the "
+                                                     f"keys were {shown}")
+                _answer(w, key)
+            again = w.freeze()
+        except SaveError:
+            raise
+        except Exception as exc:  # a card text that loops on replay, say: still one error type
+            self.fail("state.history", f"the game cannot be played again from its answers ({describe_error(exc)})")
+        found = first_difference(s, again, "state", self.rules, s.players)
+        if found is not None:
+            where, saved, replayed = found
+            self.fail(where, f"the save says {saved}, but its seed, setup and answers lead to {replayed} "
+                             "(the save was changed, or not made by this game)")
+
+
+def first_difference(saved: Any, replayed: Any, where: str, rules: Rules, players: int) -> tuple[str, str, str] | None:
+    """The first place where two states differ: (field path, saved value, replayed value), in words.
+
+    Fields are compared in the order of their classes, lists entry by entry, and the event logs
+    event by event; None when the states are equal.
+    """
+    if saved == replayed:
+        return None
+    if isinstance(saved, bytes) or isinstance(replayed, bytes):  # the packed event log
+        return _log_difference(saved, replayed, where, rules, players)
+    if attrs.has(type(saved)) and type(saved) is type(replayed):
+        for f in attrs.fields(type(saved)):
+            found = first_difference(getattr(saved, f.name), getattr(replayed, f.name), _join(where, f.name),
+                                     rules, players)
+            if found is not None:
+                return found
+    if isinstance(saved, tuple) and isinstance(replayed, tuple):
+        for i, (a, b) in enumerate(zip(saved, replayed, strict=False)):
+            found = first_difference(a, b, f"{where}[{i}]", rules, players)
+            if found is not None:
+                return found
+        return where, _shown(saved), _shown(replayed)
+    return where, _shown(saved), _shown(replayed)
+
+
+def _shown(value: Any) -> str:
+    """A state's value as the save writes it, described short."""
+    if attrs.has(type(value)):
+        return "an object"
+    if isinstance(value, tuple):
+        return f"a list of {len(value)}" if value else "an empty list"
+    return describe(value)
+
+
+def _log_difference(saved: bytes | None, replayed: bytes | None, where: str, rules: Rules,
+                    players: int) -> tuple[str, str, str]:
+    if saved is None or replayed is None:
+        return where, describe(saved) if saved is None else "an event log", \
+            describe(replayed) if replayed is None else "an event log"
+    ours = journal.decode(saved, rules.lexicon, players)
+    theirs = journal.decode(replayed, rules.lexicon, players)
+    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
+        if a != b:
+            return f"{where} (event {i})", describe(a.text), describe(b.text)
+    return where, f"{len(ours)} events", f"{len(theirs)} events"
+
 
 def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
@@ -726,9 +843,9 @@ STATE_FIELDS = (
     "players", "seats", "track", "days", "bag", "undealt", "voyage", "day", "step", "commits", "seed", "counter",
     "island", "aside", "cursor", "sub", "order", "frames", "queue", "flow_answers", "census", "net", "extra",
     "just_took", "left_of_neutral", "decision", "journal", "automa", "solo_deck", "solo_discard", "ranks",
-    "watching", "no_effect", "history",
+    "watching", "no_effect", "history", "setup", "handicap",
 )
-"""Every field of ``GameState`` (``history`` last: saves from before it existed may omit it)."""
+"""Every field of ``GameState``."""
 _PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept",
                   "kept_loot", "removed")
 _FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "it", "did", "count", "moved", "gained", "origin")

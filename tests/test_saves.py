@@ -53,7 +53,7 @@ def test_round_trip_carries_the_rules_stamp_and_the_seed() -> None:
     """A save names edition and sides, file fingerprint and library version; the game keeps its seed."""
     game = _mid_game()
     payload = json.loads(game.to_json())
-    assert payload["format"] == saves.SAVE_FORMAT == 3
+    assert payload["format"] == saves.SAVE_FORMAT == 4
     assert payload["rules"] == {"identity": galecrest().identity, "fingerprint": galecrest().fingerprint,
                                 "library": saves.library_version()}
     assert len(galecrest().fingerprint) == 16 and game.seed == 7
