@@ -151,6 +151,16 @@ class RecordError(LibertaliaError, ValueError):
         super().__init__(f"cannot {action} the game record: {field + ': ' if field else ''}{problem}")
 
 
+class FileInUse(LibertaliaError, OSError):
+    """Another session holds the file (``libertalia play`` on the same save): ``pid`` is its process id, if known."""
+
+    def __init__(self, path: object, pid: int | None) -> None:
+        self.path = str(path)
+        self.pid = pid
+        who = f"process {pid}" if pid is not None else "a process that did not say its id"
+        super().__init__(f"{self.path} is in use by another libertalia session ({who})")
+
+
 class RulesError(LibertaliaError, ValueError):
     """``load_rules`` was asked for something that does not exist."""
 

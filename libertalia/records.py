@@ -8,30 +8,38 @@ A record also names the rules it was played with (edition and loot sides, a
 fingerprint of every board, card, loot and grammar file, and the library
 version) and refuses to replay when they now load differently.  Anything wrong
 with a record raises ``RecordError``, naming the field.
+
+A record read from a file or text names the mod folders (and board file) it was played with,
+and replaying it reads them: only those under the record's folder or the current folder are
+read, unless the caller names them again (``replay(cards=...)``, ``--cards``).  A record made
+here (``GameRecord.of``) names the rules it was made with, and is trusted.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from .engine import journal, rng
+from .engine import rng
 from .engine.specs import Rules
 from .errors import IllegalChoice, LibertaliaError, RecordError, SetupError
+from .files import read_regular, write_atomic
 from .game import Game, _answer, new_game
-from .loading.rules import load_rules
+from .loading.rules import bundled_editions, load_rules
 from .saves import MAX_DEPTH, SEED_BOUND, describe, field_key, library_version, parse_json, rules_mismatch
+
+__all__ = ["MAX_RECORD_BYTES", "RECORD_FORMAT", "GameRecord", "write_atomic"]
 
 RECORD_FORMAT = 2
 """2: the record names its rules' file fingerprint (1: edition, sides and library version only)."""
 
+MAX_RECORD_BYTES = 16 * 2**20
+"""Largest record file ``load`` reads: a record of the longest game a board allows is far smaller."""
 
 
 @attrs.frozen
@@ -48,22 +56,29 @@ class GameRecord:
     handicap: tuple[int, ...] = ()  # extra starting doubloons per seat (``new_game(handicap=...)``)
     library_version: str = attrs.field(factory=library_version)
     rules_fingerprint: str = ""  # of the files the rules were loaded from (``Rules.fingerprint``)
+    # Where the record was read from, for the mod paths it may name: None for a record made in
+    # this process (trusted), else the folder of its file ("" for text: the current folder only).
+    # Not part of the record: neither written nor compared.
+    origin: str | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
     @classmethod
     def of(cls, game: Game, *, seed: int | None = None, setup: Mapping[str, Any] | None = None,
            agents: Sequence[str] = (), handicap: Mapping[int, int] | None = None) -> GameRecord:
-        """The record of ``game`` (started from ``setup``, if any), as far as it has gone.
+        """The record of ``game``, as far as it has gone.
 
-        The game knows its seed; ``seed``, if given, must be that one (it is kept for callers
-        written before games knew it).  A game from a declared position needs its ``setup``.
+        The game knows its seed, declared position and handicap; ``seed``, ``setup`` and
+        ``handicap``, if given, must be those (they are kept for callers written before games
+        knew them).
         """
         if not isinstance(game, Game):
             raise TypeError(f"GameRecord.of: game must be a Game, not {game!r} ({type(game).__name__})")
         if seed is not None and seed != game.seed:
             raise RecordError(f"the game was started with seed {game.seed}, not {seed}", "seed", action="make")
-        dealt = journal.began_with_deal(game.state.journal, game.rules.lexicon)
-        if setup is None and not dealt:
-            raise RecordError("the game began at a declared position: pass its setup", "setup", action="make")
+        state = game.state
+        if setup is None and state.setup is not None:
+            setup = json.loads(state.setup)
+        if handicap is None and state.handicap:
+            handicap = dict(enumerate(state.handicap))
         record = cls(
             rules_args=dict(game.rules.load_args),
             rules_identity=game.rules.identity,
@@ -83,9 +98,15 @@ class GameRecord:
         return record
 
     # ------------------------------------------------------------ replaying
-    def load_rules(self) -> Rules:
-        """The rules the game was played with; ``RecordError`` if they load differently now."""
+    def load_rules(self, *, cards: Sequence[str | os.PathLike[str]] = ()) -> Rules:
+        """The rules the game was played with; ``RecordError`` if they load differently now.
+
+        A record read from a file or text reads only mod paths under its folder or the current
+        one, and those named in ``cards`` (the user's say-so): any other is refused before any
+        file is read.
+        """
         _check_fields(_fields_of(self))
+        self._check_paths(cards)
         try:
             rules = load_rules(**self.rules_args)
         except (ValueError, OSError) as exc:  # RulesError, DataError: the rules do not load at all
@@ -94,15 +115,16 @@ class GameRecord:
         self._check_rules(rules)
         return rules
 
-    def replay(self, rules: Rules | None = None) -> Game:
+    def replay(self, rules: Rules | None = None, *, cards: Sequence[str | os.PathLike[str]] = ()) -> Game:
         """The game as it stood after the last recorded answer.
 
         Raises ``RecordError`` if the rules load differently from the ones the game was
-        played with, or the setup or an answer does not fit the game; any other error is the
-        library's own (``StepBudgetExceeded`` for a card text that loops).
+        played with, a mod path lies where the record may not read (``load_rules``; ``cards``
+        names paths to read anyway), or the setup or an answer does not fit the game; any
+        other error is the library's own (``StepBudgetExceeded`` for a card text that loops).
         """
         if rules is None:
-            rules = self.load_rules()
+            rules = self.load_rules(cards=cards)
         elif not isinstance(rules, Rules):
             raise TypeError(f"GameRecord.replay: rules must be the Rules of lt.load_rules or None, "
                             f"not {rules!r} ({type(rules).__name__})")
@@ -124,6 +146,33 @@ class GameRecord:
                 raise RecordError(str(exc), f"answers[{i}]", action="replay") from None
         return game
 
+    def _check_paths(self, cards: Sequence[str | os.PathLike[str]]) -> None:
+        """Refuse, before reading anything, mod paths outside the record's folder and the current one."""
+        if self.origin is None:
+            return
+        roots = [os.path.realpath(os.getcwd())]
+        if self.origin:
+            roots.append(os.path.realpath(self.origin))
+        given = [os.path.realpath(os.fspath(p)) for p in cards]
+        for field, path in self._mod_fields():
+            real = os.path.realpath(path)
+            if any(_within(real, root) for root in roots) or any(_within(real, g) for g in given):
+                continue
+            where = "the current folder" if not self.origin else "the record's folder and the current folder"
+            raise RecordError(f"{_path_text(path)} lies outside {where}, so it is not read: a record's mod files "
+                              "are read from there only, or when named again (--cards PATH; "
+                              "GameRecord.replay(cards=[PATH]))", field, action="replay")
+
+    def mod_paths(self) -> tuple[str, ...]:
+        """The files and folders beyond the bundled ones that replaying reads: a board file, then the mods."""
+        return tuple(path for _, path in self._mod_fields())
+
+    def _mod_fields(self) -> list[tuple[str, str]]:
+        named = [(f"rules_args.extra_cards[{i}]", p) for i, p in enumerate(self.rules_args["extra_cards"])]
+        if self.rules_args["edition"] not in bundled_editions():  # a board file
+            named.insert(0, ("rules_args.edition", self.rules_args["edition"]))
+        return named
+
     def _check_rules(self, rules: Rules) -> None:
         stamp = {"identity": self.rules_identity, "fingerprint": self.rules_fingerprint,
                  "library": self.library_version}
@@ -141,13 +190,17 @@ class GameRecord:
         payload = {
             "format": RECORD_FORMAT,
             "rng": {"name": rng.RNG_NAME, "version": rng.RNG_VERSION},
-            **attrs.asdict(self),
+            **_fields_of(self),
         }
         return json.dumps(payload, indent=1)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> GameRecord:
-        """A record from its JSON text; ``RecordError`` naming the field for anything wrong."""
+    def from_json(cls, text: str | bytes, *, origin: str | os.PathLike[str] = "") -> GameRecord:
+        """A record from its JSON text; ``RecordError`` naming the field for anything wrong.
+
+        ``origin`` is the folder the text came from: the mod paths it names are read only under
+        it or the current folder (``load_rules``).
+        """
         data = parse_json(text, RecordError, MAX_DEPTH)
         if not isinstance(data, dict):
             raise RecordError(f"a game record is a JSON object, not {describe(data)}")
@@ -164,21 +217,25 @@ class GameRecord:
         fields = {k: v for k, v in data.items() if k not in ("format", "rng")}
         _check_fields(fields)
         return cls(**{**fields, "answers": tuple(fields["answers"]), "agents": tuple(fields.get("agents", ())),
-                      "handicap": tuple(fields.get("handicap", ()))})
+                      "handicap": tuple(fields.get("handicap", ()))}, origin=os.fspath(origin))
 
     def save(self, path: str | Path) -> None:
-        """Write the record to ``path``, atomically (see ``write_atomic``)."""
+        """Write the record to ``path``, atomically and private to the user (``files.write_atomic``)."""
         write_atomic(path, self.to_json() + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
-        """The record in the file ``path``: ``RecordError`` if it is not one, ``OSError`` if it cannot be read."""
-        data = Path(path).read_bytes()
+        """The record in the file ``path``: ``RecordError`` if it is not one, ``OSError`` if it cannot be read.
+
+        Only a regular file of at most ``MAX_RECORD_BYTES`` is read: a FIFO, a device or a
+        folder is refused without being opened for reading.
+        """
+        data = read_regular(path, limit=MAX_RECORD_BYTES, fail=RecordError)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise RecordError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        return cls.from_json(text)
+        return cls.from_json(text, origin=Path(path).parent)
 
 
 # ---------------------------------------------------------------- checks
@@ -188,7 +245,25 @@ _RULES_ARGS = ("edition", "loot", "seed", "extra_cards")
 
 
 def _fields_of(record: GameRecord) -> dict[str, Any]:
-    return {f.name: getattr(record, f.name) for f in attrs.fields(GameRecord)}
+    """The record's own fields, as written (not ``origin``)."""
+    return {f.name: _plain(getattr(record, f.name)) for f in attrs.fields(GameRecord) if f.name != "origin"}
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _path_text(path: str) -> str:
+    text = repr(path)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _within(path: str, root: str) -> bool:
+    """Whether the real path ``path`` is ``root`` or lies under it."""
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # different drives
+        return False
 
 
 def _check_fields(data: Mapping[str, Any]) -> None:
@@ -259,50 +334,15 @@ def _whole(value: Any, field: str) -> None:
         raise RecordError(f"must be a whole number, not {describe(value)}", field)
 
 
-# ---------------------------------------------------------------- writing files
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file holds either the old or the new text, never a part.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, then renamed over
-    ``path`` (``os.replace``); an error or Ctrl-C on the way removes the temporary file and
-    leaves ``path`` as it was.  A new file gets the usual permissions, a replaced one keeps its own.
-    """
-    target = Path(path)
-    try:
-        mode = target.stat().st_mode & 0o7777
-    except OSError:
-        mode = 0o666 & ~_UMASK
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _leads_to(record: GameRecord, game: Game) -> bool:
-    """Whether ``record``'s seed, setup and answers rebuild ``game`` exactly.
+    """Whether ``record``'s seed, setup and answers rebuild ``game`` exactly (its event log too, if it keeps one:
+    a record replays with the log on, so the record of a game played without one replays to it plus its log).
 
     Played on one working copy, as ``play_out`` does (no snapshot per answer and no
     ``Game.choose``), so that checking a record costs about as much as playing the game once.
     """
     try:
-        start = new_game(game.rules, record.players, record.seed, record.setup,
+        start = new_game(game.rules, record.players, record.seed, record.setup, log=game.state.journal is not None,
                          handicap=dict(enumerate(record.handicap)) if record.handicap else None)
         w, _ = start._work()
         for key in record.answers:

@@ -17,6 +17,12 @@ Nothing else comes out, whatever the text.  In order:
    the bag, the days, the seats and set aside is the board's bag.
 5. The engine resumes from the state to the very question the save says it waits for, and
    the state is unchanged by doing so: the save is one the engine could have written.
+6. The game is played again from its seed, declared position and handicap with the saved
+   answers (``history``), and must come out exactly as saved: a changed score, a moved card,
+   another seed or a shortened history is refused, naming the first field that differs with
+   the saved and the replayed value.  This costs about as much as playing the game once (a
+   few milliseconds); ``load_game(..., replay=False)`` skips it, for states that have no past
+   of their own (``Observation.sample_game``).
 
 The JSON helpers here are shared with ``records``.
 """
@@ -35,22 +41,24 @@ import attrs
 
 from . import _version
 from .engine import flow, journal, rng
+from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Work, identity
-from .errors import SaveError
+from .errors import SaveError, SetupError
 from .state import CardRef, Decision, FrameState, GameState, Mark, Option, PendingState, PlayerState, loot_tally
 
 SAVE_FORMAT = 4
-"""4: by day, ``order`` is the day's walk (E26; ``cursor`` indexes it, not the island).  3: the event log
-packed (``engine.journal``, base64).  2: events as objects.  2 to 4: the rules are identified by edition
-and sides, file fingerprint and library version (1: the edition only)."""
+"""4: the state says how the game began (``setup``, ``handicap``) and always holds its answers, so that
+the save is checked by replay; by day ``order`` is the day's walk (E26; ``cursor`` indexes it).  3: the
+event log packed (``engine.journal``, base64).  2: events as objects.  2 to 4: the rules are identified
+by edition and sides, file fingerprint and library version (1: the edition only)."""
 
-_READABLE_FORMATS = (3, SAVE_FORMAT)
-"""Format 3 differs only by day, where its ``cursor`` indexes the island: read as the walk it was."""
+_READABLE_FORMATS = (SAVE_FORMAT,)
 
 _OLDER_FORMATS = {
     1: " (made by an older libertalia, without a rules fingerprint)",
     2: " (made by an older libertalia, with its events unpacked)",
+    3: " (made by an older libertalia, without how the game began: it cannot be checked by replay)",
 }
 
 MAX_DEPTH = 20
@@ -61,6 +69,9 @@ MAX_AMOUNT = 10**9
 
 MAX_EXTRA = 10_000
 """Largest "counts as extra" tally a save may hold (scoring loops over it)."""
+
+MAX_SETUP_TEXT = 100_000
+"""Longest declared position a save may hold, as JSON text (a real one is a few hundred characters)."""
 
 SEED_BOUND = 2**256
 """A seed is any whole number (the generator uses its low 64 bits) of up to 256 bits."""
@@ -175,15 +186,18 @@ def rules_mismatch(stamp: Mapping[str, str], rules: Rules, what: str) -> tuple[s
 
 
 # ---------------------------------------------------------------- loading a save
-def load_game(text: object, rules: Rules) -> tuple[Rules, GameState]:
+def load_game(text: object, rules: Rules, *, replay: bool = True) -> tuple[Rules, GameState]:
     """The rules of the saved game and its state, checked against ``rules``; ``SaveError`` for anything wrong.
 
     The rules returned are ``rules`` with the game's own uncharted loot sides (``Rules.for_game``).
+    ``replay=False`` leaves out the last check, the replay from the seed (see the module's notes).
     """
     payload = parse_json(text, SaveError)
     check = _Check(rules)
     try:
         state = check.payload(payload)
+        if replay:
+            check.replays(state)
         return check.rules, state
     except SaveError:
         raise
@@ -327,7 +341,8 @@ class _Check:
         fmt = payload["format"]
         if type(fmt) is not int or fmt not in _READABLE_FORMATS:
             older = _OLDER_FORMATS.get(fmt, "") if type(fmt) is int else ""
-            self.fail("format", f"unsupported save format {describe(fmt)}{older}; this library reads formats "
+            formats = "format" + ("s" if len(_READABLE_FORMATS) > 1 else "")
+            self.fail("format", f"unsupported save format {describe(fmt)}{older}; this library reads {formats} "
                                 f"{' and '.join(map(str, _READABLE_FORMATS))}")
         self.format = fmt
         generator = self.obj(payload["rng"], "rng", ("name", "version"))
@@ -339,7 +354,7 @@ class _Check:
         for key in RULES_STAMP_KEYS:
             self.text(stamp[key], f"rules.{key}")
         # Uncharted loot sides are drawn from the game's seed: the save is for those sides.
-        fields = self.obj(payload["state"], "state", STATE_FIELDS[:-1], optional=("history",))
+        fields = self.obj(payload["state"], "state", STATE_FIELDS)
         self.rules = self.rules.for_game(self.number(fields["seed"], "state.seed", 0, rng.SEED_LIMIT - 1))
         if fields["automa"] is not None:  # a solo game: the board's solo tiles
             if self.rules.board.solo is None:
@@ -353,7 +368,7 @@ class _Check:
         return state
 
     def state(self, value: Any, where: str) -> GameState:
-        d = self.obj(value, where, STATE_FIELDS[:-1], optional=("history",))
+        d = self.obj(value, where, STATE_FIELDS)
         board = self.rules.board
         at = functools.partial(_join, where)
         lo, hi = board.players
@@ -382,10 +397,6 @@ class _Check:
         day = self.number(d["day"], at("day"), 1 if days else 0, len(days))
         island = self.refs(d["island"], at("island"))
         order = self.refs(d["order"], at("order"))
-        if step == "sun" and self.format == 3:
-            # Format 3 walked the island itself: island[:cursor] had had their turn, the rest waited.
-            # The same walk now is the island, with the same cursor (``order`` was the last dusk's).
-            order = island
         sub = self.number(d["sub"], at("sub"), 0, 3)
         census = None if d["census"] is None else tuple(
             self.cards(ship, at(f"census[{i}]"), i) for i, ship in enumerate(self.items(d["census"], at("census"), n)))
@@ -441,7 +452,10 @@ class _Check:
                         for i, pair in enumerate(self.pairs(d["ranks"], at("ranks")))),
             watching=None if d["watching"] is None else self.watching(d["watching"], at("watching")),
             no_effect=self.refs(d["no_effect"], at("no_effect")),
-            history=self.strs(d.get("history", []), at("history")),
+            history=self.strs(d["history"], at("history")),
+            setup=self.setup(d["setup"], at("setup")),
+            handicap=tuple(self.number(v, at(f"handicap[{i}]"), 0, MAX_AMOUNT)
+                           for i, v in enumerate(self.items(d["handicap"], at("handicap"), n))),
         )
         self.conserved(state, where)
         if state.step == "sun":
@@ -476,6 +490,18 @@ class _Check:
         for ref in s.island:
             if ref not in waiting and ref not in done:
                 self.fail(where, f"{_whose(ref)} is on the island but not in the day's walk: it would never act")
+
+    def setup(self, value: Any, where: str) -> str | None:
+        """A declared position: JSON text of an object (``new_game`` checks its entries again on replay)."""
+        if value is None:
+            return None
+        text = self.text(value, where)
+        if len(text) > MAX_SETUP_TEXT:
+            self.fail(where, f"holds {len(text):,} characters, more than the {MAX_SETUP_TEXT:,} a declared "
+                             "position may")
+        if not isinstance(parse_json(text, lambda problem: SaveError(problem, where), MAX_DEPTH), dict):
+            self.fail(where, "a declared position is a JSON object")
+        return text
 
     def dusk_order(self, s: GameState, where: str) -> None:
         """At dusk every player's card still on the island waits its turn in ``order`` (R6):
@@ -552,7 +578,9 @@ class _Check:
         return float(value)
 
     def watching(self, value: Any, where: str) -> tuple[CardRef, str]:
-        (pair,) = self.pairs([value], where)
+        pair = self.items(value, where)
+        if len(pair) != 2:
+            self.fail(where, f"a watched card is [card, digest], not a list of {len(pair)}")
         return self.ref(pair[0], f"{where}[0]"), self.text(pair[1], f"{where}[1]")
 
     def pairs(self, value: Any, where: str) -> list[list[Any]]:
@@ -756,6 +784,90 @@ class _Check:
             self.fail(f"state.{field}", "does not match the rest of the state: resuming the game from it "
                                         "changes it (a save the engine could not have written)")
 
+    def replays(self, s: GameState) -> None:
+        """The game played again from its seed, setup and handicap with its answers is exactly ``s``."""
+        from .game import _answer, _begin, _question_limit  # here: game imports this module
+
+        players = 1 if s.automa is not None else s.players
+        most = _question_limit(self.rules, s.players)
+        if len(s.history) > most:
+            self.fail("state.history", f"holds {len(s.history):,} answers, more than the {most:,} a game may ask")
+        try:
+            start = initial_state(self.rules, players, s.seed, None if s.setup is None else json.loads(s.setup),
+                                  dict(enumerate(s.handicap)) or None)
+        except SetupError as exc:
+            self.fail("state.handicap" if str(exc).startswith("handicap") else "state.setup", str(exc))
+        try:
+            w = _begin(self.rules, start if s.journal is not None else attrs.evolve(start, journal=None))
+            for i, key in enumerate(s.history):
+                d = w.decision
+                if d is None:
+                    self.fail(f"state.history[{i}]", f"the game is over before this answer, with "
+                                                     f"{len(s.history) - i} answers left")
+                if key not in d.keys():  # noqa: SIM118 - Decision.keys() is a method
+                    keys = d.keys()
+                    shown = ", ".join(keys[:12]) + (f", ... ({len(keys)} in all)" if len(keys) > 12 else "")
+                    self.fail(f"state.history[{i}]", f"{describe(key)} is no answer to {describe(d.prompt)}; the "
+                                                     f"keys were {shown}")
+                _answer(w, key)
+            again = w.freeze()
+        except SaveError:
+            raise
+        except Exception as exc:  # a card text that loops on replay, say: still one error type
+            self.fail("state.history", f"the game cannot be played again from its answers ({describe_error(exc)})")
+        found = first_difference(s, again, "state", self.rules, s.players)
+        if found is not None:
+            where, saved, replayed = found
+            self.fail(where, f"the save says {saved}, but its seed, setup and answers lead to {replayed} "
+                             "(the save was changed, or not made by this game)")
+
+
+def first_difference(saved: Any, replayed: Any, where: str, rules: Rules, players: int) -> tuple[str, str, str] | None:
+    """The first place where two states differ: (field path, saved value, replayed value), in words.
+
+    Fields are compared in the order of their classes, lists entry by entry, and the event logs
+    event by event; None when the states are equal.
+    """
+    if saved == replayed:
+        return None
+    if isinstance(saved, bytes) or isinstance(replayed, bytes):  # the packed event log
+        return _log_difference(saved, replayed, where, rules, players)
+    if attrs.has(type(saved)) and type(saved) is type(replayed):
+        for f in attrs.fields(type(saved)):
+            found = first_difference(getattr(saved, f.name), getattr(replayed, f.name), _join(where, f.name),
+                                     rules, players)
+            if found is not None:
+                return found
+    if isinstance(saved, tuple) and isinstance(replayed, tuple):
+        for i, (a, b) in enumerate(zip(saved, replayed, strict=False)):
+            found = first_difference(a, b, f"{where}[{i}]", rules, players)
+            if found is not None:
+                return found
+        return where, _shown(saved), _shown(replayed)
+    return where, _shown(saved), _shown(replayed)
+
+
+def _shown(value: Any) -> str:
+    """A state's value as the save writes it, described short."""
+    if attrs.has(type(value)):
+        return "an object"
+    if isinstance(value, tuple):
+        return f"a list of {len(value)}" if value else "an empty list"
+    return describe(value)
+
+
+def _log_difference(saved: bytes | None, replayed: bytes | None, where: str, rules: Rules,
+                    players: int) -> tuple[str, str, str]:
+    if saved is None or replayed is None:
+        return where, describe(saved) if saved is None else "an event log", \
+            describe(replayed) if replayed is None else "an event log"
+    ours = journal.decode(saved, rules.lexicon, players)
+    theirs = journal.decode(replayed, rules.lexicon, players)
+    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
+        if a != b:
+            return f"{where} (event {i})", describe(a.text), describe(b.text)
+    return where, f"{len(ours)} events", f"{len(theirs)} events"
+
 
 def _whose(ref: CardRef) -> str:
     seat, name = ref
@@ -777,9 +889,9 @@ STATE_FIELDS = (
     "players", "seats", "track", "days", "bag", "undealt", "voyage", "day", "step", "commits", "seed", "counter",
     "island", "aside", "cursor", "sub", "order", "frames", "queue", "flow_answers", "census", "net", "extra",
     "just_took", "left_of_neutral", "decision", "journal", "automa", "solo_deck", "solo_discard", "ranks",
-    "watching", "no_effect", "history",
+    "watching", "no_effect", "history", "setup", "handicap",
 )
-"""Every field of ``GameState`` (``history`` last: saves from before it existed may omit it)."""
+"""Every field of ``GameState``."""
 _PLAYER_FIELDS = ("seat", "doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept",
                   "kept_loot", "removed")
 _FRAME_FIELDS = ("source", "index", "seat", "this", "pc", "answers", "marks", "origin")

@@ -185,7 +185,12 @@ class GameState:
     ranks: tuple[tuple[CardRef, float], ...] = ()
     watching: tuple[CardRef, str] | None = None
     no_effect: tuple[CardRef, ...] = ()
-    history: tuple[str, ...] = ()  # every answer given so far, in order: enough to replay the game
+    history: tuple[str, ...] = ()  # every answer given so far, in order
+    # How the game began, beside its seed: the declared position (``new_game(setup=...)``) as
+    # canonical JSON, None for a dealt game, and each seat's handicap (extra starting doubloons;
+    # empty for none).  With the seed and ``history`` they replay the game: a save is checked so.
+    setup: str | None = None
+    handicap: tuple[int, ...] = ()
 
 
 def loot_tally(s: GameState) -> Counter[str]:

@@ -26,6 +26,7 @@ from ._version import library_version
 from .bots.registry import parse_bot
 from .engine.specs import Rules
 from .errors import LibertaliaError, UnverifiedLootWarning
+from .files import clean_temporary, make_private_folder
 from .game import Game, new_game
 from .loading.rules import load_rules
 from .playing import play_out
@@ -64,6 +65,7 @@ class GameSummary:
     winners: tuple[int, ...]
     played: tuple[tuple[str, ...], ...]  # per seat, the characters it sent to the island
     doubloons: tuple[dict[str, int], ...]  # per seat, doubloons gained (+) or lost (-) by each source
+    unrecorded: str = ""  # why the game's record could not be written (naming the file); "" if it was, or none asked
 
 
 @attrs.frozen
@@ -119,7 +121,10 @@ def play_one(task: Task) -> Result:
     """One game from plain arguments (so that worker processes can run it).
 
     A game the engine gives up on (``StepBudgetExceeded`` or any other library
-    error while playing) comes back as a ``GameFailure``: the other games go on.
+    error while playing) comes back as a ``GameFailure``: the other games go on.  A record
+    that cannot be written (a full disk, a file-size limit) is noted in the summary's
+    ``unrecorded``, naming the file; the game still counts, and the records written before
+    stay whole (each is written atomically).
     """
     args_json, players, seed, bots, record_dir = task
     rules = _rules(args_json)
@@ -129,9 +134,14 @@ def play_one(task: Task) -> Result:
         game = play_out(new_game(rules, players, seed), seats)
     except LibertaliaError as exc:
         return GameFailure(seed, names, type(exc).__name__, str(exc))
+    summary = summarize(game, seed, names)
     if record_dir is not None:
-        GameRecord.of(game, seed=seed, agents=names).save(Path(record_dir) / f"game-{seed:06d}.json")
-    return summarize(game, seed, names)
+        path = Path(record_dir) / f"game-{seed:06d}.json"
+        try:
+            GameRecord.of(game, seed=seed, agents=names).save(path)
+        except OSError as exc:
+            return attrs.evolve(summary, unrecorded=f"cannot write {path}: {exc.strerror or exc}")
+    return summary
 
 
 def play_chunk(chunk: Chunk) -> list[Result]:
@@ -202,7 +212,8 @@ def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequ
     args_json = json.dumps(_portable(rules_args), sort_keys=True)
     _rules(args_json)  # load (and validate) once before any worker starts
     if record_dir is not None:
-        Path(record_dir).mkdir(parents=True, exist_ok=True)
+        make_private_folder(record_dir)  # a new folder is the user's only (0700), as each record is (0600)
+        clean_temporary(record_dir)  # what a run killed mid-write left
     record = None if record_dir is None else str(Path(record_dir).absolute())
     if executor is None and jobs <= 1:
         for i in range(games):
@@ -320,7 +331,8 @@ def report(results: Iterable[GameSummary | GameFailure], top: int = 10, *,
 
     A shared win counts as a fraction: two tied winners get half a win each.  ``games``
     counts the finished games the statistics are over; ``failed`` lists the others
-    (seed, bots, error and message).  ``run`` (from ``run_info``) is put first, as it says
+    (seed, bots, error and message), and ``unrecorded`` the counted games whose record could
+    not be written (seed, and the error naming the file).  ``run`` (from ``run_info``) is put first, as it says
     what the numbers are about.
 
     Per character, ``plays`` counts every time a seat sent it to the island; ``seat_games``
@@ -350,6 +362,7 @@ class Tally:
         self.cards_of = cards_of
         self.games = 0
         self.failures: list[GameFailure] = []
+        self.unrecorded: list[tuple[int, str]] = []  # (seed, why) of the games whose record was not written
         self.wins_by_seat: dict[int, float] = defaultdict(float)
         self.scores_by_seat: dict[int, list[int]] = defaultdict(list)
         self.wins_by_bot: dict[str, float] = defaultdict(float)
@@ -365,6 +378,8 @@ class Tally:
             return
         s = result
         self.games += 1
+        if s.unrecorded:
+            self.unrecorded.append((s.seed, s.unrecorded))
         share = 1 / len(s.winners)
         for seat, score in enumerate(s.scores):
             won = share if seat in s.winners else 0.0
@@ -390,6 +405,7 @@ class Tally:
             "games": n,
             "failed": [{"seed": f.seed, "bots": list(f.bots), "error": f.error, "message": f.message}
                        for f in self.failures],
+            "unrecorded": [{"seed": seed, "error": why} for seed, why in self.unrecorded],
             "seats": [
                 {"seat": seat, "win_rate": round(self.wins_by_seat[seat] / n, 4),
                  **_describe(self.scores_by_seat[seat])}

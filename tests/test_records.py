@@ -64,13 +64,14 @@ def test_a_record_needs_no_seed_and_replays_exactly() -> None:
         GameRecord.of(game, seed=5)
 
 
-def test_a_declared_position_needs_its_setup() -> None:
-    """A record of a game from a declared position carries the setup, and refuses to be made without it."""
+def test_a_declared_position_is_carried_by_the_game() -> None:
+    """A game from a declared position knows its setup, so its record carries it; a wrong setup is refused."""
     setup = {"players": [{"hand": ["Cook", "Merchant"]}, {"hand": ["Cook", "Surgeon"]}]}
     game = lt.new_game(_classic(), 2, seed=3, setup=setup).choose("Merchant")
     assert GameRecord.of(game, setup=setup).replay().state == game.state
-    with pytest.raises(RecordError, match="setup: the game began at a declared position"):
-        GameRecord.of(game)
+    assert GameRecord.of(game).setup == setup and GameRecord.of(game).replay().state == game.state
+    with pytest.raises(RecordError, match="answers: the game's answers do not lead to it"):
+        GameRecord.of(game, setup={**setup, "day": 2})
 
 
 @pytest.mark.parametrize("text", ["1", "null", "[1, 2]", "", "{", "[" * 50_000, "[[[" * 10 + "]]]" * 10, "{}",
@@ -110,8 +111,10 @@ def test_a_wrong_field_is_named(field: str, value: Any) -> None:
      "rules_args: the rules do not load: no edition or board file called 'nope'"),
     ({"rules_args": {"edition": "classic", "loot": "stormy", "seed": None, "extra_cards": []}},
      "rules_args: the rules do not load: there is no 'stormy' loot side"),
+    ({"rules_args": {"edition": "classic", "loot": None, "seed": None, "extra_cards": ["no/such/mod"]}},
+     "rules_args: the rules do not load: no/such/mod: no such file or folder"),
     ({"rules_args": {"edition": "classic", "loot": None, "seed": None, "extra_cards": ["/no/such/mod"]}},
-     "rules_args: the rules do not load: /no/such/mod: no such file or folder"),
+     "rules_args.extra_cards[0]: '/no/such/mod' lies outside the current folder, so it is not read"),
     ({"rules_identity": "classic:chest=stormy"}, "rules_identity: the record is for 'classic:chest=stormy' (edition"),
     ({"rules_fingerprint": "0123456789abcdef"}, "rules_fingerprint: the board, card, loot or grammar files have "),
     ({"library_version": "0.0.1"}, "library_version: the record was made with libertalia 0.0.1, and this is"),
@@ -156,16 +159,21 @@ def test_a_changed_card_makes_replay_refuse(tmp_path: Path) -> None:
 
 
 def test_a_modded_record_replays_from_another_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mod paths are stored absolute, so a record made with a relative mod path replays from anywhere."""
+    """Mod paths are stored absolute: a record beside its mod, or one whose mod is named again, replays anywhere."""
     _mod(tmp_path / "mod", 9)
     monkeypatch.chdir(tmp_path)
     rules = lt.load_rules("classic", extra_cards=["mod"])
     assert rules.load_args["extra_cards"] == [str((tmp_path / "mod").resolve())]
-    text = GameRecord.of(_played(rules, 20)).to_json()
+    record = GameRecord.of(_played(rules, 20))
+    record.save(tmp_path / "game.json")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    assert GameRecord.from_json(text).replay().state == _played(rules, 20).state
+    assert GameRecord.load(tmp_path / "game.json").replay().state == _played(rules, 20).state
+    with pytest.raises(RecordError, match=r"extra_cards\[0\]: '.*mod' lies outside the current folder"):
+        GameRecord.from_json(record.to_json()).replay()
+    again = GameRecord.from_json(record.to_json()).replay(cards=[tmp_path / "mod"])
+    assert again.state == _played(rules, 20).state
 
 
 def test_a_record_that_is_not_utf8_is_refused(tmp_path: Path) -> None:

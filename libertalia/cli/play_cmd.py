@@ -12,7 +12,13 @@ The command line never loses a game:
 - Ctrl-C, at a prompt or while bots or the engine are thinking, saves the game as it stood
   after the last complete answer and exits with status 130;
 - the record path and the ``--load`` file are checked before the game starts, and a bad
-  ``save FILE`` typed at the prompt is reported and asked again.
+  ``save FILE`` typed at the prompt is reported and asked again;
+- one session per file: the session holds an ``fcntl`` lock on its record for as long as it
+  runs (``files.SessionLock``, a ``.NAME.lock`` file beside it naming the process), so a
+  second ``play`` on the same file is refused with the first one's process id, and ``save
+  FILE`` will not write a file another session holds; the lock of a session killed outright
+  dies with it, and the next session takes it over.  Temporary files left in the record's
+  folder by a session killed mid-write are removed when the next one starts.
 
 Without ``--seed`` a seed is drawn at random (outside the engine, which draws nothing that
 its seed does not decide) and printed, so that the deal can be played again.
@@ -20,7 +26,6 @@ its seed does not decide) and printed, so that the deal can be played again.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import enum
 import os
@@ -28,7 +33,6 @@ import re
 import secrets
 import shlex
 import sys
-import tempfile
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,12 +47,14 @@ from ..agents import Agent
 from ..bots.registry import BOT_HELP
 from ..engine import rng
 from ..engine.specs import Rules
-from ..errors import LibertaliaError
+from ..errors import FileInUse, LibertaliaError
+from ..files import SessionLock, clean_temporary, probe_folder
 from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
 from ..stats import bot_factory
 from . import console, friendly_errors, load, notes, rules_args
 from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
+from .replay_cmd import check_cards
 
 INTRO = "Type an option's number or its key; 'help' lists show, log, undo, save and quit."
 HELP = f"""Answer with an option's number or its key (in any case). At any prompt you may also type:
@@ -106,14 +112,8 @@ def path_problem(path: Path) -> str | None:
         return f"{folder} is not a folder"
     if path.exists() and not os.access(path, os.W_OK):
         return f"{path} is read-only"
-    try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".libertalia-", suffix=".probe")
-    except OSError as exc:
-        return f"cannot write in the folder {folder}: {exc.strerror or exc}"
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return None
+    problem = probe_folder(folder)
+    return None if problem is None else f"cannot write in the folder {folder}: {problem}"
 
 
 def _exists(path: Path) -> bool:
@@ -128,10 +128,13 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def free_record_path(seed: int, folder: Path = Path()) -> Path:
-    """``libertalia-SEED.json``, or ``libertalia-SEED-2.json``, ``-3``, ... if it is taken: never a record in use."""
+def free_record_path(seed: int, folder: Path = Path(), taken: frozenset[Path] = frozenset()) -> Path:
+    """``libertalia-SEED.json``, or ``libertalia-SEED-2.json``, ``-3``, ... if it is taken: never a record in use.
+
+    ``taken`` are paths another session holds, though nothing is written there yet.
+    """
     path, n = folder / f"libertalia-{seed}.json", 2
-    while _exists(path):
+    while _exists(path) or path in taken:
         path, n = folder / f"libertalia-{seed}-{n}.json", n + 1
     return path
 
@@ -157,10 +160,10 @@ def _read_record(path: str) -> GameRecord:
         _fail(f"{path}: not a valid game record ({type(exc).__name__}: {_one_line(exc)})")
 
 
-def _resume(record: GameRecord, path: str) -> tuple[Rules, Game, Game]:
+def _resume(record: GameRecord, path: str, cards: Sequence[str] = ()) -> tuple[Rules, Game, Game]:
     """The rules, the game as recorded, and the same game at its start (where 'undo' replays from)."""
     try:
-        rules = record.load_rules()
+        rules = record.load_rules(cards=cards)
         return rules, record.replay(rules), attrs.evolve(record, answers=()).replay(rules)
     except (ValueError, LibertaliaError, OSError) as exc:
         _fail(f"{path}: {_one_line(exc)}")
@@ -209,12 +212,14 @@ class _Session:
     """One game in progress, the seat it is played from and where it is saved."""
 
     def __init__(self, out: Console, game: Game, seat: int, bots: str, seed: int, path: Path,
-                 handicap: dict[int, int] | None = None, start: Game | None = None) -> None:
+                 handicap: dict[int, int] | None = None, start: Game | None = None,
+                 lock: SessionLock | None = None) -> None:
         self.out = out
         self.game = game
         self.seat = seat
         self.seed = seed
         self.path = path
+        self.lock = lock  # held on ``path`` for the whole session
         self.handicap = handicap
         automa = game.state.automa
         if automa is None:
@@ -243,7 +248,13 @@ class _Session:
         problem = path_problem(target)
         if problem is None:
             try:
-                self.write(target)
+                if _same_file(target, self.path):
+                    self.write(target)
+                else:
+                    with SessionLock(target):  # not over a game another session is playing
+                        self.write(target)
+            except FileInUse as exc:
+                problem = f"another libertalia play session ({_process(exc)}) is playing the game in it"
             except OSError as exc:
                 problem = exc.strerror or str(exc)
         if problem is not None:
@@ -422,7 +433,14 @@ class _Session:
 
     # ------------------------------------------------------------ the whole game
     def play(self) -> None:
-        """``run``, and whatever happens, the game is saved and the person told where."""
+        """``run``, and whatever happens, the game is saved and the person told where; then the lock is let go."""
+        try:
+            self._play()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+
+    def _play(self) -> None:
         try:
             finished = self.run()
             if finished:
@@ -488,17 +506,23 @@ def _check_seed(ctx: click.Context, param: click.Parameter, value: int | None) -
 @click.option("--record", "record_path", type=click.Path(dir_okay=False),
               help="A new file where the game is saved after every answer and at the end "
                    "(default: the --load file, else libertalia-SEED.json here, numbered if it exists).")
+@click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),
+              help="Extra card files or folders (a mod). With --load: the record's own mod paths that lie "
+                   "outside its folder and this one, to read them anyway.")
 def play(players: int, handicap: str | None, seat: int, edition: str, loot: str | None, seed: int | None,
-         bots: str, load_path: str | None, record_path: str | None) -> None:
+         bots: str, load_path: str | None, record_path: str | None, extra: tuple[str, ...]) -> None:
     """Play one seat against bots.
 
     The game is saved after every answer; Ctrl-C saves it too (exit status 130), and
-    ``libertalia play --load FILE`` resumes it.  At the prompt, 'help' lists the commands.
+    ``libertalia play --load FILE`` resumes it.  One session per file: while a game is
+    played, a second ``play`` on its file is refused, naming the first one's process id
+    (a session killed outright leaves no lock behind).  At the prompt, 'help' lists the
+    commands.
     """
     out = console()
     try:
         session = _start(out, players, seat, edition, loot, seed, bots, load_path, record_path,
-                         parse_handicap(handicap))
+                         parse_handicap(handicap), extra)
     except KeyboardInterrupt:
         click.echo("\nInterrupted before the game began: nothing to save.", err=True)
         sys.exit(INTERRUPTED)
@@ -535,8 +559,11 @@ def _refuse_fixed_options() -> None:
 
 
 def _record_path(record_path: str | None, load_path: str | None, record: GameRecord | None,
-                 seed: int) -> tuple[Path, str]:
-    """Where the game is saved, and a note on why there: never over a record that is not this game's."""
+                 seed: int, taken: frozenset[Path] = frozenset()) -> tuple[Path, str]:
+    """Where the game is saved, and a note on why there: never over a record that is not this game's.
+
+    ``taken`` are default paths found locked by other sessions: the next free number is used.
+    """
     resumable = record is not None and not _bots_only(record)
     if record_path is not None:
         path = Path(record_path)
@@ -552,7 +579,7 @@ def _record_path(record_path: str | None, load_path: str | None, record: GameRec
         return path, ""
     if load_path is not None and resumable:
         return Path(load_path), ""
-    path = free_record_path(seed)
+    path = free_record_path(seed, taken=taken)
     notes = []
     if load_path is not None:
         notes.append(f"{load_path} records a game between bots: it is left as it is.")
@@ -563,8 +590,11 @@ def _record_path(record_path: str | None, load_path: str | None, record: GameRec
 
 def _start(out: Console, players: int, seat: int, edition: str, loot: str | None, seed: int | None, bots: str,
            load_path: str | None, record_path: str | None,
-           handicap: dict[int, int] | None = None) -> _Session | None:
-    """Check every path and option, then set up or resume the game (None: a finished game, shown)."""
+           handicap: dict[int, int] | None = None, extra: tuple[str, ...] = ()) -> _Session | None:
+    """Check every path and option, take the record's lock, then set up or resume the game.
+
+    None: a finished game, shown (and the lock let go again).
+    """
     if load_path is not None:
         _refuse_fixed_options()
     record = _read_record(load_path) if load_path is not None else None
@@ -573,14 +603,63 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
         seed = record.seed
     elif seed is None:
         seed = secrets.randbelow(RANDOM_SEEDS)
-    path, note = _record_path(record_path, load_path, record, seed)
-    problem = path_problem(path)
-    if problem is not None:
-        raise click.BadParameter(f"cannot save the game to {path}: {problem}", param_hint="--record")
+    path, note, lock = _claim(record_path, load_path, record, seed)
+    try:
+        session = _begin_session(out, players, seat, edition, loot, seed, bots, load_path, record, path, note, lock,
+                                 drawn, handicap, extra)
+    except BaseException:
+        lock.release()
+        raise
+    if session is None:
+        lock.release()
+    return session
+
+
+def _claim(record_path: str | None, load_path: str | None, record: GameRecord | None,
+           seed: int) -> tuple[Path, str, SessionLock]:
+    """The record path, its note and the session's lock on it; a file another session holds is refused.
+
+    A default path another session holds (it has not written there yet) is passed over for the next number.
+    """
+    taken: set[Path] = set()
+    while True:
+        path, note = _record_path(record_path, load_path, record, seed, frozenset(taken))
+        problem = path_problem(path)
+        if problem is not None:
+            raise click.BadParameter(f"cannot save the game to {path}: {problem}", param_hint="--record")
+        lock = SessionLock(path)
+        try:
+            lock.acquire()
+        except FileInUse as exc:
+            if record_path is None and (load_path is None or not _same_file(path, Path(load_path))):
+                taken.add(path)
+                continue
+            _fail(f"{path} is in use: another libertalia play session ({_process(exc)}) is playing it; go on "
+                  "there, or quit that session first")
+        except OSError as exc:
+            _fail(f"cannot lock {path} for this session ({exc.strerror or exc})")
+        if lock.stale is not None:
+            click.echo(f"note: the last session on {path} (process {lock.stale}) ended without letting go of "
+                       "it; its lock is taken over.", err=True)
+        clean_temporary(path.parent)  # what a session killed mid-write left
+        return path, note, lock
+
+
+def _process(exc: FileInUse) -> str:
+    return f"process {exc.pid}" if exc.pid is not None else "its process id unknown"
+
+
+def _begin_session(out: Console, players: int, seat: int, edition: str, loot: str | None, seed: int, bots: str,
+                   load_path: str | None, record: GameRecord | None, path: Path, note: str, lock: SessionLock,
+                   drawn: bool, handicap: dict[int, int] | None, extra: tuple[str, ...]) -> _Session | None:
+    """The game of a session that holds its record's lock: resumed from the record, or a new one."""
+    if record is not None and load_path is not None and _same_file(path, Path(load_path)):
+        record = _read_record(load_path)  # again, under the lock: as the last session left it
     start: Game | None = None
     if record is not None:
+        check_cards(record, extra)
         with notes():
-            rules, game, start = _resume(record, str(load_path))
+            rules, game, start = _resume(record, str(load_path), extra)
         if game.is_over:
             _show_finished(out, game, str(load_path))
             return None
@@ -588,7 +667,7 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
         handicap = dict(enumerate(record.handicap)) if record.handicap else None
         seat, bots = _resumed_seats(record, seat, bots)
     else:
-        rules = _new_rules(edition, loot, players)
+        rules = _new_rules(edition, loot, players, extra)
     if not 0 <= seat < players:
         raise click.BadParameter(f"your seat must be 0 to {players - 1}, not {seat}", param_hint="--seat")
     if record is None:
@@ -597,17 +676,17 @@ def _start(out: Console, players: int, seat: int, edition: str, loot: str | None
         out.print(f"Seed {seed} (drawn at random: --seed {seed} deals this game again)." if drawn else f"Seed {seed}.")
     else:
         out.print(f"Resumed {load_path}: {len(record.answers)} answers replayed.")
-    session = _Session(out, game, seat, bots, seed, path, handicap, start)
+    session = _Session(out, game, seat, bots, seed, path, handicap, start, lock)
     if note:
         out.print(note)
     out.print(f"The game is saved to {path} after every answer.")
     return session
 
 
-def _new_rules(edition: str, loot: str | None, players: int) -> Rules:
+def _new_rules(edition: str, loot: str | None, players: int, extra: tuple[str, ...] = ()) -> Rules:
     """The rules of a new game, and a usage error for a player count they are not for."""
     with friendly_errors():
-        rules = load(rules_args(edition, loot))
+        rules = load(rules_args(edition, loot, extra))
     lo, hi = rules.board.players
     solo = " (or 1: the solo game)" if rules.board.solo is not None else ""
     if not (lo <= players <= hi or (players == 1 and rules.board.solo is not None)):

@@ -110,12 +110,15 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
 
     The report says what was played (edition, loot sides, seeds, bots, version) and
     explains its columns. A game that stops with an error (a card text that loops, say)
-    is reported with its seed and left out of the statistics; the others go on.
+    is reported with its seed and left out of the statistics; the others go on.  So it is
+    when a record of --record cannot be written (a full disk, say): the games still count,
+    and the message names the files.
 
     \b
     Exit status:
-      0  every game was played
-      1  some games failed (each is named with its seed; the others are counted)
+      0  every game was played and recorded
+      1  some games failed (each is named with its seed; the others are counted), or
+         some records could not be written (each file is named)
       2  a usage error or bad input (an option, a card file), or a file that could
          not be read or written
       3  the machinery failed: the dask scheduler could not be reached, had no
@@ -166,11 +169,26 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
         _tables(out, report)
     if plt is not None and plot_path is not None:  # after the report, so that a failing chart never loses it
         _plot_to(plt, [tally.scores_by_seat[seat] for seat in sorted(tally.scores_by_seat)], report, plot_path)
+    _report_unrecorded(report["unrecorded"])
     if report["failed"]:
         if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
             for f in report["failed"]:
                 click.echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
         raise SystemExit(1)
+    if report["unrecorded"]:
+        raise SystemExit(1)
+
+
+def _report_unrecorded(unrecorded: list[dict[str, Any]], shown: int = 5) -> None:
+    """The records --record could not write, after the report: the first few by name, then how many in all."""
+    if not unrecorded:
+        return
+    click.echo(f"libertalia: {len(unrecorded)} game record(s) could not be written; the statistics count those "
+               "games, and every record written is whole:", err=True)
+    for entry in unrecorded[:shown]:
+        click.echo(f"  seed {entry['seed']}: {entry['error']}", err=True)
+    if len(unrecorded) > shown:
+        click.echo(f"  ... and {len(unrecorded) - shown} more", err=True)
 
 
 def _bot_list(bots: str) -> list[str]:

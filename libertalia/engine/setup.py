@@ -7,6 +7,7 @@ the position has not used.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -21,12 +22,20 @@ from .specs import Rules
 _SETUP_KEYS = {"voyage", "day", "reputation", "players", "loot"}
 _PLAYER_KEYS = {"hand", "ship", "graveyard", "loot", "doubloons", "score"}
 
+MAX_START = 10**6
+"""The most doubloons (or points) a seat may start with, by handicap or declared position.
+
+Far beyond any real game, and a thousandth of what a save holds (``saves.MAX_AMOUNT``): what
+a game gains on top of it still fits a save, so every game ``new_game`` starts can be saved."""
+
 
 def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None,
                   handicap: Mapping[int, int] | None = None) -> GameState:
     """The game before its first voyage; ``players=1`` is the solo game (seat 1 is Automa).
 
-    ``handicap`` gives seats extra doubloons at the start (the solo difficulty setting).
+    ``handicap`` gives seats extra doubloons at the start (the solo difficulty setting), up to
+    ``MAX_START`` each.  The state keeps the handicap and the declared position (as canonical
+    JSON): with the seed and the answers, they are what a save is checked against by replay.
     """
     board = rules.board
     lo, hi = board.players
@@ -57,6 +66,9 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
     else:
         track, counter = _shuffled_track(rules, players, seed, board.start_spaces.get(players))
     bonus = _handicap(handicap, seats)
+    if setup is not None and any(bonus):
+        raise SetupError("handicap: a declared position gives each seat its own doubloons (players[i].doubloons); "
+                         "a handicap is for a game from the start")
     state = GameState(
         players=seats,
         seats=tuple(PlayerState(i, bonus[i], 0, 0, (), (), (), ()) for i in range(seats)),
@@ -72,10 +84,29 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
         counter=counter,
         automa=1 if players == 1 else None,
         solo_deck=solo_deck,
+        handicap=tuple(bonus) if any(bonus) else (),
     )
     if setup is None:
         return state
-    return _declared(rules, state, setup)
+    return attrs.evolve(_declared(rules, state, setup), setup=canonical_setup(setup))
+
+
+def canonical_setup(setup: Mapping[str, Any]) -> str:
+    """A declared position (already checked) as the one JSON text the state keeps: keys sorted, no spaces."""
+    return json.dumps(_plain(setup, "setup"), sort_keys=True, separators=(",", ":"))
+
+
+def _plain(value: Any, what: str) -> Any:
+    """``value`` as plain JSON values: mappings become dicts, tuples lists, subclasses their base types."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v, f"{what}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v, f"{what}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    raise SetupError(f"{what} must be a name, a whole number, a list or a mapping, not {_shown(value)}")
 
 
 def _handicap(handicap: Mapping[int, int] | None, seats: int) -> list[int]:
@@ -83,11 +114,11 @@ def _handicap(handicap: Mapping[int, int] | None, seats: int) -> list[int]:
     if handicap is None:
         return bonus
     if not isinstance(handicap, Mapping):
-        raise SetupError(f"handicap maps seats to extra doubloons, not {handicap!r}")
+        raise SetupError(f"handicap maps seats to extra doubloons, not {_shown(handicap)}")
     for seat, extra in handicap.items():
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-            raise SetupError(f"handicap: {seat!r} is not a seat (0 to {seats - 1})")
-        bonus[seat] = _int(extra, f"handicap[{seat}]", 0)
+            raise SetupError(f"handicap: {_shown(seat)} is not a seat (0 to {seats - 1})")
+        bonus[seat] = _amount(extra, f"handicap[{seat}]")
     return bonus
 
 
@@ -224,8 +255,8 @@ def _declared_seat(rules: Rules, i: int, value: Any, bag: Counter[str]) -> Playe
         _take_from_bag(bag, kind, f"players[{i}].loot")
     return PlayerState(
         i,
-        _int(spec.get("doubloons", 0), f"players[{i}].doubloons", 0),
-        _int(spec.get("score", 0), f"players[{i}].score", 0),
+        _amount(spec.get("doubloons", 0), f"players[{i}].doubloons"),
+        _amount(spec.get("score", 0), f"players[{i}].score"),
         0,
         tuple(sorted(zones["hand"], key=rules.rank)),
         zones["ship"],
@@ -236,13 +267,13 @@ def _declared_seat(rules: Rules, i: int, value: Any, bag: Counter[str]) -> Playe
 
 def _mapping(value: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise SetupError(f"{what} must be a mapping of keys to values, not {value!r}")
+        raise SetupError(f"{what} must be a mapping of keys to values, not {_shown(value)}")
     return value
 
 
 def _seq(value: Any, what: str) -> list[Any]:
     if not isinstance(value, (list, tuple)):
-        raise SetupError(f"{what} must be a list, not {value!r}")
+        raise SetupError(f"{what} must be a list, not {_shown(value)}")
     return list(value)
 
 
@@ -250,7 +281,7 @@ def _strings(value: Any, what: str) -> tuple[str, ...]:
     items = _seq(value, what)
     for item in items:
         if not isinstance(item, str):
-            raise SetupError(f"{what} must list names, not {item!r}")
+            raise SetupError(f"{what} must list names, not {_shown(item)}")
     return tuple(items)
 
 
@@ -270,5 +301,21 @@ def _take_from_bag(bag: Counter[str], kind: str, where: str) -> None:
 def _int(value: Any, what: str, lo: int, hi: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < lo or (hi is not None and value > hi):
         span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-        raise SetupError(f"{what} must be a whole number in {span}, not {value!r}")
+        raise SetupError(f"{what} must be a whole number in {span}, not {_shown(value)}")
     return value
+
+
+def _amount(value: Any, what: str) -> int:
+    """Doubloons or points a seat starts with: 0 to ``MAX_START``, the bound that keeps every game saveable."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_START:
+        raise SetupError(f"{what} must be a whole number in 0..{MAX_START:,}, not {_shown(value)}: a seat starts "
+                         f"with at most {MAX_START:,} (MAX_START), so that the game still fits a save")
+    return _int(value, what, 0, MAX_START)
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, short: a huge number by its size (its digits may be too many to print at all)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -6,7 +6,6 @@ import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import libertalia as lt
+from libertalia import files
 from libertalia.cli import main, play_cmd
 from libertalia.errors import SetupError
 from libertalia.game import Game
@@ -221,7 +221,7 @@ def test_an_unwritable_record_path_is_refused_before_the_game(tmp_path: Path,
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(tempfile, "mkstemp", refuse)  # a read-only folder, even for root
+    monkeypatch.setattr(files, "_temporary", refuse)  # a read-only folder, even for root
     result = run("play", "--record", str(tmp_path / "r.json"), stdin="1\n")
     assert result.exit_code == 2 and "Permission denied" in result.output and "your choice" not in result.output
     assert not (tmp_path / "r.json").exists()

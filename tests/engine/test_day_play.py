@@ -192,44 +192,17 @@ def test_a_mid_sun_save_with_a_broken_walk_is_refused(rules: lt.Rules, edit: Any
         _load(rules, payload)
 
 
-def _as_format_3(payload: dict[str, Any]) -> dict[str, Any]:
-    """What the engine before E26 saved mid-sun: the cursor counted the island cards passed, and
-    ``order`` still held the last dusk's cards (nothing on a declared position's first day)."""
-    state = payload["state"]
-    done = state["order"][:state["cursor"]]
-    state["cursor"] = sum(1 for ref in done if ref in state["island"])
-    state["order"] = list(reversed(state["island"]))  # stale: format 3 ignored it by day
+def test_a_format_3_save_is_refused_as_unverifiable(rules: lt.Rules) -> None:
+    """An older save lacks how its game began, so it cannot be checked by replay: refused, saying so."""
+    payload = json.loads(_mid_walk(rules).to_json())
     payload["format"] = 3
-    return payload
-
-
-def test_a_format_3_save_taken_mid_sun_loads_as_the_same_walk(rules: lt.Rules) -> None:
-    """E26: an older save mid-sun (the Scout gone, its card still to choose) loads and plays on as it would have."""
-    g = day(rules, ["Scout", "Officer", "Cook"], ["Drummer", "Cook"], ["Piper", "Cook"])
-    at(g, "choose_character", 0)
-    assert g.state.order == ((0, "Scout"), (2, "Piper"), (1, "Drummer")) and g.state.cursor == 1
-    old = _load(rules, _as_format_3(json.loads(g.to_json())))
-    assert old.state.order == ((2, "Piper"), (1, "Drummer")) and old.state.cursor == 0
-    ours, theirs = _to_dusk(g.choose("Officer")), _to_dusk(old.choose("Officer"))
-    assert gains(theirs) == gains(ours) == ["Piper", "Officer", "Drummer"]
-    assert theirs.state == ours.state  # from dusk on the walk is rebuilt from the island
-
-
-@pytest.mark.parametrize("step", ["select", "dusk", "night"])
-def test_a_format_3_save_between_walks_loads_exactly_as_before(rules: lt.Rules, step: str) -> None:
-    """E26 changes saves by day only: at any other step a format 3 save loads to the same state as today's."""
-    g = day(rules, ["Herald", "Lookout", "Bugler"], ["Drummer", "Cook"], ["Piper", "Cook"]).choose("Bugler")
-    while g.state.step != step:
-        g = g.choose(g.legal_keys()[0])
-    payload = json.loads(g.to_json())
-    assert payload["format"] == 4
-    payload["format"] = 3
-    assert _load(rules, payload).state == g.state
+    with pytest.raises(lt.SaveError, match="without how the game began: it cannot be checked by replay"):
+        _load(rules, payload)
 
 
 def test_a_save_format_this_library_cannot_read_is_refused_by_name(rules: lt.Rules) -> None:
     """A save of a future format is refused, naming the formats this library reads."""
     payload = json.loads(_mid_walk(rules).to_json())
     payload["format"] = 5
-    with pytest.raises(lt.SaveError, match="unsupported save format 5; this library reads formats 3 and 4"):
+    with pytest.raises(lt.SaveError, match="unsupported save format 5; this library reads format 4"):
         _load(rules, payload)
