@@ -596,7 +596,8 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     in_zone = w.in_zone
     sources = w.rules.sources
     # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
-    tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue)
+    # Only an ability that can change held loot can take a token from under another's ability.
+    tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue) and _loot_may_move(w, queue)
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
@@ -646,14 +647,36 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     return True
 
 
+def _loot_may_move(w: Work, queue: list[Queued]) -> bool:
+    """Whether a queued ability may change what a seat holds (its footprint writes loot, or anything)."""
+    key = ("loot", *sorted({(q[1], q[2]) for q in queue}))
+    cache = w.rules.order_cache
+    moves = cache.get(key)
+    if moves is None:
+        writes = [w.rules.ability(q[1], q[2]).writes for q in queue]
+        moves = any("*" in ws or any(x.startswith("loot:") for x in ws) for ws in writes)
+        cache[key] = moves
+    return moves
+
+
 def _order_matters(w: Work, group: list[Queued]) -> bool:
-    """Whether two different abilities of ``group`` could give another game in the other order (L1).
+    """Whether two different abilities of ``group`` could give another game in the other order (E8).
 
     Read from the programs' footprints (``engine.program.footprint``): at anchor every change
-    of doubloons is netted (R3), so only what else they read and change decides.
+    of doubloons is netted (R3), so only what else they read and change decides.  Cached per
+    set of abilities on the rules: games repeat the same few groups.
     """
+    key = tuple(sorted({(q[1], q[2]) for q in group}))
+    cache = w.rules.order_cache
+    known = cache.get(key)
+    if known is None:
+        known = cache[key] = _footprints_meet(w, key)
+    return known
+
+
+def _footprints_meet(w: Work, abilities: tuple[tuple[str, int], ...]) -> bool:
     distinct = []
-    for source, index in dict.fromkeys((q[1], q[2]) for q in group):
+    for source, index in abilities:
         a = w.rules.ability(source, index)
         # A token's ability runs only while its token is held: it reads that it holds one.
         reads = a.reads | {f"loot:{source[2:]}"} if source[0] == "l" else a.reads
