@@ -596,8 +596,9 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     in_zone = w.in_zone
     sources = w.rules.sources
     # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
-    # Only an ability that can change held loot can take a token from under another's ability.
-    tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue) and _loot_may_move(w, queue)
+    # Checked once a call: between two calls a stacked ability may have moved loot, while the
+    # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
+    tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue)
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
@@ -606,6 +607,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
             queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
         if tokens:
             queue[:] = _tokens_still_held(w, queue)
+            tokens = False
         if not queue:
             break
         if len(queue) == 1:
@@ -645,18 +647,6 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True
-
-
-def _loot_may_move(w: Work, queue: list[Queued]) -> bool:
-    """Whether a queued ability may change what a seat holds (its footprint writes loot, or anything)."""
-    key = ("loot", *sorted({(q[1], q[2]) for q in queue}))
-    cache = w.rules.order_cache
-    moves = cache.get(key)
-    if moves is None:
-        writes = [w.rules.ability(q[1], q[2]).writes for q in queue]
-        moves = any("*" in ws or any(x.startswith("loot:") for x in ws) for ws in writes)
-        cache[key] = moves
-    return moves
 
 
 def _order_matters(w: Work, group: list[Queued]) -> bool:

@@ -229,7 +229,7 @@ class Rules:
     # Options naming a character to a seat, by (card, asker, zone): filled as games ask.
     option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     # Whether the order of a group of queued abilities can matter (``flow._order_matters``), by the group's
-    # abilities; and whether any of the queued ones can change held loot: filled as games ask.
+    # abilities: filled as games ask.
     order_cache: dict[Any, bool] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
