@@ -26,10 +26,11 @@ from typing import Any
 import attrs
 
 from .engine import rng
+from .engine.driver import answer as _answer
 from .engine.specs import Rules
 from .errors import IllegalChoice, LibertaliaError, RecordError, SetupError
 from .files import read_regular, write_atomic
-from .game import Game, _answer, new_game
+from .game import Game, new_game
 from .loading.rules import bundled_editions, load_rules
 from .saves import MAX_DEPTH, SEED_BOUND, describe, field_key, library_version, parse_json, rules_mismatch
 

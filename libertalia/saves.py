@@ -41,6 +41,9 @@ import attrs
 
 from . import _version
 from .engine import flow, journal, rng
+from .engine.driver import answer as _answer
+from .engine.driver import begin as _begin
+from .engine.driver import question_limit as _question_limit
 from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Work, identity
@@ -786,7 +789,6 @@ class _Check:
 
     def replays(self, s: GameState) -> None:
         """The game played again from its seed, setup and handicap with its answers is exactly ``s``."""
-        from .game import _answer, _begin, _question_limit  # here: game imports this module
 
         players = 1 if s.automa is not None else s.players
         most = _question_limit(self.rules, s.players)

@@ -152,14 +152,18 @@ def acted(events: Iterable[Event], placement: Placement, rules: Rules) -> bool:
     still a Cook); a ``play`` event names the card played, not an ability, and does not count.
     The engine logs a borrowed ability under the card lent, and the borrowing itself
     (``seat 0's Witch uses the moon ability of ...``) under the borrower.  An older log's
-    borrowing event has no source: it counts for a featured borrower of the same seat.  An
-    ability that changed nothing logs nothing.
+    borrowing event has no source: it counts for a featured borrower of the same seat.  Only
+    events of the featured timing count where the event knows its timing.  An ability that
+    changed nothing logs nothing.
     """
     name = placement.name
     borrower = not placement.loot and borrows(rules, name)
+    timing = placement.timing
     for e in events:
         if e.kind == "play":
             continue
+        if timing is not None and e.timing is not None and e.timing != timing:
+            continue  # another of the card's abilities (the Witch's anchor, say), not the one featured
         if e.kind == "borrow":  # the borrower's seat is the event's: only that seat's card acted
             if borrower and e.seat == placement.seat and e.source in (None, name):
                 return True

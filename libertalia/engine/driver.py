@@ -1,0 +1,61 @@
+"""Starting and answering a working copy: the steps every way of playing a game shares.
+
+``Game`` (``choose``, ``play_out``), records and saves (which replay a game to verify it)
+all start a game from its first state and give it answers the same way; here, below all
+of them, so that none needs another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import StepBudgetExceeded
+from ..state import Decision, FrameState, GameState
+from . import flow, journal
+from .specs import Rules
+from .work import Frame, Work
+
+
+def begin(rules: Rules, start: GameState) -> Work:
+    """A working copy of a new game, run from its starting state to the first decision."""
+    w = Work(rules, start)
+    w.log(journal.RULES, rules.board.title, tuple(x for kind, side in rules.loot_sides.items() for x in (kind, side)))
+    for p in start.seats:
+        if p.doubloons:
+            w.log(journal.HANDICAP, p.seat, p.doubloons)
+    if start.step == "select":  # a declared position: no day event says when it starts
+        w.log(journal.POSITION, start.voyage, start.day)
+    flow.run(w)
+    return w
+
+
+def answer(w: Work, key: str) -> None:
+    """Give ``key`` to whoever asked, then run on to the next question."""
+    w.history.append(key)
+    if w.frames:
+        w.frames[-1].answers.append(key)
+    else:
+        w.flow.answers.append(key)
+    w.decision = None
+    flow.run(w)
+
+
+def question_limit(rules: Rules, players: int) -> int:
+    return 50 * rules.board.days_in_game * players
+
+
+def check_question_budget(rules: Rules, players: int, asked: int, d: Decision, w: Work | GameState) -> None:
+    """A per-game bound on decisions, for loops that ask a question every time round.
+
+    ``run`` bounds those that ask none.  A real game asks each seat a few questions a day
+    (a character, loot, an order, a target): random games with the bundled cards average
+    about 2 per seat and day and never reached 3, so 50 per seat and day of the edition's
+    voyages is generous for any mod and still ends a loop in seconds.
+    """
+    if asked >= question_limit(rules, players):
+        frames: Sequence[Frame | FrameState] = w.frames
+        running = [f.source for f in reversed(frames)]
+        raise StepBudgetExceeded(
+            f"the game has asked {asked:,} questions, the most a game may ask (50 per seat "
+            f"and day), and asks seat {d.player} again: {d.prompt}",
+            [d.source, *running] if d.source else running)
