@@ -599,6 +599,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     # Checked once a call: between two calls a stacked ability may have moved loot, while the
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
     tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue)
+    commuting: set[tuple[int, bool, bool]] = set()  # (seat, last, first) whose abilities left all commute
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
@@ -624,11 +625,17 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
                     group = [q for q in queue if q[0] == owner and not q[4]]
                 else:
                     group = [q for q in queue if q[0] == owner]
-                if netted:  # anchor: counts first (E2), then ask only where the order can matter (L1)
-                    early = sources[chosen[1]][chosen[2]].early
-                    group = [] if early else [q for q in group if not sources[q[1]][q[2]].early]
-                    if not _order_matters(w, group):
+                if netted:  # anchor: counts first (E2), then ask only where the order can matter (E8)
+                    kin = (owner, chosen[4], chosen[5])  # the seat and its first / last class (R11)
+                    if kin in commuting or sources[chosen[1]][chosen[2]].early:
                         group = []
+                    else:
+                        group = [q for q in group if not sources[q[1]][q[2]].early]
+                        if not _order_matters(w, group):
+                            # What is left of a group that commutes still commutes: nothing is queued
+                            # while the queue drains, so this class of the seat's is not looked at again.
+                            commuting.add(kin)
+                            group = []
                 if len(group) > 1:
                     chosen = _ask_order(w, chosen[0], group)
                     at = queue.index(chosen)
