@@ -600,6 +600,8 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
     tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue)
     commuting: set[tuple[int, bool, bool]] = set()  # (seat, last, first) whose abilities left all commute
+    if netted and ordered and not _order_matters(w, queue):
+        ordered = False  # nothing queued can change another's game (the common case): the fixed order
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
