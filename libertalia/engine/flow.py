@@ -468,6 +468,7 @@ def _night(w: Work) -> None:
         for seat in range(w.n):
             _queue_ship(w, seat, "moon")
             _queue_held_loot(w, seat, "moon")
+        _queued(w)
         w.sub = 1
     if not _drain(w, ordered=True, zone="ship"):
         return
@@ -496,6 +497,7 @@ def _anchor(w: Work) -> None:
                 _queue_held_loot(w, seat, "anchor")
         # Count adjustments (the Explorer) first: E2.
         w.queue.sort(key=lambda q: not w.rules.ability(q[1], q[2]).early)
+        _queued(w)
         w.sub = 1
     if w.sub == 1:
         if not _drain(w, ordered=True, zone="ship", netted=True):
@@ -505,6 +507,7 @@ def _anchor(w: Work) -> None:
             w.net = [0] * w.n
             for seat in range(w.n):
                 _queue_held_loot(w, seat, "anchor")
+            _queued(w)
             w.sub = 2
     if w.sub == 2 and not _drain(w, ordered=True, zone="ship", netted=True):
         return
@@ -598,7 +601,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
     # Checked once a call: between two calls a stacked ability may have moved loot, while the
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
-    tokens = w.step in ("night", "anchor") and any(q[1][0] == "l" for q in queue)
+    tokens = w.step in ("night", "anchor") and w.loot_may_move and any(q[1][0] == "l" for q in queue)
     commuting: set[tuple[int, bool, bool]] = set()  # (seat, last, first) whose abilities left all commute
     if netted and ordered and not _order_matters(w, queue):
         ordered = False  # nothing queued can change another's game (the common case): the fixed order
@@ -656,6 +659,21 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True
+
+
+def _queued(w: Work) -> None:
+    """Note whether any ability just queued may move held loot (its footprint writes loot, or anything).
+
+    If none may, no token can leave its holder while this queue drains (every ability that runs
+    is queued or started by a queued one), and ``_drain`` need not look at the tokens.
+    """
+    key = ("loot", *sorted({(q[1], q[2]) for q in w.queue}))
+    cache = w.rules.order_cache
+    moves = cache.get(key)
+    if moves is None:
+        moves = cache[key] = any("*" in ws or any(x.startswith("loot:") for x in ws)
+                                 for ws in (w.rules.ability(q[1], q[2]).writes for q in w.queue))
+    w.loot_may_move = moves
 
 
 def _order_matters(w: Work, group: list[Queued]) -> bool:
