@@ -355,9 +355,10 @@ class Take(Node):
     loot: TokenSelector
     mark: int = -1
     CONTRACT = Contract(
-        frozenset({"loot", "bag", "stack"}), frozenset({"loot"}),
-        "each token picked leaves its place (today's loot, tomorrow's, the bag or a player) and joins the "
-        "owner's loot; one from today's loot or the bag stacks its dusk abilities; nothing else changes")
+        frozenset({"loot", "bag", "stack", "random"}), frozenset({"loot"}),
+        "each token picked (a random one drawn from the game's stream) leaves its place (today's loot, "
+        "tomorrow's, the bag or a player) and joins the owner's loot; one from today's loot or the bag stacks its "
+        "dusk abilities; nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
         refs = self.loot.pick(w, f)
@@ -380,8 +381,9 @@ class ReturnLoot(Node):
     loot: TokenSelector
     mark: int = -1
     CONTRACT = Contract(
-        frozenset({"loot", "bag"}), frozenset({"loot"}),
-        "each token picked leaves its place and goes into the bag; nothing else changes")
+        frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
+        "each token picked (a random one drawn from the game's stream) leaves its place and goes into the bag; "
+        "nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
         refs = self.loot.pick(w, f)
@@ -488,8 +490,8 @@ class Swap(Node):
     second: TokenSelector
     mark: int = -1
     CONTRACT = Contract(
-        frozenset({"loot", "bag"}), frozenset({"loot"}),
-        "the two tokens picked trade places; nothing else changes")
+        frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
+        "the two tokens picked trade places (a random one drawn from the game's stream); nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
         # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
