@@ -204,7 +204,8 @@ class Discard(Node):
         "nothing else changes")
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
-        return ref[0] is not None
+        # A neutral card is nobody's to discard; one already in its graveyard cannot be discarded again.
+        return ref[0] is not None and not w.in_zone(ref, "graveyard")
 
     def act(self, w: Work, f: Frame) -> int:
         by = (f.seat, source_name(f))
