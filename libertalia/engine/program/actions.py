@@ -409,24 +409,31 @@ class KeepLoot(Node):
         frozenset({"kept"}), frozenset({"keep"}),
         "each token picked, held by the owner and not yet kept, is marked kept; nothing else changes")
 
+    def _keepable(self, w: Work, f: Frame) -> list[LootRef]:
+        """The tokens of the phrase the owner can still keep: a kind's tokens held, less those already kept."""
+        seat = w.seats[f.seat]
+        spare = {k: seat.loot.count(k) - seat.kept_loot.count(k) for k in set(seat.loot)}
+        out = []
+        for ref in self.loot.phrase.tokens(w, f):
+            if ref[0] == "held" and ref[1] == f.seat and spare.get(ref[2], 0) > 0:
+                spare[ref[2]] -= 1
+                out.append(ref)
+        return out
+
     def act(self, w: Work, f: Frame) -> int:
         seat = w.seats[f.seat]
         refs = []
-        for ref in self.loot.pick(w, f):
-            # A token is kept once: keeping "a map" and then "every map" keeps each map once.
-            if ref[0] == "held" and ref[1] == f.seat and seat.kept_loot.count(ref[2]) < seat.loot.count(ref[2]):
-                seat.kept_loot.append(ref[2])
-                refs.append(ref)
+        # Only tokens that can still be kept are offered: keeping "a map" and then "every map" keeps each once.
+        for ref in self.loot.pick(w, f, self._keepable(w, f)):
+            seat.kept_loot.append(ref[2])
+            refs.append(ref)
         if refs:
             w.log(journal.KEEP_LOOT_BY, f.seat, tuple(r[2] for r in refs), source_name(f))
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        if _last_voyage(w):
-            return False
-        seat = w.seats[f.seat]
-        return any(seat.kept_loot.count(r[2]) < seat.loot.count(r[2]) for r in self.loot.phrase.tokens(w, f))
+        return not _last_voyage(w) and can_pick(self.loot, w, f, self._keepable(w, f))
 
 
 class Give(Node):
