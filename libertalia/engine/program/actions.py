@@ -18,7 +18,7 @@ from .. import journal
 from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You
 from .base import Contract, Unbound, leave_mark, source_name
 from .cards import Choose, PerShip, Selector
-from .loot import LootRef, TokenSelector, can_pick, place_token, remove_token
+from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -502,12 +502,21 @@ class Swap(Node):
         "the two tokens picked trade places (a random one drawn from the game's stream); nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
-        # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
-        if not (self.first.phrase.tokens(w, f) and self.second.phrase.tokens(w, f)):
+        # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.  A token
+        # trades only for one of another kind (a map for a map changes nothing: E22), so each side
+        # offers only tokens the other side has a different kind for.
+        firsts, seconds = self.first.phrase.tokens(w, f), self.second.phrase.tokens(w, f)
+        firsts, seconds = _tradable(firsts, seconds), _tradable(seconds, firsts)
+        if not (firsts and seconds):
             leave_mark(f, self.mark, (), (), 0, False)
             return f.pc + 1
-        a_refs = self.first.pick(w, f)
-        b_refs = self.second.pick(w, f) if a_refs else []
+        if isinstance(self.first, RandomToken) and not isinstance(self.second, RandomToken):
+            # Ask first, then draw: a step suspended for an answer re-runs, and must not draw twice.
+            b_refs = self.second.pick(w, f, seconds)
+            a_refs = self.first.pick(w, f, [r for r in firsts if r[2] != b_refs[0][2]]) if b_refs else []
+        else:
+            a_refs = self.first.pick(w, f, firsts)
+            b_refs = self.second.pick(w, f, [r for r in seconds if r[2] != a_refs[0][2]]) if a_refs else []
         if not a_refs or not b_refs:
             leave_mark(f, self.mark, (), (), 0, False)
             return f.pc + 1
@@ -521,7 +530,13 @@ class Swap(Node):
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return bool(self.first.phrase.tokens(w, f)) and bool(self.second.phrase.tokens(w, f))
+        return bool(_tradable(self.first.phrase.tokens(w, f), self.second.phrase.tokens(w, f)))
+
+
+def _tradable(mine: list[LootRef], theirs: list[LootRef]) -> list[LootRef]:
+    """The tokens of ``mine`` that ``theirs`` holds a token of another kind for."""
+    kinds = {r[2] for r in theirs}
+    return [r for r in mine if kinds - {r[2]}]
 
 
 class CountExtra(Node):
