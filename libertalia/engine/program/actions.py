@@ -79,20 +79,28 @@ class Change(Node):
     def act(self, w: Work, f: Frame) -> int:
         did = False
         sign = 1 if self.gain else -1
-        for seat, _ in self.subject.seats(w, f):
-            n = self.amount.value(w, f, seat)
+        # E28: every subject's amount is worked out from the game as the action starts, before anyone's
+        # changes (one player's move along the track must not change what the next one loses).
+        amounts = [(seat, self.amount.value(w, f, seat)) for seat, _ in self.subject.seats(w, f)]
+        marked = self.mark >= 0
+        for seat, n in amounts:
+            if not n:
+                continue
+            # "you did" asks whether it happened: a loss from an empty purse, or a move the track's
+            # end stops with nothing to pay, did nothing.
+            was = (w.seats[seat].coins, w.net[seat] if w.net is not None else 0, w.reputation(seat)) if marked \
+                else None
             if self.reputation:
                 w.change_reputation(seat, sign * n, source_name(f))
-            elif sign > 0:
-                w.gain(seat, n)
+                w.log(journal.CHANGE, "reputation", seat, sign * n, source_name(f))
             else:
-                w.lose(seat, n)
-            if n:
-                if self.reputation:
-                    w.log(journal.CHANGE, "reputation", seat, sign * n, source_name(f))
+                if sign > 0:
+                    w.gain(seat, n)
                 else:
-                    w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
-                did = True
+                    w.lose(seat, n)
+                w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
+            if marked and not did:
+                did = was != (w.seats[seat].coins, w.net[seat] if w.net is not None else 0, w.reputation(seat))
         leave_mark(f, self.mark, (), (), 0, did)
         return f.pc + 1
 
@@ -126,14 +134,14 @@ class GainCoins(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         n = self.n
+        if self.mark >= 0:  # "you did": a loss from an empty purse (netting aside) did nothing
+            leave_mark(f, self.mark, (), (), 0, n > 0 or (n < 0 and (w.net is not None or w.seats[f.seat].coins > 0)))
         if n > 0:
             w.gain(f.seat, n)
         else:
             w.lose(f.seat, -n)
         if n:
             w.log(journal.CHANGE_DOUBLOONS, f.seat, n, f.source[2:])
-        if self.mark >= 0:
-            leave_mark(f, self.mark, (), (), 0, n > 0)
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
@@ -153,10 +161,10 @@ class PaysYou(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         did = False
-        for payer, _ in self.subject.seats(w, f):
-            if payer == f.seat:
-                continue
-            n = min(self.amount.value(w, f, payer), w.seats[payer].coins)
+        owed = [(payer, self.amount.value(w, f, payer)) for payer, _ in self.subject.seats(w, f)
+                if payer != f.seat]  # E28: worked out before anyone pays
+        for payer, value in owed:
+            n = min(value, w.seats[payer].coins)
             w.lose(payer, n)
             w.gain(f.seat, n)
             did = did or n > 0
@@ -551,7 +559,7 @@ class CountExtra(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         w.extra[(f.seat, self.kind)] = w.extra.get((f.seat, self.kind), 0) + self.n
-        leave_mark(f, self.mark, (), (), self.n, True)
+        leave_mark(f, self.mark, (), (), self.n, self.n > 0)  # "count 0 extra" did nothing
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
