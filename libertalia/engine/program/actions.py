@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from ...language.nodes import Node
 from ...state import CardRef
 from .. import journal
-from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You
+from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You, asks
 from .base import Contract, Unbound, leave_mark, source_name
-from .cards import Choose, PerShip, Selector
+from .cards import Choose, Eligible, PerShip, Selector
 from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
 
 if TYPE_CHECKING:
@@ -35,12 +35,15 @@ def _last_voyage(w: Work) -> bool:
     return w.voyage >= len(w.rules.board.voyage_days)
 
 
-def _preview(players: Players, w: Work, f: Frame) -> list[int]:
-    """The seats ``players`` could name now, without asking or leaving a mark."""
+def _preview(players: Players, w: Work, f: Frame, act: Eligible | None = None) -> list[int]:
+    """The seats ``players`` could name now, without asking or leaving a mark (``act``: the action's
+    eligibility, for a character its owner picks)."""
     if isinstance(players, OwnersOf):
         target = players.target
         if isinstance(target, Choose | PerShip):
             refs = target.phrase.cards(w, f)
+            if act is not None and asks(target):
+                refs = [r for r in refs if act.eligible(w, f, r)]
         else:
             try:
                 refs = target.pick(w, f, _ANY)
@@ -81,7 +84,7 @@ class Change(Node):
         sign = 1 if self.gain else -1
         # E28: every subject's amount is worked out from the game as the action starts, before anyone's
         # changes (one player's move along the track must not change what the next one loses).
-        amounts = [(seat, self.amount.value(w, f, seat)) for seat, _ in self.subject.seats(w, f)]
+        amounts = [(seat, self.amount.value(w, f, seat)) for seat, _ in self.subject.seats(w, f, self)]
         marked = self.mark >= 0
         for seat, n in amounts:
             if not n:
@@ -104,22 +107,40 @@ class Change(Node):
         leave_mark(f, self.mark, (), (), 0, did)
         return f.pc + 1
 
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        """A character whose owner the owner of the ability may pick: one for whom the change would happen."""
+        return ref[0] is not None and self._changes(w, ref[0], self.amount.value(w, f, ref[0]))
+
+    def _changes(self, w: Work, seat: int, n: int) -> bool:
+        if n <= 0:
+            return False
+        if self.reputation:
+            return _reputation_changes(w, seat, n if self.gain else -n)
+        return self.gain or w.net is not None or w.seats[seat].coins > 0
+
     def can_change(self, w: Work, f: Frame) -> bool:
-        for seat in _preview(self.subject, w, f):
-            if isinstance(self.amount, Fixed) and self.amount.per is None:
-                n = self.amount.n
-            elif isinstance(self.amount, Half | UpTo) or not isinstance(self.subject, OwnersOf):
-                n = self.amount.value(w, f, seat)
-            else:
-                n = 1  # an amount of a player not yet picked: assume it can
-            if n <= 0:
-                continue
-            if self.reputation:
-                if w.track:
-                    return True
-            elif self.gain or w.net is not None or w.seats[seat].coins > 0:
-                return True
+        return any(self._changes(w, seat, _amount_now(self.amount, self.subject, w, f, seat))
+                   for seat in _preview(self.subject, w, f, self))
+
+
+def _amount_now(amount: Amount, subject: Players, w: Work, f: Frame, seat: int) -> int:
+    """An action's amount for ``seat`` as it would be now, without asking (1: one that waits on a pick)."""
+    if isinstance(amount, Fixed) and amount.per is None:
+        return amount.n
+    if isinstance(amount, Half | UpTo) or not isinstance(subject, OwnersOf):
+        return amount.value(w, f, seat)
+    return 1  # an amount of a player not yet picked: assume it can
+
+
+def _reputation_changes(w: Work, seat: int, steps: int) -> bool:
+    """Whether ``steps`` along the track change anything: the token moves, or runs off an end (R28)."""
+    if not w.track or not steps:
         return False
+    pos, last = w.reputation(seat), len(w.track) - 1
+    if steps > 0:
+        return pos < last or w.rules.board.overflow > 0
+    # Past the left end each step costs a doubloon, which only a purse (or the anchor's netting) can pay.
+    return pos > 0 or (w.rules.board.overflow > 0 and (w.net is not None or w.seats[seat].coins > 0))
 
 
 class GainCoins(Node):
@@ -161,7 +182,7 @@ class PaysYou(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         did = False
-        owed = [(payer, self.amount.value(w, f, payer)) for payer, _ in self.subject.seats(w, f)
+        owed = [(payer, self.amount.value(w, f, payer)) for payer, _ in self.subject.seats(w, f, self)
                 if payer != f.seat]  # E28: worked out before anyone pays
         for payer, value in owed:
             n = min(value, w.seats[payer].coins)
@@ -172,8 +193,15 @@ class PaysYou(Node):
         leave_mark(f, self.mark, (), (), 0, did)
         return f.pc + 1
 
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        """A character whose owner the owner of the ability may pick: another player who would pay something."""
+        payer = ref[0]
+        return payer is not None and payer != f.seat and w.seats[payer].coins > 0 \
+            and self.amount.value(w, f, payer) > 0
+
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(s != f.seat and w.seats[s].coins > 0 for s in _preview(self.subject, w, f))
+        return any(s != f.seat and w.seats[s].coins > 0 and _amount_now(self.amount, self.subject, w, f, s) > 0
+                   for s in _preview(self.subject, w, f, self))
 
 
 class MoveReputation(Node):
@@ -405,7 +433,8 @@ class ReturnLoot(Node):
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return can_pick(self.loot, w, f)
+        # A token returned from the bag to the bag changes nothing: such an option is never offered.
+        return self.loot.phrase.place != "bag" and can_pick(self.loot, w, f)
 
 
 class KeepLoot(Node):
@@ -455,7 +484,7 @@ class Give(Node):
         "each token picked moves from the owner's loot to the receiver's; nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
-        found = self.to.seats(w, f)  # the checker allows only phrases naming one player
+        found = self.to.seats(w, f, self)  # the checker allows only phrases naming one player
         if not found:
             raise Unbound
         to = found[0][0]
@@ -469,8 +498,12 @@ class Give(Node):
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        """A character whose owner the owner of the ability may pick: another player (a gift to yourself is none)."""
+        return ref[0] is not None and ref[0] != f.seat
+
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(s != f.seat for s in _preview(self.to, w, f)) and can_pick(self.loot, w, f)
+        return any(s != f.seat for s in _preview(self.to, w, f, self)) and can_pick(self.loot, w, f)
 
 
 class Draw(Node):

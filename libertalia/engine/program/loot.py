@@ -139,8 +139,9 @@ class ChooseSet(Node):
         groups: dict[str, list[LootRef]] = {}
         for r in self.phrase.tokens(w, f) if refs is None else refs:
             groups.setdefault(loot_key(r, f.seat), []).append(r)
+        # A count of 0 would take nothing: it is never offered (E25).
         options = [Option(f"{key}*{n}", f"{n} {loot_label(key)}")
-                   for key, group in groups.items() for n in self.counts if len(group) >= n]
+                   for key, group in groups.items() for n in self.counts if 0 < n <= len(group)]
         if not options:
             return []
         key = w.ask(f, f.seat, "choose_loot", options, f"choose which loot to {self.verb}, and how many",
@@ -158,10 +159,14 @@ def can_pick(sel: TokenSelector, w: Work, f: Frame, refs: list[LootRef] | None =
     ``refs``: the tokens the action can act on, when not all the phrase describes (``pick`` the same).
     """
     refs = sel.phrase.tokens(w, f) if refs is None else refs
+    if isinstance(sel, ChooseTokens) and sel.n <= 0:
+        return False  # "0 loot" picks nothing
     if isinstance(sel, EveryTokenBut):
         return len(refs) > sel.keep
     if isinstance(sel, ChooseSet):
-        least = min(sel.counts)
+        if not any(sel.counts):
+            return False
+        least = min(n for n in sel.counts if n > 0)
         tally: dict[str, int] = {}
         for r in refs:
             key = loot_key(r, f.seat)
