@@ -83,7 +83,7 @@ def best_sets(n: int, rows: tuple[Row, ...]) -> int:
     for i in range(1, n + 1):
         best[i] = best[i - 1]
         for r in rows:
-            if r.count <= i:
+            if 0 < r.count <= i:  # a set of no tokens sells nothing
                 best[i] = max(best[i], best[i - r.count] + r.value)
     return best[n]
 
