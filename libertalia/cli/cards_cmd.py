@@ -20,6 +20,7 @@ from ..loading.examples import edition_of, example_files, run_examples
 from ..loading.rules import _yaml_files, check_files
 from ..loading.yamlfile import Field, read
 from . import console, friendly_errors, load, rules_args
+from .contracts_cmd import contracts
 from .interactions_cmd import interactions
 
 
@@ -29,6 +30,7 @@ def cards() -> None:
 
 
 cards.add_command(interactions)
+cards.add_command(contracts)
 
 
 _CARDS = click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),

@@ -6,9 +6,13 @@
   stopped once the featured cards have all acted;
 - ``GameMachine`` is a hypothesis state machine that plays games and checks every step;
 - ``card_texts(rules)`` generates valid card texts, to fuzz a mod;
-- ``reproduction(...)`` writes a failure as a script and as a card example to paste.
+- ``reproduction(...)`` writes a failure as a script and as a card example to paste;
+- ``traced(rules, Tracer())`` checks every step against its contract as it runs, and
+  ``fuzz_contracts(rules)`` plays generated texts where they act with every step checked
+  (``libertalia.testing.contracts``).
 
-``GameMachine`` is imported when first used: it subclasses hypothesis' state machine.
+``GameMachine`` is imported when first used: it subclasses hypothesis' state machine; so is
+``contracts``.
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ from .strategies import games, positions
 from .texts import card_texts, spelled_texts, text_problem, vocabulary
 
 if TYPE_CHECKING:
+    from .contracts import ContractReport, Tracer, fuzz_contracts, traced
     from .machine import PHASES, GameMachine
 
-_LAZY = {"GameMachine": ".machine", "PHASES": ".machine"}
+_LAZY = {"GameMachine": ".machine", "PHASES": ".machine", "ContractReport": ".contracts",
+         "Tracer": ".contracts", "fuzz_contracts": ".contracts", "traced": ".contracts"}
 
 
 def __getattr__(name: str) -> Any:
@@ -38,7 +44,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "PHASES", "FocusedPosition", "GameMachine", "Placement", "Reproduction", "acted", "card_texts", "cards_by_owner",
-    "check_invariants", "focused_position", "games", "interactions", "load_call", "positions", "reproduction",
-    "spelled_texts", "text_problem", "vocabulary",
+    "PHASES", "ContractReport", "FocusedPosition", "GameMachine", "Placement", "Reproduction", "Tracer", "acted",
+    "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts", "games",
+    "interactions", "load_call", "positions", "reproduction", "spelled_texts", "text_problem", "traced",
+    "vocabulary",
 ]

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from ...language.nodes import Node
 from ...state import CardRef
 from .. import journal
-from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You
+from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You, asks
 from .base import Contract, Unbound, leave_mark, source_name
-from .cards import Choose, PerShip, Selector
-from .loot import LootRef, TokenSelector, can_pick, place_token, remove_token
+from .cards import Choose, Eligible, PerShip, Selector
+from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -35,12 +35,15 @@ def _last_voyage(w: Work) -> bool:
     return w.voyage >= len(w.rules.board.voyage_days)
 
 
-def _preview(players: Players, w: Work, f: Frame) -> list[int]:
-    """The seats ``players`` could name now, without asking or leaving a mark."""
+def _preview(players: Players, w: Work, f: Frame, act: Eligible | None = None) -> list[int]:
+    """The seats ``players`` could name now, without asking or leaving a mark (``act``: the action's
+    eligibility, for a character its owner picks)."""
     if isinstance(players, OwnersOf):
         target = players.target
         if isinstance(target, Choose | PerShip):
             refs = target.phrase.cards(w, f)
+            if act is not None and asks(target):
+                refs = [r for r in refs if act.eligible(w, f, r)]
         else:
             try:
                 refs = target.pick(w, f, _ANY)
@@ -79,39 +82,65 @@ class Change(Node):
     def act(self, w: Work, f: Frame) -> int:
         did = False
         sign = 1 if self.gain else -1
-        for seat, _ in self.subject.seats(w, f):
-            n = self.amount.value(w, f, seat)
+        # E28: every subject's amount is worked out from the game as the action starts, before anyone's
+        # changes (one player's move along the track must not change what the next one loses).
+        amounts = [(seat, self.amount.value(w, f, seat)) for seat, _ in self.subject.seats(w, f, self)]
+        marked = self.mark >= 0
+        for seat, n in amounts:
+            if not n:
+                continue
+            # "you did" asks whether it happened: a loss from an empty purse, or a move the track's
+            # end stops with nothing to pay, did nothing.
+            was = (w.seats[seat].coins, w.net[seat] if w.net is not None else 0, w.reputation(seat)) if marked \
+                else None
             if self.reputation:
                 w.change_reputation(seat, sign * n, source_name(f))
-            elif sign > 0:
-                w.gain(seat, n)
+                w.log(journal.CHANGE, "reputation", seat, sign * n, source_name(f))
             else:
-                w.lose(seat, n)
-            if n:
-                if self.reputation:
-                    w.log(journal.CHANGE, "reputation", seat, sign * n, source_name(f))
+                if sign > 0:
+                    w.gain(seat, n)
                 else:
-                    w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
-                did = True
+                    w.lose(seat, n)
+                w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
+            if marked and not did:
+                did = was != (w.seats[seat].coins, w.net[seat] if w.net is not None else 0, w.reputation(seat))
         leave_mark(f, self.mark, (), (), 0, did)
         return f.pc + 1
 
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        """A character whose owner the owner of the ability may pick: one for whom the change would happen."""
+        return ref[0] is not None and self._changes(w, ref[0], self.amount.value(w, f, ref[0]))
+
+    def _changes(self, w: Work, seat: int, n: int) -> bool:
+        if n <= 0:
+            return False
+        if self.reputation:
+            return _reputation_changes(w, seat, n if self.gain else -n)
+        return self.gain or w.net is not None or w.seats[seat].coins > 0
+
     def can_change(self, w: Work, f: Frame) -> bool:
-        for seat in _preview(self.subject, w, f):
-            if isinstance(self.amount, Fixed) and self.amount.per is None:
-                n = self.amount.n
-            elif isinstance(self.amount, Half | UpTo) or not isinstance(self.subject, OwnersOf):
-                n = self.amount.value(w, f, seat)
-            else:
-                n = 1  # an amount of a player not yet picked: assume it can
-            if n <= 0:
-                continue
-            if self.reputation:
-                if w.track:
-                    return True
-            elif self.gain or w.net is not None or w.seats[seat].coins > 0:
-                return True
+        return any(self._changes(w, seat, _amount_now(self.amount, self.subject, w, f, seat))
+                   for seat in _preview(self.subject, w, f, self))
+
+
+def _amount_now(amount: Amount, subject: Players, w: Work, f: Frame, seat: int) -> int:
+    """An action's amount for ``seat`` as it would be now, without asking (1: one that waits on a pick)."""
+    if isinstance(amount, Fixed) and amount.per is None:
+        return amount.n
+    if isinstance(amount, Half | UpTo) or not isinstance(subject, OwnersOf):
+        return amount.value(w, f, seat)
+    return 1  # an amount of a player not yet picked: assume it can
+
+
+def _reputation_changes(w: Work, seat: int, steps: int) -> bool:
+    """Whether ``steps`` along the track change anything: the token moves, or runs off an end (R28)."""
+    if not w.track or not steps:
         return False
+    pos, last = w.reputation(seat), len(w.track) - 1
+    if steps > 0:
+        return pos < last or w.rules.board.overflow > 0
+    # Past the left end each step costs a doubloon, which only a purse (or the anchor's netting) can pay.
+    return pos > 0 or (w.rules.board.overflow > 0 and (w.net is not None or w.seats[seat].coins > 0))
 
 
 class GainCoins(Node):
@@ -126,14 +155,14 @@ class GainCoins(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         n = self.n
+        if self.mark >= 0:  # "you did": a loss from an empty purse (netting aside) did nothing
+            leave_mark(f, self.mark, (), (), 0, n > 0 or (n < 0 and (w.net is not None or w.seats[f.seat].coins > 0)))
         if n > 0:
             w.gain(f.seat, n)
         else:
             w.lose(f.seat, -n)
         if n:
             w.log(journal.CHANGE_DOUBLOONS, f.seat, n, f.source[2:])
-        if self.mark >= 0:
-            leave_mark(f, self.mark, (), (), 0, n > 0)
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
@@ -153,10 +182,10 @@ class PaysYou(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         did = False
-        for payer, _ in self.subject.seats(w, f):
-            if payer == f.seat:
-                continue
-            n = min(self.amount.value(w, f, payer), w.seats[payer].coins)
+        owed = [(payer, self.amount.value(w, f, payer)) for payer, _ in self.subject.seats(w, f, self)
+                if payer != f.seat]  # E28: worked out before anyone pays
+        for payer, value in owed:
+            n = min(value, w.seats[payer].coins)
             w.lose(payer, n)
             w.gain(f.seat, n)
             did = did or n > 0
@@ -164,8 +193,15 @@ class PaysYou(Node):
         leave_mark(f, self.mark, (), (), 0, did)
         return f.pc + 1
 
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        """A character whose owner the owner of the ability may pick: another player who would pay something."""
+        payer = ref[0]
+        return payer is not None and payer != f.seat and w.seats[payer].coins > 0 \
+            and self.amount.value(w, f, payer) > 0
+
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(s != f.seat and w.seats[s].coins > 0 for s in _preview(self.subject, w, f))
+        return any(s != f.seat and w.seats[s].coins > 0 and _amount_now(self.amount, self.subject, w, f, s) > 0
+                   for s in _preview(self.subject, w, f, self))
 
 
 class MoveReputation(Node):
@@ -204,7 +240,8 @@ class Discard(Node):
         "nothing else changes")
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
-        return ref[0] is not None
+        # A neutral card is nobody's to discard; one already in its graveyard cannot be discarded again.
+        return ref[0] is not None and not w.in_zone(ref, "graveyard")
 
     def act(self, w: Work, f: Frame) -> int:
         by = (f.seat, source_name(f))
@@ -355,9 +392,10 @@ class Take(Node):
     loot: TokenSelector
     mark: int = -1
     CONTRACT = Contract(
-        frozenset({"loot", "bag", "stack"}), frozenset({"loot"}),
-        "each token picked leaves its place (today's loot, tomorrow's, the bag or a player) and joins the "
-        "owner's loot; one from today's loot or the bag stacks its dusk abilities; nothing else changes")
+        frozenset({"loot", "bag", "stack", "random"}), frozenset({"loot"}),
+        "each token picked (a random one drawn from the game's stream) leaves its place (today's loot, "
+        "tomorrow's, the bag or a player) and joins the owner's loot; one from today's loot or the bag stacks its "
+        "dusk abilities; nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
         refs = self.loot.pick(w, f)
@@ -380,8 +418,9 @@ class ReturnLoot(Node):
     loot: TokenSelector
     mark: int = -1
     CONTRACT = Contract(
-        frozenset({"loot", "bag"}), frozenset({"loot"}),
-        "each token picked leaves its place and goes into the bag; nothing else changes")
+        frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
+        "each token picked (a random one drawn from the game's stream) leaves its place and goes into the bag; "
+        "nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
         refs = self.loot.pick(w, f)
@@ -394,7 +433,8 @@ class ReturnLoot(Node):
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return can_pick(self.loot, w, f)
+        # A token returned from the bag to the bag changes nothing: such an option is never offered.
+        return self.loot.phrase.place != "bag" and can_pick(self.loot, w, f)
 
 
 class KeepLoot(Node):
@@ -406,24 +446,31 @@ class KeepLoot(Node):
         frozenset({"kept"}), frozenset({"keep"}),
         "each token picked, held by the owner and not yet kept, is marked kept; nothing else changes")
 
+    def _keepable(self, w: Work, f: Frame) -> list[LootRef]:
+        """The tokens of the phrase the owner can still keep: a kind's tokens held, less those already kept."""
+        seat = w.seats[f.seat]
+        spare = {k: seat.loot.count(k) - seat.kept_loot.count(k) for k in set(seat.loot)}
+        out = []
+        for ref in self.loot.phrase.tokens(w, f):
+            if ref[0] == "held" and ref[1] == f.seat and spare.get(ref[2], 0) > 0:
+                spare[ref[2]] -= 1
+                out.append(ref)
+        return out
+
     def act(self, w: Work, f: Frame) -> int:
         seat = w.seats[f.seat]
         refs = []
-        for ref in self.loot.pick(w, f):
-            # A token is kept once: keeping "a map" and then "every map" keeps each map once.
-            if ref[0] == "held" and ref[1] == f.seat and seat.kept_loot.count(ref[2]) < seat.loot.count(ref[2]):
-                seat.kept_loot.append(ref[2])
-                refs.append(ref)
+        # Only tokens that can still be kept are offered: keeping "a map" and then "every map" keeps each once.
+        for ref in self.loot.pick(w, f, self._keepable(w, f)):
+            seat.kept_loot.append(ref[2])
+            refs.append(ref)
         if refs:
             w.log(journal.KEEP_LOOT_BY, f.seat, tuple(r[2] for r in refs), source_name(f))
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        if _last_voyage(w):
-            return False
-        seat = w.seats[f.seat]
-        return any(seat.kept_loot.count(r[2]) < seat.loot.count(r[2]) for r in self.loot.phrase.tokens(w, f))
+        return not _last_voyage(w) and can_pick(self.loot, w, f, self._keepable(w, f))
 
 
 class Give(Node):
@@ -437,7 +484,7 @@ class Give(Node):
         "each token picked moves from the owner's loot to the receiver's; nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
-        found = self.to.seats(w, f)  # the checker allows only phrases naming one player
+        found = self.to.seats(w, f, self)  # the checker allows only phrases naming one player
         if not found:
             raise Unbound
         to = found[0][0]
@@ -451,8 +498,12 @@ class Give(Node):
         _tokens(f, self.mark, refs)
         return f.pc + 1
 
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        """A character whose owner the owner of the ability may pick: another player (a gift to yourself is none)."""
+        return ref[0] is not None and ref[0] != f.seat
+
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(s != f.seat for s in _preview(self.to, w, f)) and can_pick(self.loot, w, f)
+        return any(s != f.seat for s in _preview(self.to, w, f, self)) and can_pick(self.loot, w, f)
 
 
 class Draw(Node):
@@ -488,16 +539,25 @@ class Swap(Node):
     second: TokenSelector
     mark: int = -1
     CONTRACT = Contract(
-        frozenset({"loot", "bag"}), frozenset({"loot"}),
-        "the two tokens picked trade places; nothing else changes")
+        frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
+        "the two tokens picked trade places (a random one drawn from the game's stream); nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
-        # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.
-        if not (self.first.phrase.tokens(w, f) and self.second.phrase.tokens(w, f)):
+        # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.  A token
+        # trades only for one of another kind (a map for a map changes nothing: E22), so each side
+        # offers only tokens the other side has a different kind for.
+        firsts, seconds = self.first.phrase.tokens(w, f), self.second.phrase.tokens(w, f)
+        firsts, seconds = _tradable(firsts, seconds), _tradable(seconds, firsts)
+        if not (firsts and seconds):
             leave_mark(f, self.mark, (), (), 0, False)
             return f.pc + 1
-        a_refs = self.first.pick(w, f)
-        b_refs = self.second.pick(w, f) if a_refs else []
+        if isinstance(self.first, RandomToken) and not isinstance(self.second, RandomToken):
+            # Ask first, then draw: a step suspended for an answer re-runs, and must not draw twice.
+            b_refs = self.second.pick(w, f, seconds)
+            a_refs = self.first.pick(w, f, [r for r in firsts if r[2] != b_refs[0][2]]) if b_refs else []
+        else:
+            a_refs = self.first.pick(w, f, firsts)
+            b_refs = self.second.pick(w, f, [r for r in seconds if r[2] != a_refs[0][2]]) if a_refs else []
         if not a_refs or not b_refs:
             leave_mark(f, self.mark, (), (), 0, False)
             return f.pc + 1
@@ -511,7 +571,13 @@ class Swap(Node):
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return bool(self.first.phrase.tokens(w, f)) and bool(self.second.phrase.tokens(w, f))
+        return bool(_tradable(self.first.phrase.tokens(w, f), self.second.phrase.tokens(w, f)))
+
+
+def _tradable(mine: list[LootRef], theirs: list[LootRef]) -> list[LootRef]:
+    """The tokens of ``mine`` that ``theirs`` holds a token of another kind for."""
+    kinds = {r[2] for r in theirs}
+    return [r for r in mine if kinds - {r[2]}]
 
 
 class CountExtra(Node):
@@ -526,7 +592,7 @@ class CountExtra(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         w.extra[(f.seat, self.kind)] = w.extra.get((f.seat, self.kind), 0) + self.n
-        leave_mark(f, self.mark, (), (), self.n, True)
+        leave_mark(f, self.mark, (), (), self.n, self.n > 0)  # "count 0 extra" did nothing
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:

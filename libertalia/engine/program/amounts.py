@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ...language.nodes import Node
 from ...state import CardRef
 from .base import Unbound, leave_mark, mark_of
-from .cards import ANYONE, Phrase, Selector
+from .cards import ANYONE, Choose, Eligible, PerShip, Phrase, Selector
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -83,7 +83,7 @@ def best_sets(n: int, rows: tuple[Row, ...]) -> int:
     for i in range(1, n + 1):
         best[i] = best[i - 1]
         for r in rows:
-            if r.count <= i:
+            if 0 < r.count <= i:  # a set of no tokens sells nothing
                 best[i] = max(best[i], best[i - r.count] + r.value)
     return best[n]
 
@@ -138,7 +138,7 @@ Subjects = list[tuple[int, "CardRef | None"]]
 
 
 class You(Node):
-    def seats(self, w: Work, f: Frame) -> Subjects:
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [(f.seat, None)]
 
 
@@ -147,14 +147,14 @@ class PlayerOnSide(Node):
 
     step: int
 
-    def seats(self, w: Work, f: Frame) -> Subjects:
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [((f.seat + self.step) % w.n, None)]
 
 
 class EveryPlayer(Node):
     other: bool
 
-    def seats(self, w: Work, f: Frame) -> Subjects:
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [(s, None) for s in range(w.n) if not (self.other and s == f.seat)]
 
 
@@ -163,7 +163,7 @@ class ItsOwner(Node):
 
     slot: int
 
-    def seats(self, w: Work, f: Frame) -> Subjects:
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         mark = mark_of(f, self.slot)
         if mark is None or not mark[0]:
             raise Unbound
@@ -174,14 +174,16 @@ class ItsOwner(Node):
 class OwnersOf(Node):
     """The owner of the characters ``target`` names: each owner once, in the order named.
 
-    It binds those characters (slot ``slot``) for a later "it" or "its owner".
+    It binds those characters (slot ``slot``) for a later "it" or "its owner".  Where the
+    owner of the ability picks the character (``a …``), only characters whose owner the action
+    could change something for are offered (``act``: E25); the others name whoever they name.
     """
 
     target: Selector
     slot: int = -1
 
-    def seats(self, w: Work, f: Frame) -> Subjects:
-        refs = self.target.pick(w, f, ANYONE)
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
+        refs = self.target.pick(w, f, act if asks(self.target) else ANYONE)
         if not refs:
             leave_mark(f, self.slot, (), (), 0, False)
             raise Unbound
@@ -194,6 +196,11 @@ class OwnersOf(Node):
                 seen.add(r[0])
                 out.append((r[0], r))
         return out
+
+
+def asks(target: Selector) -> bool:
+    """Whether a selector asks the ability's owner to pick (rather than naming by position or by every)."""
+    return isinstance(target, Choose) or (isinstance(target, PerShip) and not target.position)
 
 
 Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf

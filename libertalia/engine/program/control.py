@@ -54,7 +54,9 @@ class May(Node):
     actions: tuple[Action, ...]
     else_at: int
     text: str
-    CONTRACT = Contract(frozenset({"decision"}), frozenset(), "asks yes or no, and changes nothing")
+    # A question is no change of the game: the answer only picks the step that runs next.
+    CONTRACT = Contract(frozenset(), frozenset(), "asks yes or no (only if the actions could all change something), "
+                        "and changes nothing")
 
     def act(self, w: Work, f: Frame) -> int:
         if not _possible(self.actions, w, f):
@@ -76,7 +78,8 @@ class ChooseOne(Node):
     labels: tuple[str, ...]
     end_at: int
     text: str
-    CONTRACT = Contract(frozenset({"decision"}), frozenset(), "asks which option, and changes nothing")
+    CONTRACT = Contract(frozenset(), frozenset(), "asks which option (offering only those that could change "
+                        "something), and changes nothing")
 
     def act(self, w: Work, f: Frame) -> int:
         offered = [Option(str(i + 1), label) for i, (label, actions) in enumerate(zip(self.labels, self.options,

@@ -67,8 +67,9 @@ class ChooseToken(Node):
     verb: str
     plural = False
 
-    def pick(self, w: Work, f: Frame) -> list[LootRef]:
-        ref = choose_token(w, f, self.phrase.tokens(w, f), f"choose a loot token to {self.verb}")
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
+        ref = choose_token(w, f, self.phrase.tokens(w, f) if refs is None else refs,
+                           f"choose a loot token to {self.verb}")
         return [ref] if ref is not None else []
 
 
@@ -76,8 +77,8 @@ class RandomToken(Node):
     phrase: LootPhrase
     plural = False
 
-    def pick(self, w: Work, f: Frame) -> list[LootRef]:
-        refs = self.phrase.tokens(w, f)
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
+        refs = self.phrase.tokens(w, f) if refs is None else refs
         return [refs[w.random(len(refs))]] if refs else []
 
 
@@ -85,8 +86,8 @@ class EveryToken(Node):
     phrase: LootPhrase
     plural = True
 
-    def pick(self, w: Work, f: Frame) -> list[LootRef]:
-        return self.phrase.tokens(w, f)
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
+        return self.phrase.tokens(w, f) if refs is None else list(refs)
 
 
 class EveryTokenBut(Node):
@@ -96,8 +97,8 @@ class EveryTokenBut(Node):
     keep: int
     plural = True
 
-    def pick(self, w: Work, f: Frame) -> list[LootRef]:
-        refs = self.phrase.tokens(w, f)
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
+        refs = self.phrase.tokens(w, f) if refs is None else list(refs)
         for _ in range(self.keep):
             kept = choose_token(w, f, refs, "choose a loot token to keep")
             if kept is None:
@@ -114,8 +115,8 @@ class ChooseTokens(Node):
     verb: str
     plural = True
 
-    def pick(self, w: Work, f: Frame) -> list[LootRef]:
-        refs: list[LootRef] = self.phrase.tokens(w, f)
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
+        refs = self.phrase.tokens(w, f) if refs is None else list(refs)
         out: list[LootRef] = []
         for _ in range(self.n):
             ref = choose_token(w, f, refs, f"choose a loot token to {self.verb}")
@@ -134,12 +135,13 @@ class ChooseSet(Node):
     verb: str
     plural = True
 
-    def pick(self, w: Work, f: Frame) -> list[LootRef]:
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         groups: dict[str, list[LootRef]] = {}
-        for r in self.phrase.tokens(w, f):
+        for r in self.phrase.tokens(w, f) if refs is None else refs:
             groups.setdefault(loot_key(r, f.seat), []).append(r)
+        # A count of 0 would take nothing: it is never offered (E25).
         options = [Option(f"{key}*{n}", f"{n} {loot_label(key)}")
-                   for key, group in groups.items() for n in self.counts if len(group) >= n]
+                   for key, group in groups.items() for n in self.counts if 0 < n <= len(group)]
         if not options:
             return []
         key = w.ask(f, f.seat, "choose_loot", options, f"choose which loot to {self.verb}, and how many",
@@ -151,13 +153,20 @@ class ChooseSet(Node):
 TokenSelector = ChooseToken | RandomToken | EveryToken | EveryTokenBut | ChooseTokens | ChooseSet
 
 
-def can_pick(sel: TokenSelector, w: Work, f: Frame) -> bool:
-    """Whether the selector would find any token now (a set needs as many as its smallest count)."""
-    refs = sel.phrase.tokens(w, f)
+def can_pick(sel: TokenSelector, w: Work, f: Frame, refs: list[LootRef] | None = None) -> bool:
+    """Whether the selector would find any token now (a set needs as many as its smallest count).
+
+    ``refs``: the tokens the action can act on, when not all the phrase describes (``pick`` the same).
+    """
+    refs = sel.phrase.tokens(w, f) if refs is None else refs
+    if isinstance(sel, ChooseTokens) and sel.n <= 0:
+        return False  # "0 loot" picks nothing
     if isinstance(sel, EveryTokenBut):
         return len(refs) > sel.keep
     if isinstance(sel, ChooseSet):
-        least = min(sel.counts)
+        if not any(sel.counts):
+            return False
+        least = min(n for n in sel.counts if n > 0)
         tally: dict[str, int] = {}
         for r in refs:
             key = loot_key(r, f.seat)
