@@ -13,7 +13,7 @@ import click
 from rich.progress import Progress
 from rich.text import Text
 
-from .._version import __version__
+from .._version import library_version
 from . import console, friendly_errors, load, rules_args
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def contracts(texts: int, seed: int, jobs: int, edition: str, loot: str | None, 
             report = fuzz_contracts(rules, texts, seed=seed, jobs=jobs, every_context=not quick, to_end=not quick,
                                     progress=lambda n: progress.advance(task, n))
     if as_json:
-        click.echo(json.dumps({**report.to_json(), "version": __version__, "rules_fingerprint": rules.fingerprint},
+        click.echo(json.dumps({**report.to_json(), "version": library_version(), "rules_fingerprint": rules.fingerprint},
                               indent=1))
     else:
         _print(out, report, show)

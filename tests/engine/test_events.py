@@ -20,6 +20,15 @@ GOLDEN = golden_events.load()
 IDS = [f"{e}-{loot or 'calm'}-{n}p-seed{s}{'-declared' if setup else ''}"
        for e, loot, n, s, setup in (d["game"] for d in GOLDEN)]
 ALL = pytest.mark.parametrize("i", range(len(GOLDEN)), ids=IDS)
+# Games whose play the engine's rules fixes since the golden data was written have changed, so that
+# today's engine cannot replay them (their old packed logs still decode exactly, below): a swap of two
+# tokens of one kind, which changes nothing, is no longer offered (E25), and every subject's amount
+# is worked out before anyone's changes (E28).  The anchor-order questions (E8) are answered the old
+# way by ``golden_events``.
+CHANGED = {"galecrest-calm-6p-seed15", "galecrest-stormy-4p-seed16", "galecrest-stormy-6p-seed17",
+           "galecrest-calm-1p-seed20", "galecrest-calm-3p-seed25-declared"}
+SAME = pytest.mark.parametrize("i", [i for i, name in enumerate(IDS) if name not in CHANGED],
+                               ids=[name for name in IDS if name not in CHANGED])
 TIMINGS = {"sun", "dusk", "moon", "anchor"}
 
 
@@ -40,7 +49,7 @@ def _legacy(e: lt.Event) -> list[Any]:
     return [e.kind, e.text, e.seat, e.source, e.amount]
 
 
-@ALL
+@SAME
 def test_seeded_games_read_exactly_as_before(i: int) -> None:
     """Every event of seeded games of both editions keeps its sentence, kind, seat and amount, and its
     source wherever it had one: 2 to 6 players, solo, stormy and uncharted loot, a declared position."""
@@ -121,7 +130,7 @@ def test_a_token_taken_by_day_acts_at_dusk_timing() -> None:
     assert found and all(e.timing == "dusk" for e in found)
 
 
-@ALL
+@SAME
 def test_older_logs_leave_unknown_phases_unknown(i: int) -> None:
     """A log from before phase markers says when a voyage, a day, its banking and the game's end
     begin, not where a day's phases change: between a reveal and those, the phase is None."""
