@@ -63,8 +63,8 @@ def contracts(texts: int, seed: int, jobs: int, edition: str, loot: str | None, 
             report = fuzz_contracts(rules, texts, seed=seed, jobs=jobs, every_context=not quick, to_end=not quick,
                                     progress=lambda n: progress.advance(task, n))
     if as_json:
-        click.echo(json.dumps({**report.to_json(), "version": library_version(), "rules_fingerprint": rules.fingerprint},
-                              indent=1))
+        stamp = {"version": library_version(), "rules_fingerprint": rules.fingerprint}
+        click.echo(json.dumps({**report.to_json(), **stamp}, indent=1))
     else:
         _print(out, report, show)
     if not report.ok:
