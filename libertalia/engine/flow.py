@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from ..errors import StepBudgetExceeded
 from ..state import CardRef, Decision, Option
 from . import automa, journal
+from .ordering import clashes
 from .program.base import NOTHING_DONE, Unbound
-from .program.footprint import may_conflict
 from .specs import Rules
 from .work import Frame, Queued, Suspend, Work
 
@@ -496,7 +496,8 @@ def _anchor(w: Work) -> None:
             if not split:
                 _queue_held_loot(w, seat, "anchor")
         # Count adjustments (the Explorer) first: E2.
-        w.queue.sort(key=lambda q: not w.rules.ability(q[1], q[2]).early)
+        if _bits(w, w.queue) & w.rules.early_bits:
+            w.queue.sort(key=lambda q: not w.rules.ability(q[1], q[2]).early)
         _queued(w)
         w.sub = 1
     if w.sub == 1:
@@ -602,9 +603,17 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     # Checked once a call: between two calls a stacked ability may have moved loot, while the
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
     tokens = w.step in ("night", "anchor") and w.loot_may_move and any(q[1][0] == "l" for q in queue)
-    commuting: set[tuple[int, bool, bool]] = set()  # (seat, last, first) whose abilities left all commute
-    if netted and ordered and not _order_matters(w, queue):
-        ordered = False  # nothing queued can change another's game (the common case): the fixed order
+    contested: set[tuple[int, int]] = set()
+    if netted and ordered:
+        # Anchor (E8): a seat orders only its own abilities of one class (R11: first, plain, last), and
+        # only where two of them could meet: the classes where that held when the queue was built (or
+        # the game thawed).  As the queue drains a class only shrinks (nothing is queued meanwhile),
+        # so one that commutes goes on commuting; one still listed is looked at again when its turn comes.
+        if w.contested is None:
+            w.contested = _contested(w, queue)
+        contested = w.contested
+        if not contested:
+            ordered = False  # nothing queued can change another's game (the common case): the fixed order
     while queue:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
@@ -622,7 +631,9 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
             # R11: ``first`` abilities before the rest, ``last`` ones after; then by seat.
             at = _next_in_line(queue)
             chosen = queue[at]
-            if ordered:
+            kin = _class_of(chosen) if ordered and netted else None
+            # Anchor: counts first (E2), then ask only where the order can matter (E8).
+            if ordered and not (netted and (kin not in contested or sources[chosen[1]][chosen[2]].early)):
                 owner = chosen[0]
                 if chosen[5]:
                     group = [q for q in queue if q[0] == owner and q[5]]
@@ -630,17 +641,11 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
                     group = [q for q in queue if q[0] == owner and not q[4]]
                 else:
                     group = [q for q in queue if q[0] == owner]
-                if netted:  # anchor: counts first (E2), then ask only where the order can matter (E8)
-                    kin = (owner, chosen[4], chosen[5])  # the seat and its first / last class (R11)
-                    if kin in commuting or sources[chosen[1]][chosen[2]].early:
+                if netted:
+                    group = [q for q in group if not sources[q[1]][q[2]].early]
+                    if not _order_matters(w, group):
+                        contested.discard(kin)  # what is left of it commutes, and will
                         group = []
-                    else:
-                        group = [q for q in group if not sources[q[1]][q[2]].early]
-                        if not _order_matters(w, group):
-                            # What is left of a group that commutes still commutes: nothing is queued
-                            # while the queue drains, so this class of the seat's is not looked at again.
-                            commuting.add(kin)
-                            group = []
                 if len(group) > 1:
                     chosen = _ask_order(w, chosen[0], group)
                     at = queue.index(chosen)
@@ -667,39 +672,45 @@ def _queued(w: Work) -> None:
     If none may, no token can leave its holder while this queue drains (every ability that runs
     is queued or started by a queued one), and ``_drain`` need not look at the tokens.
     """
-    key = ("loot", *sorted({(q[1], q[2]) for q in w.queue}))
-    cache = w.rules.order_cache
-    moves = cache.get(key)
-    if moves is None:
-        moves = cache[key] = any("*" in ws or any(x.startswith("loot:") for x in ws)
-                                 for ws in (w.rules.ability(q[1], q[2]).writes for q in w.queue))
-    w.loot_may_move = moves
+    w.loot_may_move = bool(_bits(w, w.queue) & w.rules.loot_movers)
+    w.contested = None  # worked out by the first anchor drain of this queue
+
+
+def _class_of(q: Queued) -> tuple[int, int]:
+    """The seat and R11 class (0 first, 1 plain, 2 last) of a queued ability: who orders it with what."""
+    return q[0], 0 if q[5] else 1 if not q[4] else 2
+
+
+def _contested(w: Work, queue: list[Queued]) -> set[tuple[int, int]]:
+    """The classes (``_class_of``) of ``queue`` in which two abilities could meet at anchor (E8).
+
+    Count adjustments (E2) resolve before the rest and are never ordered: they are left out.
+    """
+    bits, early = w.rules.ability_bits, w.rules.early_bits
+    table = clashes(w.rules)
+    if not table.matter(_bits(w, queue) & ~early):  # no two meet at all (the common case): one look
+        return set()
+    classes: dict[tuple[int, int], int] = {}
+    for q in queue:
+        bit = bits[q[1]][q[2]]
+        if not bit & early:
+            kin = _class_of(q)
+            classes[kin] = classes.get(kin, 0) | bit
+    return {kin for kin, mask in classes.items() if table.matter(mask)}
+
+
+def _bits(w: Work, group: list[Queued]) -> int:
+    """The group's abilities as one int, a bit each (``Rules.ability_bits``): repeats count once."""
+    bits = w.rules.ability_bits
+    mask = 0
+    for q in group:
+        mask |= bits[q[1]][q[2]]
+    return mask
 
 
 def _order_matters(w: Work, group: list[Queued]) -> bool:
-    """Whether two different abilities of ``group`` could give another game in the other order (E8).
-
-    Read from the programs' footprints (``engine.program.footprint``): at anchor every change
-    of doubloons is netted (R3), so only what else they read and change decides.  Cached per
-    set of abilities on the rules: games repeat the same few groups.
-    """
-    key = tuple(sorted({(q[1], q[2]) for q in group}))
-    cache = w.rules.order_cache
-    known = cache.get(key)
-    if known is None:
-        known = cache[key] = _footprints_meet(w, key)
-    return known
-
-
-def _footprints_meet(w: Work, abilities: tuple[tuple[str, int], ...]) -> bool:
-    distinct = []
-    for source, index in abilities:
-        a = w.rules.ability(source, index)
-        # A token's ability runs only while its token is held: it reads that it holds one.
-        reads = a.reads | {f"loot:{source[2:]}"} if source[0] == "l" else a.reads
-        distinct.append((reads, a.writes))
-    return any(may_conflict(ra, wa, rb, wb, netted=True)
-               for i, (ra, wa) in enumerate(distinct) for rb, wb in distinct[i + 1:])
+    """Whether two different abilities of ``group`` could give another game in the other order (E8)."""
+    return clashes(w.rules).matter(_bits(w, group))
 
 
 def _next_in_line(queue: list[Queued]) -> int:

@@ -56,6 +56,11 @@ class Compiled:
     asks: bool = attrs.field(default=False, eq=False, repr=False)
 
 
+def _may_move_loot(writes: frozenset[str]) -> bool:
+    """Whether a footprint's writes may move a held token (any loot, or anything at all)."""
+    return "*" in writes or any(x.startswith("loot:") for x in writes)
+
+
 @attrs.frozen
 class CharacterSpec:
     name: str
@@ -228,9 +233,15 @@ class Rules:
     all_direct: frozenset[tuple[str, str]] = attrs.field(init=False, eq=False, repr=False)
     # Options naming a character to a seat, by (card, asker, zone): filled as games ask.
     option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=dict, eq=False, repr=False)
-    # Whether the order of a group of queued abilities can matter (``flow._order_matters``), by the group's
-    # abilities: filled as games ask.
-    order_cache: dict[Any, bool] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    # Which abilities may not commute with which (``engine.ordering.Clashes``): made when first needed.
+    clashes: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    # One bit per ability, by source and index: a queued group is the OR of its bits, a cheap key for the
+    # clash table.  ``bit_abilities`` maps a bit's position back; ``loot_movers`` has the bits of the
+    # abilities whose footprint may move held loot, ``early_bits`` those that only adjust counts (E2).
+    ability_bits: dict[str, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
+    bit_abilities: tuple[tuple[str, int], ...] = attrs.field(init=False, eq=False, repr=False)
+    loot_movers: int = attrs.field(init=False, eq=False, repr=False)
+    early_bits: int = attrs.field(init=False, eq=False, repr=False)
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
     lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
@@ -254,6 +265,14 @@ class Rules:
         put("sources", sources)
         put("timed", {(source, timing): tuple((i, c) for i, c in enumerate(abilities) if c.timing == timing)
                       for source, abilities in sources.items() for timing in {c.timing for c in abilities}})
+        owners = tuple((source, i) for source, abilities in sources.items() for i in range(len(abilities)))
+        bit_of = {owner: 1 << n for n, owner in enumerate(owners)}
+        put("bit_abilities", owners)
+        put("ability_bits", {source: tuple(bit_of[source, i] for i in range(len(abilities)))
+                             for source, abilities in sources.items()})
+        put("loot_movers", sum(bit_of[source, i] for source, i in owners
+                               if _may_move_loot(sources[source][i].writes)))
+        put("early_bits", sum(bit_of[source, i] for source, i in owners if sources[source][i].early))
         put("kind_order", {kind: i for i, kind in enumerate(self.kinds)})
         put("card_sources", {name: f"c:{name}" for name in self._by_name})
         put("acting", {timing: frozenset(name for name, c in self._by_name.items() if c.has(timing))

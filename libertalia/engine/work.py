@@ -132,7 +132,7 @@ class Work:
         "cursor", "sub", "order", "commits", "frames", "queue", "flow", "seed", "counter", "census", "net",
         "extra", "just_took", "left_of_neutral", "decision", "old_journal", "journal", "history", "answerer",
         "answered", "moves", "queue_checked", "automa", "solo_deck", "solo_discard", "ranks", "watching",
-        "no_effect", "setup", "handicap", "loot_may_move",
+        "no_effect", "setup", "handicap", "loot_may_move", "contested",
     )
 
     def __init__(self, rules: Rules, s: GameState) -> None:
@@ -183,6 +183,8 @@ class Work:
         self.no_effect = list(s.no_effect)
         # Whether an ability now queued may move held loot (``flow._queued``): unknown after a thaw, so True.
         self.loot_may_move = True
+        # The anchor classes whose order may matter (``flow._contested``): unknown (None) after a thaw.
+        self.contested: set[tuple[int, int]] | None = None
         self.setup = s.setup  # how the game began: carried, never changed
         self.handicap = s.handicap
 

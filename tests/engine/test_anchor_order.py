@@ -80,3 +80,34 @@ def test_automa_is_never_asked_to_order(stormy: lt.Rules) -> None:
             assert solo.decision is not None and solo.decision.player == 0
             solo = solo.choose(solo.legal_keys()[0])
         assert len(solo.final_scores()) == 2
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
+    """E8: the per-ability clash masks give the same verdict as comparing every pair of footprints."""
+    import random
+    from types import SimpleNamespace
+
+    from libertalia.engine import flow
+    from libertalia.engine.program.footprint import may_conflict
+
+    rules = lt.load_rules(edition)
+    anchor = [(source, i) for source, abilities in rules.sources.items()
+              for i, c in enumerate(abilities) if c.timing == "anchor"]
+
+    def footprint(source: str, i: int) -> tuple[frozenset[str], frozenset[str]]:
+        c = rules.ability(source, i)
+        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+
+    w: Any = SimpleNamespace(rules=rules)
+    rnd = random.Random(7)
+    verdicts = set()
+    for _ in range(300):
+        group = [(0, source, i, None, False, False) for source, i in rnd.sample(anchor, rnd.randint(1, 6))]
+        distinct = sorted({(q[1], q[2]) for q in group})
+        expected = any(may_conflict(*footprint(*a), *footprint(*b), netted=True)
+                       for n, a in enumerate(distinct) for b in distinct[n + 1:])
+        assert flow._order_matters(w, group) is expected, distinct
+        verdicts.add(expected)
+    # Both verdicts were tried where some anchor abilities meet; every one of the 2012 edition's commutes.
+    assert verdicts == ({True, False} if edition == "galecrest" else {False})

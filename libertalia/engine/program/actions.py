@@ -21,6 +21,8 @@ from .cards import Choose, Eligible, PerShip, Selector
 from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..work import Frame, Work
 
 _PLACES = {"today": "today's loot", "tomorrow": "tomorrow's loot", "bag": "the bag"}
@@ -80,12 +82,16 @@ class Change(Node):
         "turns into doubloons (R28); nothing else changes")
 
     def act(self, w: Work, f: Frame) -> int:
-        did = False
-        sign = 1 if self.gain else -1
         # E28: every subject's amount is worked out from the game as the action starts, before anyone's
         # changes (one player's move along the track must not change what the next one loses).
-        amounts = [(seat, self.amount.value(w, f, seat)) for seat, _ in self.subject.seats(w, f, self)]
+        if type(self.subject) is You:  # the ability's owner: by far the commonest subject
+            amounts: Sequence[tuple[int, int]] = ((f.seat, self.amount.value(w, f, f.seat)),)
+        else:
+            amounts = [(seat, self.amount.value(w, f, seat)) for seat, _ in self.subject.seats(w, f, self)]
+        sign = 1 if self.gain else -1
         marked = self.mark >= 0
+        did = False
+        name = f.source[2:]
         for seat, n in amounts:
             if not n:
                 continue
@@ -94,17 +100,18 @@ class Change(Node):
             was = (w.seats[seat].coins, w.net[seat] if w.net is not None else 0, w.reputation(seat)) if marked \
                 else None
             if self.reputation:
-                w.change_reputation(seat, sign * n, source_name(f))
-                w.log(journal.CHANGE, "reputation", seat, sign * n, source_name(f))
+                w.change_reputation(seat, sign * n, name)
+                w.log(journal.CHANGE, "reputation", seat, sign * n, name)
             else:
                 if sign > 0:
                     w.gain(seat, n)
                 else:
                     w.lose(seat, n)
-                w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, source_name(f))
+                w.log(journal.CHANGE_DOUBLOONS, seat, sign * n, name)
             if marked and not did:
                 did = was != (w.seats[seat].coins, w.net[seat] if w.net is not None else 0, w.reputation(seat))
-        leave_mark(f, self.mark, (), (), 0, did)
+        if marked:
+            leave_mark(f, self.mark, (), (), 0, did)
         return f.pc + 1
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
