@@ -69,6 +69,11 @@ class CardError(DataError):
     """A card's effect text does not parse or does not make sense."""
 
 
+class WordingError(CardError):
+    """A wording the grammar reads but cannot give one meaning where it stands ("instead" with nothing
+    to replace, "you have 3 characters" without saying where): the parser's own refusal, with what to write."""
+
+
 class DataErrors(DataError):
     """Several data errors found in one pass, reported together."""
 

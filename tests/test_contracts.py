@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -177,13 +176,11 @@ def test_a_planted_violation_replays_from_its_script(monkeypatch: pytest.MonkeyP
 # ------------------------------------------------------------------ the fuzzer
 def test_a_short_fuzz_run_finds_nothing() -> None:
     """150 generated texts, one context each (every context turns up across them): no step breaks its contract."""
-    started = time.perf_counter()
     report = fuzz_contracts(galecrest(), 150, seed=1, every_context=False, to_end=False)
     assert report.ok, report.summary() + "\n\n" + "\n\n".join(map(str, report.violations[:5])) + "\n\n" + \
         "\n".join(e.message for e in report.errors[:5])
     assert report.texts >= 100 and report.positions >= report.texts - report.skipped
     assert {"Discard", "Change", "GainCoins", "Branch", "Take"} <= set(report.steps)
-    assert time.perf_counter() - started < 120  # the suite's budget is 30 s on a quiet machine
 
 
 def test_the_same_seed_gives_the_same_report() -> None:

@@ -194,7 +194,17 @@ class CountSpaces(Node):
 
 
 class CountAffected(Node):
+    """What an earlier step of the ability acted on ("one returned"), counted.
+
+    ``noun`` keeps the words of a variant that names the things ("each relic returned",
+    "each character discarded"): the reference check holds it to the step it points at,
+    and it is no part of the meaning, which is the canonical "one returned"'s.
+    """
+
     word: str
+    noun: CharNP | tuple[str, ...] | None = field(default=None, eq=False, repr=False, kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
 Counter = (

@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .. import _paths
-from ..errors import CardError
+from ..errors import CardError, WordingError
 from . import ast
 from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
 from .suggest import did_you_mean
@@ -34,7 +34,10 @@ _CLASS_WORDS = {
     "_NL": "a new line",
     "$END": "the end of the text",
 }
-_PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"', "LPAR": '"("', "RPAR": '")"'}
+_PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"', "LPAR": '"("', "RPAR": '")"',
+                # the lexer's readings of a mark or word by what follows it (grammar: %declare)
+                "_DOT_JOIN": '"." and another sentence', "_SEMI_JOIN": '"; then" or "; if"',
+                "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"'}
 
 
 @functools.cache
@@ -159,7 +162,18 @@ def parse(text: str, path: str, line: int, column: int, indent: int,
         tree = shared_parser().parse(text)
     except (UnexpectedInput, UnknownCharacter) as exc:
         raise _error(exc, text, path, line, column, indent, file_lines) from None
-    abilities: tuple[ast.Ability, ...] = ToAst(line, column, indent).transform(tree)
+    try:
+        abilities: tuple[ast.Ability, ...] = ToAst(line, column, indent).transform(tree)
+    except VisitError as exc:
+        if not isinstance(exc.orig_exc, VariantError):
+            raise
+        v = exc.orig_exc
+        lines = text.split("\n")
+        source = lines[v.line - line - 1] if 0 < v.line - line <= len(lines) else ""
+        if file_lines is not None and 0 < v.line <= len(file_lines):
+            source = file_lines[v.line - 1]
+        raise WordingError(v.message, path=path, line=v.line, column=v.column, source_line=source,
+                           expected=v.expected) from None
     return abilities
 
 
@@ -189,14 +203,26 @@ class ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def ability(self, meta: Any, items: list[Any]) -> ast.Ability:
-        (timing, modifiers), steps = items
+        (timing, modifiers), steps = items[0], items[1]
         return ast.Ability(timing, modifiers, steps, **self._at(meta))
 
     def trigger(self, items: list[Any]) -> tuple[str, tuple[str, ...]]:
-        return str(items[0]), tuple(str(i) for i in items[1:])
+        timing, *modifiers = (i for i in items if i is not None)
+        return str(timing), tuple(str(i) for i in modifiers)
+
+    def timing(self, items: list[Any]) -> str:
+        words = [str(i) for i in items if i is not None]
+        word = words[1] if words[0] == "the" else words[0]  # "the end of the voyage"
+        return _TIMINGS.get(word, word)
 
     def effect(self, items: list[Any]) -> tuple[ast.Step, ...]:
-        return tuple(items)
+        steps: list[ast.Step] = []
+        for step in items:
+            if isinstance(step, _Replacing):
+                steps.append(_instead(steps, step))
+            else:
+                steps.append(step)
+        return tuple(steps)
 
     @v_args(meta=True)
     def plain(self, meta: Any, items: list[Any]) -> ast.Step:
@@ -212,6 +238,13 @@ class ToAst(Transformer[Token, Any]):
     def prefix_if(self, meta: Any, items: list[Any]) -> ast.Step:
         cond, actions, other = items
         return ast.Step("prefix_if", actions, cond, other, **self._at(meta))
+
+    @v_args(meta=True)
+    def if_you_did_not(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"if you cannot, …", "if you did not, …": the canonical "… unless you did"."""
+        actions = items[0]
+        condition = ast.Condition(((ast.YouDid(),),))
+        return ast.Step("unless", actions, condition, None, **self._at(meta))
 
     @v_args(meta=True)
     def unless(self, meta: Any, items: list[Any]) -> ast.Step:
@@ -231,14 +264,52 @@ class ToAst(Transformer[Token, Any]):
     def actions(self, items: list[Any]) -> tuple[Any, ...]:
         return tuple(items)
 
+    @v_args(meta=True)
+    def or_if(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"gain 5 doubloons, or 7 doubloons if …": the canonical "gain 7 doubloons if …; otherwise gain 5 …"."""
+        first, second, cond = items
+        if not isinstance(second, tuple):  # an amount alone: the verb of the one action before it
+            (only,) = first if len(first) == 1 and isinstance(first[0], ast.Change) else (None,)
+            if only is None:
+                raise VariantError('", or AMOUNT if …" repeats the amount of one "gain" or "lose": write the verb '
+                                   'again ("…, or gain 7 doubloons if …")', ast.Step("plain", (), **self._at(meta)),
+                                   "an action after \", or\"")
+            second = (ast.Change(only.verb, second, only.subject, line=only.line, column=only.column),)
+        return ast.Step("postfix_if", second, cond, first, **self._at(meta))
+
+    @v_args(meta=True)
+    def prefix_if_instead(self, meta: Any, items: list[Any]) -> _Replacing:
+        cond, actions, _instead = items
+        return _Replacing(ast.Step("prefix_if", actions, cond, None, **self._at(meta)))
+
+    @v_args(meta=True)
+    def postfix_if_instead(self, meta: Any, items: list[Any]) -> _Replacing:
+        actions, _instead, cond = items
+        return _Replacing(ast.Step("postfix_if", actions, cond, None, **self._at(meta)))
+
+    @v_args(meta=True)
+    def unless_instead(self, meta: Any, items: list[Any]) -> _Replacing:
+        actions, _instead, cond = items
+        return _Replacing(ast.Step("unless", actions, cond, None, **self._at(meta)))
+
     # actions
     @v_args(meta=True)
     def gain(self, meta: Any, items: list[Any]) -> ast.Change:
-        return ast.Change("gain", items[0], None, **self._at(meta))
+        return ast.Change("gain", _present(items)[0], None, **self._at(meta))  # "gain", "you gain"
 
     @v_args(meta=True)
     def lose(self, meta: Any, items: list[Any]) -> ast.Change:
-        return ast.Change("lose", items[0], None, **self._at(meta))
+        return ast.Change("lose", _present(items)[0], None, **self._at(meta))
+
+    @v_args(meta=True)
+    def steal(self, meta: Any, items: list[Any]) -> ast.PaysYou:
+        """"steal 2 doubloons from the player on your left": that player pays you 2 doubloons."""
+        n, *rest = _present(items)
+        unit, prep, subject = (i for i in rest if not (isinstance(i, Token) and i.value == "more"))
+        if str(prep) != "from":
+            raise VariantError(f'one steals from a player, not {prep} one', ast.Step("plain", (), **self._at(meta)),
+                               '"from"')
+        return ast.PaysYou(subject, self.fixed([n, unit, None]), **self._at(meta))
 
     @v_args(meta=True)
     def player_acts(self, meta: Any, items: list[Any]) -> Any:
@@ -249,7 +320,7 @@ class ToAst(Transformer[Token, Any]):
 
     def player_verb(self, items: list[Any]) -> tuple[str, Any]:
         word = str(items[0])
-        return {"gains": "gain", "loses": "lose", "pays": "pays"}[word], items[-1]
+        return {"gains": "gain", "loses": "lose", "pays": "pays", "gives": "pays"}[word], items[-1]
 
     def player(self, items: list[Any]) -> ast.PlayerRef:
         words = [str(i) for i in items if isinstance(i, Token)]
@@ -257,8 +328,8 @@ class ToAst(Transformer[Token, Any]):
             return ast.ItsOwner()
         if words[:3] == ["the", "owner", "of"]:
             return ast.OwnerOf(items[3])
-        if words[0] == "every":
-            return ast.EveryPlayer(items[1] is not None)
+        if words[0] in ("every", "each"):  # "each player", "every other player", "each opponent"
+            return ast.EveryPlayer(words[-1] == "opponent" or items[-2] is not None)
         return ast.PlayerOnSide(words[-1])
 
     @v_args(meta=True)
@@ -325,7 +396,7 @@ class ToAst(Transformer[Token, Any]):
 
     # amounts
     def fixed(self, items: list[Any]) -> ast.Fixed:
-        n, unit, per = items
+        n, unit, per = (i for i in items if not (isinstance(i, Token) and i.value == "more"))  # "2 more doubloons"
         unit = "reputation" if str(unit) == "reputation" else "doubloons"
         return ast.Fixed(int(n), unit, per)
 
@@ -360,8 +431,18 @@ class ToAst(Transformer[Token, Any]):
     def count_spaces(self, items: list[Any]) -> ast.CountSpaces | ast.CountMoved:
         return ast.CountSpaces(str(items[0])) if items else ast.CountMoved()
 
+    def count_loot_each(self, items: list[Any]) -> ast.CountLoot:
+        """"for each hook and each saber you hold": every token of those kinds, as "hook or saber"."""
+        return ast.CountLoot(tuple(str(i) for i in items if isinstance(i, Token) and i.type == "KIND"))
+
     def count_affected(self, items: list[Any]) -> ast.CountAffected:
         return ast.CountAffected(str(items[0]))
+
+    @v_args(meta=True)
+    def count_named_affected(self, meta: Any, items: list[Any]) -> ast.CountAffected:
+        """"each relic returned", "each character discarded": "one returned", naming what it counts."""
+        noun, past = items
+        return ast.CountAffected(str(past), noun=noun, **self._at(meta))
 
     # characters
     def this(self, items: list[Any]) -> ast.This:
@@ -374,14 +455,15 @@ class ToAst(Transformer[Token, Any]):
         return ast.Taker()
 
     def beside(self, items: list[Any]) -> ast.Beside:
-        return ast.Beside(str(items[0]))
+        return ast.Beside(str(next(i for i in items if i is not None)))
 
     def char_ref(self, items: list[Any]) -> str:
-        words = [str(i) for i in items]
-        return "taker" if len(words) > 1 else words[0]
+        words = [str(i) for i in items if i is not None]
+        return "taker" if words[0] == "the" else words[0]  # "this card" is "this"
 
     def article(self, items: list[Any]) -> str:
-        return str(items[0])
+        word = str(items[0])
+        return "a" if word == "an" else word
 
     def choose_one(self, items: list[Any]) -> ast.ChooseChar:
         article, np = items
@@ -391,7 +473,10 @@ class ToAst(Transformer[Token, Any]):
         return ast.ChooseChar(np)
 
     def every(self, items: list[Any]) -> ast.EveryChar:
-        return ast.EveryChar(items[0])
+        np = items[-1]
+        if len(items) > 1:  # "all other characters": "every other character", the noun in the singular
+            np = ast.CharNP(np.other, np.noun, np.filters, line=np.line, column=np.column)
+        return ast.EveryChar(np)
 
     def positional(self, items: list[Any]) -> ast.Positional:
         return ast.Positional(str(items[0]), items[1])
@@ -401,8 +486,14 @@ class ToAst(Transformer[Token, Any]):
         other, noun, *filters = items
         word = str(noun)
         plural = word == "characters"
-        return ast.CharNP(other is not None, "character" if plural else word, tuple(filters), plural=plural,
+        # "… other than this" is the canonical "other …"
+        than_this = any(f is _OTHER_THAN_THIS for f in filters)
+        kept = tuple(f for f in filters if f is not _OTHER_THAN_THIS)
+        return ast.CharNP(other is not None or than_this, "character" if plural else word, kept, plural=plural,
                           **self._at(meta))
+
+    def other_than_this(self, items: list[Any]) -> object:
+        return _OTHER_THAN_THIS
 
     def ranked(self, items: list[Any]) -> ast.RankedAbove | ast.RankedBelow:
         _ranked, direction, n = (str(i) for i in items)
@@ -415,7 +506,7 @@ class ToAst(Transformer[Token, Any]):
         words = [str(i) for i in items]
         if words[2] == "you":
             return ast.OwnedBy("you")
-        if words[2] == "another":
+        if words[2] in ("another", "an"):  # "another player", "an opponent"
             return ast.OwnedBy("other")
         return ast.OwnedBy("player", ast.PlayerOnSide(words[-1]))
 
@@ -455,11 +546,11 @@ class ToAst(Transformer[Token, Any]):
         return ()
 
     def some_kinds(self, items: list[Any]) -> tuple[str, ...]:
-        return tuple(str(i) for i in items)
+        return tuple(str(i) for i in items if isinstance(i, Token) and i.type == "KIND")  # "map token": map
 
     def loot_place(self, items: list[Any]) -> tuple[str, str]:
         words = [str(i) for i in items]
-        if words == ["you", "hold"]:
+        if words in (["you", "hold"], ["you", "have"]):
             return "held", ""
         return _LOOT_PLACES[" ".join(words[1:])], words[0]
 
@@ -493,7 +584,8 @@ class ToAst(Transformer[Token, Any]):
         return ast.NoOtherHas(str(cmp), str(pile))
 
     def quantity(self, items: list[Any]) -> tuple[str, ...]:
-        return tuple(str(i) for i in items)
+        words = tuple(str(i) for i in items)
+        return ("a",) if words == ("an",) else words
 
     def hold(self, items: list[Any]) -> ast.Hold | ast.HoldCount:
         quantity, kinds = items
@@ -502,7 +594,22 @@ class ToAst(Transformer[Token, Any]):
         return ast.HoldCount(int(quantity[0]), quantity[2], kinds)
 
     def just_took(self, items: list[Any]) -> ast.JustTook:
-        return ast.JustTook(items[0])
+        return ast.JustTook(_present(items)[0])  # also "the loot you took is a chest"
+
+    @v_args(meta=True)
+    def you_have_characters(self, meta: Any, items: list[Any]) -> ast.Exists | ast.CountExists:
+        """"you have 3 or more characters in your ship": the canonical "there are …"."""
+        np = items[1]
+        if not any(isinstance(f, ast.Zone) and f.place == "your" for f in np.filters):
+            raise VariantError('say where your characters are ("you have a character in your ship"), or use '
+                               '"there is"', ast.Step("plain", (), **self._at(meta)),
+                               '"in your ship", "in your hand" or "in your graveyard"')
+        return self.there_is(items)
+
+    def pile_empty(self, items: list[Any]) -> ast.Exists:
+        """"your graveyard is empty": the canonical "there is no character in your graveyard"."""
+        pile = str(items[0])
+        return ast.Exists(ast.CharNP(False, "character", (ast.Zone("in", "your", pile, ""),)), True)
 
     def there_is(self, items: list[Any]) -> ast.Exists | ast.CountExists:
         quantity, np = items
@@ -517,6 +624,52 @@ class ToAst(Transformer[Token, Any]):
         return ast.YouDid()
 
 
+class VariantError(Exception):
+    """A variant wording that cannot be given one meaning, at the step it stands in."""
+
+    def __init__(self, message: str, step: ast.Step, expected: str) -> None:
+        super().__init__(message)
+        self.message, self.line, self.column, self.expected = message, step.line, step.column, expected
+
+
+class _Replacing:
+    """A conditional step written with "instead", before ``effect`` folds it into the step it replaces."""
+
+    __slots__ = ("step",)
+
+    def __init__(self, step: ast.Step) -> None:
+        self.step = step
+
+
+def _instead(before: list[ast.Step], replacing: _Replacing) -> ast.Step:
+    """"A. If C, B instead." is the canonical "B if C; otherwise A" ("A. B instead unless C": "A if C; …")."""
+    step = replacing.step
+    previous = before.pop() if before else None
+    if previous is None or previous.form != "plain":
+        raise VariantError('"instead" replaces the step just before it, which must be a plain one (no '
+                           '"if", "unless" or "you may" of its own)', step, 'a plain step, then the '
+                           '"if …, … instead" that replaces it')
+    assert step.condition is not None
+    if step.form == "unless":
+        return ast.Step("postfix_if", previous.actions, step.condition, step.actions, line=previous.line,
+                        column=previous.column)
+    return ast.Step("postfix_if", step.actions, step.condition, previous.actions, line=previous.line,
+                    column=previous.column)
+
+
+def _present(items: list[Any]) -> list[Any]:
+    """The items an optional word left as ``None`` dropped ("you gain" and "gain" alike)."""
+    return [i for i in items if i is not None]
+
+
+_OTHER_THAN_THIS = object()
+"""The mark "other than this" leaves among a noun phrase's filters, for ``char_np`` to read as "other"."""
+
+
+_TIMINGS = {"day": "sun", "night": "moon", "end": "anchor"}
+"""Timings as printed cards say them, and the library's names for them ("end of voyage": anchor)."""
+
+
 _SHIP_PLACES = {
     "any ship": ("any_ship", "", "any"),
     "every ship": ("any_ship", "", "every"),
@@ -524,6 +677,9 @@ _SHIP_PLACES = {
     "an opponent's ship": ("other_ship", "", "an opponent's"),
     "an adjacent player's ship": ("adjacent_ship", "", ""),
     "each player's ship": ("each_ship", "", ""),
+    "every player's ship": ("each_ship", "", ""),
+    "each other player's ship": ("each_opponent_ship", "", ""),
+    "every other player's ship": ("each_opponent_ship", "", ""),
     "each opponent's ship": ("each_opponent_ship", "", ""),
     "each adjacent player's ship": ("each_adjacent_ship", "", ""),
 }

@@ -89,32 +89,88 @@ class WordLexer(Lexer):
             if kind == "nl":
                 type_ = "_NL"
             elif kind == "punct":
-                type_ = _PUNCT[value]
+                type_ = _joined(_PUNCT[value], words[i + 1] if i + 1 < len(words) else None, accepts,
+                                _instead_ahead(words, i + 1))
             elif kind == "junk":
                 type_ = "WORD"  # no terminal: the parser reports it with what it expected
             else:
-                type_ = self._type(value, accepts, words[i + 1][1] if i + 1 < len(words) else "")
+                type_, value = self._type(value, accepts, words[i + 1][1] if i + 1 < len(words) else "",
+                                          words[i + 2][1] if i + 2 < len(words) else "")
             end_line = line + value.count("\n")
             end_column = column + len(value) if "\n" not in value else len(value) - value.rfind("\n")
             token = Token(type_, value, pos, line, column, end_line, end_column, pos + len(value))
             lexer_state.last_token = token
             yield token
 
-    def _type(self, word: str, accepts: Any, next_word: str) -> str:
+    def _kind_follows(self, word: str, after: str) -> bool:
+        """Whether ``word`` (or, after "each"/"every", ``after``) can only be a loot kind: no keyword."""
+        if word in ("each", "every"):
+            word = after
+        return bool(word[:1].islower()) and not any(n not in _GENERIC for n in self.candidates(word))
+
+    def _type(self, word: str, accepts: Any, next_word: str, after_next: str = "") -> tuple[str, str]:
+        """The terminal ``word`` is read as here, and its text as the parser sees it."""
         names = self.candidates(word)
         if word == "or" and "OR_IF" in accepts and ("OR" not in accepts or next_word in COND_STARTS):
-            return "OR_IF"
+            return "OR_IF", word
+        if word == "and" and next_word.lower() == "then" and "_AND_JOIN" in accepts:
+            return "_AND_JOIN", word
+        if word == "and" and "_AND_KIND" in accepts and self._kind_follows(next_word, after_next):
+            return "_AND_KIND", word  # "for each hook and each saber you hold"
         for name in names:
             if name in accepts:
-                return name
+                return name, word
+        if word[:1].isupper() and " " not in word and not {"NAME", "NOUN"} & set(accepts):
+            # A sentence starts with a capital ("Gain 2 doubloons. Its owner ..."): where no card name
+            # can stand, a capitalised keyword is that keyword.
+            lower = word.lower()
+            for name in self.candidates(lower):
+                if name in accepts and name not in _GENERIC:
+                    return name, lower
+        if word in NUMBER_WORDS and "NUMBER" in accepts:  # "gain two doubloons": the number 2
+            return "NUMBER", NUMBER_WORDS[word]
         if "KIND" in accepts and word[:1].islower() and "'" not in word:
-            return "KIND"
-        return names[0] if names else ("KIND" if word[:1].islower() else "NAME")
+            return "KIND", word
+        return (names[0] if names else ("KIND" if word[:1].islower() else "NAME")), word
+
+
+def _instead_ahead(words: list[tuple[str, str, int, int, int]], start: int) -> bool:
+    """Whether the clause from ``start`` to the next mark or line end says "instead" (it replaces a step)."""
+    for kind, value, *_ in words[start:]:
+        if kind == "nl" or value in (".", ";"):
+            return False
+        if value.lower() == "instead":
+            return True
+    return False
+
+
+def _joined(mark: str, after: tuple[str, str, int, int, int] | None, accepts: Any, instead: bool = False) -> str:
+    """A "." with a word after it ends a sentence inside the line (_DOT_JOIN); a ";" before "then" or
+    "if" joins a step to the one before (_SEMI_JOIN), unlike the ";" of "; or"; either mark before
+    "otherwise" brings in the otherwise (_ELSE); a "," before "or" offers a replacement (_COMMA_OR)."""
+    if after is None or after[0] == "nl":
+        return mark
+    word = after[1].lower()
+    if mark == "DOT" and after[0] in ("word", "name") and "_DOT_JOIN" in accepts:
+        return "_DOT_JOIN"
+    if mark == "SEMICOLON" and (word in ("then", "if") or instead) and "_SEMI_JOIN" in accepts:
+        return "_SEMI_JOIN"
+    if mark in ("SEMICOLON", "COMMA") and word == "otherwise" and "_ELSE" in accepts:
+        return "_ELSE"
+    if mark == "COMMA" and word == "or" and "_COMMA_OR" in accepts:
+        return "_COMMA_OR"
+    return mark
+
+
+NUMBER_WORDS = {word: str(n) for n, word in enumerate(
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+"""Numbers a card may spell out, read as their digits wherever a number can stand and the word itself
+cannot ("for each one returned" keeps its "one")."""
 
 
 # The first words of the ``cond`` alternatives in the grammar; a test keeps
 # this list equal to the grammar's (tests/language/test_lexer.py).
-COND_STARTS = {"this", "it", "the", "you", "no", "there"}
+COND_STARTS = {"this", "it", "the", "you", "your", "no", "there"}
 
 
 def _words(text: str) -> Iterator[tuple[str, str, int, int, int]]:

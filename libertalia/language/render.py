@@ -207,10 +207,15 @@ def char_sel(s: ast.CharSel) -> str:
     if isinstance(s, ast.ChooseChar):
         if s.another:
             return "another " + _np_body(s.np)
-        return "a " + char_np(s.np)
-    if isinstance(s, ast.EveryChar):
-        return "every " + char_np(s.np)
+        return _a(char_np(s.np))
+    if isinstance(s, ast.EveryChar):  # "every character", however the variant wrote it ("all characters")
+        return "every " + char_np(ast.CharNP(s.np.other, s.np.noun, s.np.filters))
     return f"the {s.position} {char_np(s.np)}"
+
+
+def _a(phrase: str) -> str:
+    """The indefinite article before ``phrase``: "an amulet", "an Officer", "a map"."""
+    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
 
 
 def char_np(np: ast.CharNP) -> str:
@@ -230,7 +235,7 @@ def _filter(f: ast.CharFilter) -> str:
     if isinstance(f, ast.RankedBelow):
         return f"ranked below {f.rank}"
     if isinstance(f, ast.WithAbility):
-        return f"with a {f.timing} ability"
+        return f"with {_a(f.timing)} ability"
     if f.who == "player":
         assert f.player is not None
         return f"owned by {_player(f.player)}"
@@ -274,7 +279,7 @@ def _loot_place(np: ast.LootNP) -> str:
 
 def _loot_sel(s: ast.LootSel) -> str:
     if isinstance(s, ast.ChooseLoot):
-        return "a " + _loot_np(s.np)
+        return _a(_loot_np(s.np))
     if isinstance(s, ast.RandomLoot):
         return "a random " + _loot_np(s.np)
     if isinstance(s, ast.EveryLoot):
@@ -302,7 +307,7 @@ def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.IsPositioned):
         return f"{_ref(c.ref)} {c.verb} the {c.position} {char_np(c.np)}"
     if isinstance(c, ast.IsA):
-        return f"{_ref(c.ref)} {c.verb} a {c.name}"
+        return f"{_ref(c.ref)} {c.verb} {_a(c.name)}"
     if isinstance(c, ast.IsLike):
         return f"{_ref(c.ref)} {c.verb} {_filter(c.filter)}"
     if isinstance(c, ast.LastVoyage):
@@ -312,13 +317,13 @@ def _cond(c: ast.Cond) -> str:
     if isinstance(c, ast.NoOtherHas):
         return f"no other player has {c.cmp} characters in their {c.pile}"
     if isinstance(c, ast.Hold):
-        return f"you hold {'no' if c.negated else 'a'} {_kinds(c.kinds)}"
+        return f"you hold {'no ' + _kinds(c.kinds) if c.negated else _a(_kinds(c.kinds))}"
     if isinstance(c, ast.JustTook):
-        return f"you just took a {_kinds(c.kinds)}"
+        return f"you just took {_a(_kinds(c.kinds))}"
     if isinstance(c, ast.Exists):
         if c.at_nightfall:
             return f"there was no {char_np(c.np)} at nightfall"
-        return f"there is {'no' if c.negated else 'a'} {char_np(c.np)}"
+        return f"there is {'no ' + char_np(c.np) if c.negated else _a(char_np(c.np))}"
     if isinstance(c, ast.HoldCount):
         return f"you hold {c.n} or {c.cmp} {_kinds(c.kinds)}"
     if isinstance(c, ast.CountExists):

@@ -20,6 +20,7 @@ from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, Neutral
 from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
 from ..language import ast, checker, loops
 from ..language.compile import compile_ability
+from ..language.normalise import singular_kinds
 from ..language.parser import parse_checked, save_parsed
 from ..language.query import extra_counts, kinds_scored_in_sets
 from ..language.suggest import did_you_mean
@@ -699,13 +700,14 @@ def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *,
     indent = col0 if field.is_block() else 0
     _check_text_numbers(text, doc, line0, col0, indent)
 
-    def check(abilities: tuple[ast.Ability, ...]) -> tuple[Compiled, ...]:
+    def check(parsed: tuple[ast.Ability, ...]) -> tuple[tuple[ast.Ability, ...], tuple[Compiled, ...]]:
         report = _reporter(doc)
+        abilities = singular_kinds(parsed, vocab.kinds)  # "3 or more maps": the kind map
         checker.check(abilities, vocab, report, loot=loot)
-        return tuple(compile_ability(a, report) for a in abilities)
+        return abilities, tuple(compile_ability(a, report) for a in abilities)
 
-    abilities, compiled = parse_checked(text, check, path=doc.path, line=line0, column=col0, indent=indent,
-                                        file_lines=doc.lines)
+    _, (abilities, compiled) = parse_checked(text, check, path=doc.path, line=line0, column=col0, indent=indent,
+                                             file_lines=doc.lines)
     return text, abilities, compiled
 
 

@@ -25,9 +25,11 @@ import attrs
 
 from .. import _paths
 from ..engine.specs import Rules
-from ..errors import CardError
+from ..errors import CardError, WordingError
 from ..language import checker
 from ..language.compile import compile_ability
+from ..language.normalise import singular_kinds
+from ..language.parser import parse
 from ..language.query import extra_counts, kinds_scored_in_sets
 
 if TYPE_CHECKING:
@@ -86,11 +88,16 @@ def _grammar() -> _Grammar:
         literal = frozenset(words[n][0] for n, term in symbols if term and len(words.get(n, ())) == 1)
         alternatives.setdefault(r.origin.name, []).append(_Alt(symbols, r.alias, literal))
     declared = {n for alts in alternatives.values() for a in alts for n, term in a.symbols if term} - set(words)
-    for name in declared:  # terminals the word lexer makes (%declare): OR_IF is "or"
-        words[name] = (name.strip("_").split("_")[0].lower(),)
+    for name in declared:  # terminals the word lexer makes (%declare): OR_IF is "or", _DOT_JOIN "."
+        words[name] = (_DECLARED.get(name) or name.strip("_").split("_")[0].lower(),)
     cost = _costs(alternatives)
     ordered = {name: tuple(sorted(alts, key=lambda a: _alt_cost(a, cost))) for name, alts in alternatives.items()}
     return _Grammar(ordered, words, frozenset(ignored))
+
+
+_DECLARED = {"_DOT_JOIN": ".", "_SEMI_JOIN": ";", "_AND_JOIN": "and", "_ELSE": ";", "_COMMA_OR": ",",
+             "_AND_KIND": "and"}
+"""How the word lexer's own terminals are written (``language.lexer``): a mark or a word it reads by context."""
 
 
 def _alternatives(regex: str) -> list[str | None]:
@@ -186,7 +193,7 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
     vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
                                frozenset(rules.kinds))
     try:
-        abilities = lalr.parse(text, "<text>", 0, 0, 0, None)
+        abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
         checker.check(abilities, vocab, _report, loot=loot)
         for ability in abilities:
             compile_ability(ability, _report)
@@ -519,4 +526,21 @@ def _spelled(rules: Rules, names: tuple[str, ...], strays: bool) -> SearchStrate
         speller.spell(draw, "start", _Scope("sun", False), out)
         return _join(out).strip("\n")
 
-    return text()
+    # Rules the grammar cannot say ("… instead" replaces a plain step just before it; "you have 3
+    # characters" says where): the parser refuses the rest (WordingError), so those are not spelled.
+    return text().filter(_no_wording_error)
+
+
+def _no_wording_error(text: str) -> bool:
+    try:
+        parse(text)
+    except WordingError:
+        return False
+    except CardError:
+        pass
+    return True
+    try:
+        parse(text)
+    except CardError as exc:
+        return "instead" not in str(exc)
+    return True

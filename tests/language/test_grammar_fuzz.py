@@ -194,6 +194,16 @@ _TALLY: dict[str, Counter[str]] = {}
 _SEEN: dict[str, set[str]] = {}
 
 
+def _tile_kinds(text: str, kinds: list[str]) -> list[str]:
+    """The kinds a text that must load can be a tile of: a kind a bundled card counts extra of (the
+    Explorer's map) needs a tile that scores it in sets, or that card's "count 1 extra" would do nothing."""
+    from libertalia.language.query import extra_counts, kinds_scored_in_sets
+
+    counted = {e.kind for c in _base().characters for e in extra_counts(c.abilities)}
+    scored = kinds_scored_in_sets(lt.parse(text))
+    return [k for k in kinds if k not in counted or k in scored] or kinds
+
+
 def _mod_file(text: str, loot: tuple[str, int] | None) -> str:
     """A mod file for the text: a new character, or a calm loot tile of ``loot`` (kind, count)."""
     body = "".join(f"  {line.strip()}\n" if line.strip() else "\n" for line in text.splitlines())
@@ -293,7 +303,7 @@ def _check(source: str, text: str, seed: int, failures: list[dict[str, Any]], as
     bag = dict(_base().board.bag)
     loot = None
     if rnd.random() < 0.25 if as_loot is None else as_loot:
-        kind = rnd.choice(sorted(bag))
+        kind = rnd.choice(_tile_kinds(text, sorted(bag)) if must_load else sorted(bag))
         loot = (kind, bag[kind])
     file_text = _mod_file(text, loot)
     entry: dict[str, Any] = {"source": source, "file": file_text}

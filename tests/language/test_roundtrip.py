@@ -55,12 +55,16 @@ def test_synonym_forms_mean_the_same() -> None:
 
 
 def test_grammar_is_small() -> None:
-    """The language stays a small general vocabulary (a size alarm, not a limit)."""
-    assert 50 < grammar_rule_count() < 200
+    """The language stays a small general vocabulary (a size alarm, not a limit).
+
+    The count is of lark's expanded productions: each optional word of a plain-English
+    variant doubles its rule there, so the alarm sits well above today's size.
+    """
+    assert 50 < grammar_rule_count() < 360
 
 
 def test_parse_error_in_plain_text_has_caret() -> None:
     """Text parsed on its own still reports line, column and expectations."""
     with pytest.raises(lt.CardError) as info:
-        lt.parse("sun: gain 3 doubloons")
-    assert info.value.line == 1 and '"."' in info.value.expected
+        lt.parse("sun: gain 3")
+    assert info.value.line == 1 and info.value.column == 11 and '"doubloons"' in info.value.expected

@@ -133,7 +133,7 @@ def test_checker_refuses_loot_sentences_that_cannot_run(tmp_path: Path, text: st
 
 # ---------------------------------------------------------------- errors a modder can act on
 @pytest.mark.parametrize(("text", "unexpected", "hint"), [
-    ("sun: gain 2 doubloons if your reputation is 3 or more.", "unexpected word 'your'", '"there"'),
+    ("sun: gain 2 doubloons if your reputation is 3 or more.", "unexpected word 'reputation'", '"graveyard"'),
     ("sunrise: gain 2 doubloons.", "unexpected word 'sunrise'", 'did you mean "sun"'),
     ("sun: discard a charcter in your ship.", "unexpected word 'charcter'", 'did you mean "character"'),
     ("sun: gain 2 doubloons if youhold a map.", "unexpected word 'youhold'", '"you"'),
@@ -150,8 +150,8 @@ def test_whole_words_in_errors(text: str, unexpected: str, hint: str) -> None:
 def test_caret_points_at_the_word() -> None:
     """The caret sits under the first letter of the offending word."""
     with pytest.raises(lt.CardError) as info:
-        lt.parse("sun: gain 2 doubloons if your reputation is 3 or more.")
-    assert info.value.column == len("sun: gain 2 doubloons if ") + 1
+        lt.parse("sun: gain 2 doubloons if you hold 3 maps.")
+    assert info.value.column == len("sun: gain 2 doubloons if you hold 3 ") + 1
 
 
 def test_expected_words_are_listed_in_full() -> None:

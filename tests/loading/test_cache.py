@@ -194,7 +194,7 @@ def test_errors_are_the_same_from_a_warm_cache(cache_dir: Path, tmp_path: Path,
 def test_a_file_that_does_not_read_is_never_stored(cache_dir: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Bad YAML or bad card text is reported from a real reading every time, at its exact place."""
-    for body, line in (("name: Pirate\nrank: [41\n", 3), (_MOD.replace("gain 2", "gain two"), 4)):
+    for body, line in (("name: Pirate\nrank: [41\n", 3), (_MOD.replace("gain 2", "gain many"), 4)):
         mod = _mod(tmp_path, body)
         errors = []
         for _ in range(2):

@@ -22,7 +22,7 @@ from ...errors import CardError
 from ...language.nodes import Node, fields
 from .. import ast
 from ..checker import at_word
-from ..render import char_sel, render_ability, render_actions
+from ..render import char_np, char_sel, render_ability, render_actions
 from .references import VERB_OF, Binder, Report, Scope, Slots, merge
 
 __all__ = ["compile_ability"]
@@ -77,6 +77,22 @@ class _Compiler:
             raise self._fail(f'"one {word}" counts an earlier action, but nothing earlier in this ability is {word}',
                              f"an earlier {kinds} action for it to count", f"one {word}")
         return self._read(b.slot)
+
+    def _named_count(self, b: Binder, c: ast.CountAffected) -> None:
+        """"for each relic returned" counts what the step before returned only if that is relics, all of them."""
+        noun = c.noun
+        if isinstance(noun, ast.CharNP):
+            fits = b.kinds is None and noun.noun == "character" and not noun.filters and not noun.other
+            said = char_np(noun)
+        else:
+            assert noun is not None
+            fits = b.kinds is not None and frozenset(noun) == b.kinds
+            said = " or ".join(noun) or "loot"
+        if not fits:
+            self.where = (c.line, c.column) if c.line else self.where
+            raise self._fail(f'"for each {said} {c.word}" names what the earlier "{b.words}" acted on, and it '
+                             f"acted on something else", f'"for each one {c.word}", which counts whatever it '
+                             f"{c.word}", f"{said} {c.word}")
 
     def _spaces(self, scope: Scope) -> int:
         if scope.spaces is None:
@@ -164,7 +180,10 @@ class _Compiler:
             return amt.CountMarked(self._spaces(scope))
         if isinstance(c, ast.CountSpaces):
             return amt.CountSpacesSide(c.side)
-        return amt.CountMarked(self._verb(scope, c.word))
+        slot = self._verb(scope, c.word)
+        if c.noun is not None:
+            self._named_count(scope.verbs[c.word], c)
+        return amt.CountMarked(slot)
 
     def _rows(self, rows: tuple[ast.Row, ...]) -> tuple[amt.Row, ...]:
         return tuple(amt.Row(r.count, r.cmp, r.value) for r in rows)
@@ -233,16 +252,16 @@ class _Compiler:
         if isinstance(a, ast.TakeNoLoot):
             return act.StandingRule(mark)
         if isinstance(a, ast.Take):
-            scope.verbs["taken"] = Binder(mark, True, "take")
+            scope.verbs["taken"] = Binder(mark, True, "take", frozenset(a.loot.np.kinds))
             return act.Take(self._loot(a.loot, "take"), mark)
         if isinstance(a, ast.ReturnLoot):
-            scope.verbs["returned"] = Binder(mark, True, "return")
+            scope.verbs["returned"] = Binder(mark, True, "return", frozenset(a.loot.np.kinds))
             return act.ReturnLoot(self._loot(a.loot, "return to the bag"), mark)
         if isinstance(a, ast.KeepLoot):
             return act.KeepLoot(self._loot(a.loot, "keep for the next voyage"), mark)
         if isinstance(a, ast.Give):
             to = self._players(a.to, scope)
-            scope.verbs["moved"] = Binder(mark, True, "give")
+            scope.verbs["moved"] = Binder(mark, True, "give", frozenset(a.loot.np.kinds))
             return act.Give(self._loot(a.loot, "give away"), to, mark)
         if isinstance(a, ast.Draw):
             per = None if a.per is None else self._counter(a.per, scope)

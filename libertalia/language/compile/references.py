@@ -40,13 +40,18 @@ VERB_OF: dict[str, tuple[type, ...]] = {
 """Which actions ``one <verb>`` can count."""
 
 
+MIXED: frozenset[str] = frozenset({"\0"})
+"""A binder's ``kinds`` when its arms acted on different things: no named count ("each relic returned") fits it."""
+
+
 class Binder:
     """An earlier step a word can point back to: its slot, whether it may name several, and its words."""
 
-    __slots__ = ("slot", "plural", "words")
+    __slots__ = ("slot", "plural", "words", "kinds")
 
-    def __init__(self, slot: int, plural: bool, words: str) -> None:
-        self.slot, self.plural, self.words = slot, plural, words
+    def __init__(self, slot: int, plural: bool, words: str, kinds: frozenset[str] | None = None) -> None:
+        # ``kinds``: for a loot action, the kinds its phrase names (empty: any loot); None: characters
+        self.slot, self.plural, self.words, self.kinds = slot, plural, words, kinds
 
 
 class Scope:
@@ -108,7 +113,9 @@ def merge(slots: Slots, start: Scope, arms: list[Scope]) -> Scope:
     for verb in VERB_OF:
         new = [a.verbs[verb] for a in arms if verb in a.verbs and a.verbs[verb] is not start.verbs.get(verb)]
         if new:
-            out.verbs[verb] = Binder(slots.union([b.slot for b in new]), True, new[0].words)
+            kinds = {b.kinds for b in new}
+            out.verbs[verb] = Binder(slots.union([b.slot for b in new]), True, new[0].words,
+                                     kinds.pop() if len(kinds) == 1 else MIXED)
     new_spaces = [a.spaces for a in arms if a.spaces is not None and a.spaces is not start.spaces]
     if new_spaces:
         out.spaces = Binder(slots.union([b.slot for b in new_spaces]), False, new_spaces[0].words)

@@ -1,0 +1,72 @@
+"""Variant wordings only the loaded rules can settle, rewritten to their canonical trees.
+
+The grammar reads most variants itself (``grammar/libertalia.lark`` lists them), but a loot
+kind is an open word: whether "relics" is the plural of the kind ``relic`` depends on the
+board's kinds, so the parser keeps the word as written and the loader calls
+``singular_kinds`` with the rules' kinds before checking.  A word that is a kind stays
+itself; one that is a kind's plural (``maps``, ``boxes``, ``rubies``) becomes that kind;
+anything else is left for the checker to refuse with a did-you-mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from . import ast
+from .nodes import fields, is_node
+
+_T = TypeVar("_T")
+
+
+def singular_kinds(abilities: tuple[ast.Ability, ...], kinds: Iterable[str]) -> tuple[ast.Ability, ...]:
+    """``abilities`` with every plural loot kind written as its kind ("3 or more maps": ``map``)."""
+    known = frozenset(kinds)
+
+    def fix(node: Any) -> Any:
+        changes: dict[str, Any] = {}
+        for f in fields(node):
+            value = getattr(node, f.name)
+            if f.name == "kind" and isinstance(value, str):
+                singular = _singular(value, known)
+                if singular != value:
+                    changes[f.name] = singular
+            elif f.name in ("kinds", "noun") and isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+                singular_all = tuple(_singular(v, known) for v in value)
+                if singular_all != value:
+                    changes[f.name] = singular_all
+        return _evolve(node, changes) if changes else node
+
+    return tuple(map_nodes(a, fix) for a in abilities)
+
+
+def _singular(word: str, kinds: frozenset[str]) -> str:
+    if word in kinds:
+        return word
+    candidates = {stem for stem in (word[:-1] if word.endswith("s") else "",
+                                    word[:-2] if word.endswith("es") else "",
+                                    word[:-3] + "y" if word.endswith("ies") else "") if stem in kinds}
+    return candidates.pop() if len(candidates) == 1 else word
+
+
+def map_nodes(value: _T, fn: Callable[[Any], Any]) -> _T:
+    """``value`` rebuilt bottom-up with ``fn`` applied to every node (an unchanged subtree is kept as it is)."""
+    if is_node(value):
+        changes = {}
+        for f in fields(value):  # type: ignore[arg-type]  # is_node: a Node
+            old = getattr(value, f.name)
+            new = map_nodes(old, fn)
+            if new is not old:
+                changes[f.name] = new
+        node = _evolve(value, changes) if changes else value
+        result: _T = fn(node)
+        return result
+    if isinstance(value, tuple):
+        items = tuple(map_nodes(v, fn) for v in value)
+        if any(a is not b for a, b in zip(items, value, strict=True)):
+            return items  # type: ignore[return-value]
+    return value
+
+
+def _evolve(node: Any, changes: dict[str, Any]) -> Any:
+    return type(node)(**{f.name: changes.get(f.name, getattr(node, f.name)) for f in fields(node)})

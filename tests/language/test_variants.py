@@ -1,0 +1,146 @@
+"""Plain-English variants read as exactly the tree of their canonical wording (docs/card-language.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import libertalia as lt
+from libertalia.errors import WordingError
+from tests.helpers import mod_rules, write_cards
+
+# (variant, canonical): each pair is one kind of variant, in a sentence of its own.
+PAIRS = [
+    ("sun: Gain two doubloons", "sun: gain 2 doubloons."),
+    ("day: each player loses 1 doubloon.", "sun: every player loses 1 doubloon."),
+    ("night: each opponent loses 1 doubloon.", "moon: every other player loses 1 doubloon."),
+    ("at the end of the voyage: gain 2 doubloons.", "anchor: gain 2 doubloons."),
+    ("End of voyage: gain 2 doubloons per character in your ship.",
+     "anchor: gain 2 doubloons for each character in your ship."),
+    ("at dusk: take a map from today's loot.", "dusk: take a map from today's loot."),
+    ("sun: discard a character in an opponent's ship. Its owner gains 2 doubloons.",
+     "sun: discard a character in an opponent's ship, then its owner gains 2 doubloons."),
+    ("dusk: take a map from today's loot. Then gain 1 doubloon.",
+     "dusk: take a map from today's loot, then gain 1 doubloon."),
+    ("sun: gain 2 doubloons and then lose 1 reputation.", "sun: gain 2 doubloons, then lose 1 reputation."),
+    ("sun: gain 2 doubloons; then lose 1 reputation.", "sun: gain 2 doubloons, then lose 1 reputation."),
+    ("sun: you may discard a character in your hand; if you do, gain 3 doubloons.",
+     "sun: you may discard a character in your hand, then if you did, gain 3 doubloons."),
+    ("sun: discard a character in your hand; if you cannot, lose 3 doubloons.",
+     "sun: discard a character in your hand, then lose 3 doubloons unless you did."),
+    ("sun: discard a character in your hand. If you didn't, lose 3 doubloons.",
+     "sun: discard a character in your hand, then lose 3 doubloons unless you did."),
+    ("sun: gain 1 doubloon. If this is the leftmost character, gain 4 doubloons instead.",
+     "sun: gain 4 doubloons if this is the leftmost character; otherwise gain 1 doubloon."),
+    ("sun: gain 1 doubloon; gain 4 doubloons instead if you hold a map.",
+     "sun: gain 4 doubloons if you hold a map; otherwise gain 1 doubloon."),
+    ("sun: gain 1 doubloon. Gain 4 doubloons instead unless you hold a map.",
+     "sun: gain 1 doubloon if you hold a map; otherwise gain 4 doubloons."),
+    ("anchor: gain 5 doubloons, or 7 doubloons if you hold a map.",
+     "anchor: gain 7 doubloons if you hold a map; otherwise gain 5 doubloons."),
+    ("sun: gain 3 doubloons if you hold a map, otherwise lose 1 doubloon.",
+     "sun: gain 3 doubloons if you hold a map; otherwise lose 1 doubloon."),
+    ("sun: gain 3 doubloons if you hold a map; otherwise, lose 1 doubloon.",
+     "sun: gain 3 doubloons if you hold a map; otherwise lose 1 doubloon."),
+    ("sun: discard the character to the left of this card.", "sun: discard the character left of this."),
+    ("sun: discard the character directly to the right of this character.",
+     "sun: discard the character right of this."),
+    ("sun: return every relic you hold to the bag, then gain 2 doubloons for each relic returned.",
+     "sun: return every relic you hold to the bag, then gain 2 doubloons for each one returned."),
+    ("sun: discard a character in your hand, then gain 2 doubloons for each character discarded.",
+     "sun: discard a character in your hand, then gain 2 doubloons for each one discarded."),
+    ("anchor: gain 1 doubloon for each map you have.", "anchor: gain 1 doubloon for each map you hold."),
+    ("anchor: gain 1 doubloon for every map you hold.", "anchor: gain 1 doubloon for each map you hold."),
+    ("anchor: gain 2 doubloons for each hook and each saber you hold.",
+     "anchor: gain 2 doubloons for each hook or saber you hold."),
+    ("anchor: gain 1 doubloon for each different kind of loot you hold.",
+     "anchor: gain 1 doubloon for each kind of loot you hold."),
+    ("dusk: take an amulet token from today's loot.", "dusk: take an amulet from today's loot."),
+    ("moon: use the night ability of a character in your ship.",
+     "moon: use the moon ability of a character in your ship."),
+    ("sun: discard a character owned by an opponent on the island.",
+     "sun: discard a character owned by another player on the island."),
+    ("sun: you gain 2 doubloons and you lose 1 reputation.", "sun: gain 2 doubloons and lose 1 reputation."),
+    ("sun: every other player gives you 1 doubloon.", "sun: every other player pays you 1 doubloon."),
+    ("sun: steal 2 doubloons from the player on your left.", "sun: the player on your left pays you 2 doubloons."),
+    ("sun: take 2 doubloons from the player on your right.", "sun: the player on your right pays you 2 doubloons."),
+    ("dusk: gain 2 more doubloons if you just took a chest.", "dusk: gain 2 doubloons if you just took a chest."),
+    ("dusk: if the loot you took is a chest, gain 2 doubloons.", "dusk: if you just took a chest, gain 2 doubloons."),
+    ("moon: if you have 3 or more characters in your ship, gain 1 doubloon.",
+     "moon: if there are 3 or more characters in your ship, gain 1 doubloon."),
+    ("anchor: gain 3 doubloons if your graveyard is empty.",
+     "anchor: gain 3 doubloons if there is no character in your graveyard."),
+    ("sun: discard all other characters on the island.", "sun: discard every other character on the island."),
+    ("sun: discard the highest-ranked character on the island other than this one.",
+     "sun: discard the highest-ranked other character on the island."),
+    ("sun: discard the lowest-ranked character in every other player's ship.",
+     "sun: discard the lowest-ranked character in each opponent's ship."),
+    ("moon: return a character from your graveyard to your hand.",
+     "moon: put a character from your graveyard into your hand."),
+    ("sun: if this card is the leftmost character, gain 1 doubloon.",
+     "sun: if this is the leftmost character, gain 1 doubloon."),
+]
+
+
+@pytest.mark.parametrize(("variant", "canonical"), PAIRS, ids=[v[:48] for v, _ in PAIRS])
+def test_a_variant_parses_to_its_canonical_tree(variant: str, canonical: str) -> None:
+    """A variant's tree is the canonical wording's, and render prints the canonical wording."""
+    tree = lt.parse(variant)
+    assert tree == lt.parse(canonical)
+    assert lt.render(tree) == canonical
+
+
+@pytest.mark.parametrize("text", [
+    "sun: if you hold a map, gain 4 doubloons instead.",  # nothing before it to replace
+    "sun: you may gain 1 doubloon. If you hold a map, gain 4 doubloons instead.",  # replaces a may
+    "sun: if you have 3 or more characters, gain 1 doubloon.",  # says not where
+    "sun: lose 1 doubloon and take a map from the bag, or 2 doubloons if you hold a map.",  # whose amount?
+])
+def test_a_variant_with_no_one_meaning_is_refused_saying_what_to_write(text: str) -> None:
+    """A variant the parser reads but cannot give one meaning raises WordingError, with what to write."""
+    with pytest.raises(WordingError) as info:
+        lt.parse(text)
+    assert info.value.expected and info.value.line == 1 and info.value.column >= 1
+
+
+def test_plural_kinds_read_as_the_rules_kinds(tmp_path: Path) -> None:
+    """A plural loot kind is read against the board's kinds when the card loads: the canonical tree."""
+    rules = mod_rules(write_cards(tmp_path, {
+        "Tally Clerk": (41.5, "anchor: if you hold 3 or more maps, gain 5 doubloons.\n  "
+                              "sun: return every relics you hold to the bag, then gain 2 doubloons for each relics "
+                              "returned.")}))
+    card = rules.card("Tally Clerk")
+    assert card.abilities == lt.parse("anchor: if you hold 3 or more map, gain 5 doubloons.\nsun: return every relic "
+                                      "you hold to the bag, then gain 2 doubloons for each one returned.")
+
+
+def test_a_word_that_is_no_kind_nor_its_plural_is_refused(tmp_path: Path) -> None:
+    """"gems" is neither a kind nor a kind's plural: the checker names it, with the nearest kind."""
+    with pytest.raises(lt.CardError) as info:
+        mod_rules(write_cards(tmp_path, {"Gem Cutter": (41.5, "anchor: gain 1 doubloon for each gems you hold.")}))
+    assert "gems" in str(info.value)
+
+
+@pytest.mark.parametrize("text", [
+    "sun: return every relic you hold to the bag, then gain 2 doubloons for each map returned.",
+    "sun: discard a character in your hand, then gain 2 doubloons for each Cook discarded.",
+    "sun: take a map from the bag, then gain 1 doubloon for each character taken.",
+])
+def test_a_named_count_must_name_what_was_acted_on(tmp_path: Path, text: str) -> None:
+    """"for each relic returned" counts only a return of relics: another noun is refused (soundness)."""
+    with pytest.raises(lt.CardError) as info:
+        mod_rules(write_cards(tmp_path, {"Miscount": (41.5, text)}))
+    assert "for each one" in info.value.expected
+
+
+def test_a_named_count_counts_what_the_one_count_counts(tmp_path: Path) -> None:
+    """The named count plays as "one returned": two relics returned pay 4 doubloons."""
+    rules = mod_rules(write_cards(tmp_path, {"Relic Seller": (41.5, "sun: return every relic you hold to the bag, "
+                                                                    "then gain 2 doubloons for each relic returned.")}))
+    seats = [{"hand": ["Relic Seller", "Cook"], "loot": ["relic", "relic", "map"]},
+             {"hand": ["Bosun", "Cook"]}, {"hand": ["Scout", "Cook"]}]
+    game = lt.new_game(rules, 3, setup={"players": seats, "loot": [["chest", "map", "barrel"]]})
+    game = game.choose("Relic Seller").choose("Bosun").choose("Scout")
+    me = game.players[0]
+    assert me.doubloons == 4 and sorted(me.loot) == ["map"]
