@@ -702,7 +702,7 @@ def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *,
     def check(abilities: tuple[ast.Ability, ...]) -> tuple[Compiled, ...]:
         report = _reporter(doc)
         checker.check(abilities, vocab, report, loot=loot)
-        return tuple(compile_ability(a, report) for a in abilities)
+        return tuple(compile_ability(a, report, kinds=vocab.kinds) for a in abilities)
 
     abilities, compiled = parse_checked(text, check, path=doc.path, line=line0, column=col0, indent=indent,
                                         file_lines=doc.lines)

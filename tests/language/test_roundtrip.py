@@ -55,8 +55,9 @@ def test_synonym_forms_mean_the_same() -> None:
 
 
 def test_grammar_is_small() -> None:
-    """The language stays a small general vocabulary (a size alarm, not a limit)."""
-    assert 50 < grammar_rule_count() < 200
+    """The language stays a small general vocabulary (a size alarm, not a limit: 208 with the words about
+    other players, E30-E32)."""
+    assert 50 < grammar_rule_count() < 250
 
 
 def test_parse_error_in_plain_text_has_caret() -> None:
