@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -171,6 +172,42 @@ def test_a_planted_violation_replays_from_its_script(monkeypatch: pytest.MonkeyP
     with pytest.raises(AssertionError, match="GainCoins"):
         exec(compile(v.python, "<reproduction>", "exec"), {"__name__": "reproduction"})  # noqa: S102
     assert v.yaml == "" if v.context.startswith("solo") else "  - it:" in v.yaml
+
+
+_OTHERS = ("sun: every other player returns a loot they hold to the bag, then each opponent discards a character "
+           "from their hand.\n"
+           "moon: each player with the most loot gives a loot they hold to you if you have fewer doubloons than "
+           "every other player.\n"
+           "anchor: every other player who holds a relic pays you 1 doubloon.")
+
+
+def _others(seed: int) -> tuple[lt.Game, Tracer]:
+    setup = {"players": [_seat(["Fuzzed Corsair", "Cook", "Governor"], doubloons=1),
+                         _seat(["Cook", "Brute", "Gunner"], loot=["relic", "map"], doubloons=4),
+                         _seat(["Cook", "Scout", "Bosun"], loot=["chest", "saber", "relic"], doubloons=6)]}
+    return _traced_game(_OTHERS, setup, players=3, seed=seed)
+
+
+def test_players_acting_for_themselves_keep_their_contracts() -> None:
+    """E30-E32: games where players are compared, narrowed and act for themselves break no step contract."""
+    ran: Counter[str] = Counter()
+    for seed in range(3):
+        game, tracer = _others(seed)
+        game.play_out([RandomAgent(seed * 3 + i) for i in range(3)])
+        assert not tracer.violations, "\n\n".join(map(str, tracer.violations))
+        ran.update(tracer.counts)
+    assert ran["TheyReturn"] and ran["TheyDiscard"] and ran["TheyGive"] and ran["PaysYou"]
+
+
+def test_players_acting_out_of_turn_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """E32: players act from the owner's left; a step that lets them act the other way round breaks its law."""
+    def backwards(seats: list[int], owner: int, n: int) -> list[int]:
+        return sorted(dict.fromkeys(seats), key=lambda x: (owner - x) % n)
+
+    monkeypatch.setattr(act, "in_turn", backwards)
+    game, tracer = _others(0)
+    game.play_out([RandomAgent(i) for i in range(3)])
+    assert any(v.kind == "TheyReturn" and any("calls for" in p for p in v.problems) for v in tracer.violations)
 
 
 # ------------------------------------------------------------------ the fuzzer

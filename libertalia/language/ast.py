@@ -22,9 +22,10 @@ from .nodes import is_node as is_node
 class Zone(Node):
     prep: str  # "in" | "from" | "on": kept so that rendering reads naturally
     # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship", or one of the
-    # per-ship places "each_ship" | "each_opponent_ship" | "each_adjacent_ship"
+    # per-ship places "each_ship" | "each_opponent_ship" | "each_adjacent_ship"; "their": the pile of
+    # the player a clause or an action is about
     place: str
-    pile: str = ""  # for place == "your": "ship" | "hand" | "graveyard"
+    pile: str = ""  # for place == "your" or "their": "ship" | "hand" | "graveyard"
     wording: str = ""  # "any"/"every", "another player's"/"an opponent's"
 
 
@@ -118,7 +119,7 @@ CharSel = (
 # ------------------------------------------------------------------ loot
 class LootNP(Node):
     kinds: tuple[str, ...]  # empty: any loot
-    place: str  # today | tomorrow | bag | adjacent_player | held
+    place: str  # today | tomorrow | bag | adjacent_player | held | theirs ("they hold": the player acting)
     prep: str = ""
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
@@ -141,6 +142,7 @@ class EveryLootBut(Node):
 
     np: LootNP
     keep: int
+    whose: str = "your"  # whose choice: "your" (the ability's owner) or "their" (the player acting)
 
 
 class ChooseLootN(Node):
@@ -277,11 +279,61 @@ class EveryPlayer(Node):
     other: bool
 
 
+# ------------------------------------------------------------------ players compared and filtered
+class Doubloons(Node):
+    """What a comparison counts: a player's doubloons."""
+
+
+class LootHeld(Node):
+    """What a comparison counts: the tokens a player holds of these kinds (empty: any)."""
+
+    kinds: tuple[str, ...]  # as written: plurals ("relics"); the checker reads them against the rules' kinds
+
+
+class CharactersIn(Node):
+    """What a comparison counts: the characters in a player's pile."""
+
+    pile: str
+
+
+Measure = Doubloons | LootHeld | CharactersIn
+
+
+class PlayersWho(Node):
+    """A group of players (every one, or every other), narrowed by ``where``: a condition said of
+    each of them, from their side (``who holds a saber``, ``with a character in their ship``)."""
+
+    other: bool
+    where: Cond | None = None
+    wording: str = field(default="every player", eq=False, kw_only=True)  # "each opponent", "every other player", ...
+    clause: str = field(default="who", eq=False, kw_only=True)  # "who" or "with"
+
+
+class PlayersWithMost(Node):
+    """Every player of a group with the most (or the fewest) of ``measure``: all those tied (E31).
+
+    ``each`` is False for "the player with the most ...", which the checker refuses (a tie
+    makes it ambiguous)."""
+
+    other: bool
+    most: bool  # "most" (True) or "fewest"
+    measure: Measure
+    each: bool = True
+    wording: str = field(default="each player", eq=False, kw_only=True)
+
+
+class You(Node):
+    """The ability's owner, as the receiver of what another player gives (``gives ... to you``)."""
+
+
 PlayerRef = (
     OwnerOf
     | ItsOwner
     | PlayerOnSide
     | EveryPlayer
+    | PlayersWho
+    | PlayersWithMost
+    | You
 )
 
 
@@ -310,6 +362,7 @@ class MoveReputation(Node):
 
 class Discard(Node):
     target: CharSel
+    by: PlayerRef | None = field(default=None, kw_only=True)  # another player who discards (and chooses)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
@@ -340,6 +393,7 @@ class Take(Node):
 
 class ReturnLoot(Node):
     loot: LootSel
+    by: PlayerRef | None = field(default=None, kw_only=True)  # another player who returns (and chooses)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
@@ -363,6 +417,7 @@ class Give(Node):
 
     loot: LootSel
     to: PlayerRef
+    by: PlayerRef | None = field(default=None, kw_only=True)  # another player who gives (and chooses)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
@@ -492,6 +547,15 @@ class CountExists(Node):
     np: CharNP
 
 
+class Compare(Node):
+    """You have more (fewer, at least as many) of ``measure`` than every other player (E30)."""
+
+    cmp: str  # "more" | "fewer" | "at least" | "as many" (refused by the checker: ambiguous)
+    measure: Measure
+    than: str = field(default="than", eq=False, kw_only=True)  # the word before the rivals: "than" or "as"
+    rivals: str = field(default="every", eq=False, kw_only=True)  # "every" or "any" other player: the same
+
+
 Cond = (
     IsPositioned
     | IsLike
@@ -505,6 +569,7 @@ Cond = (
     | YouDid
     | HoldCount
     | CountExists
+    | Compare
 )
 
 

@@ -83,6 +83,7 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
         for act in _actions(step):
             _check_action(act, vocab, report, ctx)
             _check_self_reference(act, report, ctx.loot)
+            _check_players(act, vocab, report, ctx)
 
 
 def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context) -> None:
@@ -109,6 +110,8 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
     if isinstance(c, ast.IsPositioned | ast.Exists | ast.CountExists):
         _check_np(c.np, vocab, report, ctx)
         _check_number(c.np, isinstance(c, ast.CountExists), report)
+    if isinstance(c, ast.Compare):
+        _check_compare(c, vocab, report, *where)
 
 
 def _check_taker(report: Report, ctx: _Context, line: int, column: int) -> None:
@@ -129,9 +132,9 @@ def _check_number(np: ast.CharNP, plural: bool, report: Report) -> None:
 def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
     """``this`` is a character; on loot, the token's taker is named in full."""
     targets = [getattr(act, "target", None)]
-    subject = getattr(act, "subject", None)
-    if isinstance(subject, ast.OwnerOf):
-        targets.append(subject.target)
+    for player in _player_refs(act):
+        if isinstance(player, ast.OwnerOf):
+            targets.append(player.target)
     for t in targets:
         if loot and isinstance(t, ast.This | ast.Beside):
             raise report('on loot, "this" is the token, not a character', act.line, act.column,
@@ -141,7 +144,9 @@ def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
                          '"this" for the character itself')
     for what, holder in ((ast.KeepLoot, "kept for the next voyage"), (ast.Give, "given away")):
         loot_sel = getattr(act, "loot", None)
-        if isinstance(act, what) and loot_sel is not None and loot_sel.np.place != "held":
+        # "they hold" is the acting player's (``_check_acting``), and is refused where nobody acts (the compiler)
+        if isinstance(act, what) and loot_sel is not None and getattr(act, "by", None) is None \
+                and loot_sel.np.place not in ("held", "theirs"):
             raise report(f"only loot you hold can be {holder}", act.line, act.column, '"you hold"')
 
 
@@ -169,8 +174,8 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Cont
         _check_number(np, False, report)
     for sel in _loot_sels(act):
         _check_loot(sel, vocab, report, ctx)
-    if isinstance(getattr(act, "target", None), ast.Taker) or isinstance(getattr(act, "subject", None), ast.OwnerOf) \
-            and isinstance(act.subject.target, ast.Taker):  # type: ignore[union-attr]
+    if isinstance(getattr(act, "target", None), ast.Taker) or any(
+            isinstance(p, ast.OwnerOf) and isinstance(p.target, ast.Taker) for p in _player_refs(act)):
         _check_taker(report, ctx, *where)
     if isinstance(getattr(act, "target", None), ast.Beside) and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
@@ -243,19 +248,24 @@ def _check_borrow_target(act: ast.UseAbility, report: Report, ctx: _Context) -> 
 
 
 def _one_player(p: ast.PlayerRef) -> bool:
-    if isinstance(p, ast.EveryPlayer):
+    if isinstance(p, ast.EveryPlayer | ast.PlayersWho | ast.PlayersWithMost):
         return False
     return not (isinstance(p, ast.OwnerOf) and isinstance(p.target, ast.EveryChar))
 
 
+def _player_refs(act: ast.Action) -> Iterator[ast.PlayerRef]:
+    """The players an action speaks of: its subject, whom it gives to, and who acts."""
+    for name in ("subject", "to", "by"):
+        player = getattr(act, name, None)
+        if player is not None:
+            yield player
+
+
 def _char_nps(act: ast.Action) -> Iterator[ast.CharNP]:
     targets: list[object] = [getattr(act, "target", None)]
-    subject = getattr(act, "subject", None)
-    if isinstance(subject, ast.OwnerOf):
-        targets.append(subject.target)
-    to = getattr(act, "to", None)
-    if isinstance(to, ast.OwnerOf):
-        targets.append(to.target)
+    for player in _player_refs(act):
+        if isinstance(player, ast.OwnerOf):
+            targets.append(player.target)
     for t in targets:
         np = getattr(t, "np", None)
         if isinstance(np, ast.CharNP):
@@ -268,6 +278,104 @@ def _loot_sels(act: ast.Action) -> Iterator[ast.LootSel]:
     if isinstance(act, ast.Swap):
         yield act.first
         yield act.second
+
+
+# ------------------------------------------------------------------ players compared, filtered and acting
+def plural_kind(word: str, kinds: frozenset[str] | set[str]) -> str | None:
+    """The loot kind a plural names ("relics": relic; "goods", a kind written as a plural: itself), or None."""
+    if word in kinds and word.endswith("s"):
+        return word
+    if word.endswith("s") and word[:-1] in kinds:
+        return word[:-1]
+    return None
+
+
+def _check_plural_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+    """A comparison counts tokens: its kinds are plurals ("more relics"), each naming a loaded kind."""
+    plurals = {k if k.endswith("s") else k + "s" for k in vocab.kinds}
+    for word in kinds:
+        if plural_kind(word, vocab.kinds) is not None:
+            continue
+        if word in vocab.kinds:
+            raise at_word(report, f'a comparison counts tokens: say "{word}s", not "{word}"', line, column,
+                          f'"{word}s"', word)
+        raise at_word(report, f"unknown loot kind {word!r}{did_you_mean(word, plurals)}", line, column,
+                      "the plural of a loot kind, one of " + ", ".join(sorted(plurals)), word)
+
+
+def _check_measure(m: ast.Measure, vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+    if isinstance(m, ast.LootHeld):
+        _check_plural_kinds(m.kinds, vocab, report, line, column)
+
+
+def _check_compare(c: ast.Compare, vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+    """E30: "more ... than", "at least as many ... as"; a bare "as many ... as" could be read two ways."""
+    if c.cmp == "as many":
+        raise at_word(report, '"as many … as" could mean exactly as many or at least as many (E30)', line, column,
+                      '"at least as many … as every other player" (ties count), or "more … than" (they do not)',
+                      "as")
+    if c.cmp == "at least" and c.than != "as":
+        raise at_word(report, 'say "at least as many … as"', line, column, '"as every other player"', "than")
+    if c.cmp in ("more", "fewer") and c.than != "than":
+        raise at_word(report, f'say "{c.cmp} … than"', line, column, '"than every other player"', "as")
+    _check_measure(c.measure, vocab, report, line, column)
+
+
+_CLAUSE_PLACES = ("their", "island")
+"""Where a character is in "with a character ...": that player's own piles, or the island (theirs on it)."""
+
+
+def _check_players(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+    """Players named by a comparison or narrowed by a clause (E31, E32), and players acting for themselves."""
+    where = (act.line, act.column)
+    for player in _player_refs(act):
+        if isinstance(player, ast.PlayersWithMost):
+            if not player.each:
+                most = "most" if player.most else "fewest"
+                raise report(f'on a tie several players have the {most}, so "the player with the {most} …" could '
+                             "mean each of them or none (E31)", *where,
+                             f'"each player with the {most} …" (every player tied for it)')
+            _check_measure(player.measure, vocab, report, *where)
+        if isinstance(player, ast.PlayersWho) and player.where is not None:
+            _check_clause(player.where, vocab, report, ctx, *where)
+    if getattr(act, "by", None) is not None:
+        _check_acting(act, report, *where)
+
+
+def _check_clause(c: ast.Cond, vocab: Vocabulary, report: Report, ctx: _Context, line: int, column: int) -> None:
+    """A clause speaks of one player, from their side: their doubloons, their loot, their own characters."""
+    if isinstance(c, ast.Hold | ast.HoldCount):
+        _check_kinds(c.kinds, vocab, report, line, column)
+    if not isinstance(c, ast.Exists | ast.CountExists):
+        return
+    np = c.np
+    _check_np(np, vocab, report, ctx)
+    _check_number(np, isinstance(c, ast.CountExists), report)
+    zone = np.zone
+    if zone is not None and zone.place not in _CLAUSE_PLACES or any(isinstance(f, ast.OwnedBy) for f in np.filters):
+        raise report(f'"with a {np.noun} …" speaks of that player\'s own characters', np.line, np.column,
+                     'where they are: "in their ship", "in their hand", "in their graveyard" or "on the island"')
+
+
+def _check_acting(act: ast.Action, report: Report, line: int, column: int) -> None:
+    """E32: a player acting for themselves acts on their own things, and makes the choices."""
+    if isinstance(act, ast.Discard):
+        target = act.target
+        np = getattr(target, "np", None)
+        if not isinstance(np, ast.CharNP) or np.zone is None or np.zone.place != "their" \
+                or any(isinstance(f, ast.OwnedBy) for f in np.filters):
+            raise report("a player who discards for themselves discards from their own piles", line, column,
+                         '"a character from their hand", "the lowest-ranked character in their ship", …')
+        return
+    sel = getattr(act, "loot", None)
+    if sel is None:
+        return
+    if sel.np.place != "theirs":
+        verb = "returns" if isinstance(act, ast.ReturnLoot) else "gives"
+        raise report(f"a player who {verb} loot for themselves {verb} loot they hold", sel.np.line, sel.np.column,
+                     '"they hold"')
+    if isinstance(sel, ast.EveryLootBut) and sel.whose != "their":
+        raise report("the player acting makes the choice", sel.np.line, sel.np.column, '"of their choice"')
 
 
 def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) -> None:

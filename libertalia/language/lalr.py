@@ -623,6 +623,98 @@ class ToAst(Transformer[Token, Any]):
     def you_did(self, items: list[Any]) -> ast.YouDid:
         return ast.YouDid()
 
+    # comparisons between players
+    def compare(self, items: list[Any]) -> ast.Compare:
+        cmp, measure, (than, rivals) = items
+        if isinstance(measure, tuple):  # "you hold more relics ...": the kinds themselves
+            measure = ast.LootHeld(measure)
+        return ast.Compare(cmp, measure, than=than, rivals=rivals)
+
+    def compared(self, items: list[Any]) -> str:
+        words = " ".join(str(i) for i in items)
+        return "at least" if words == "at least as many" else words
+
+    def rival(self, items: list[Any]) -> tuple[str, str]:
+        return str(items[0]), str(items[1])
+
+    def mine_doubloons(self, items: list[Any]) -> ast.Doubloons:
+        return ast.Doubloons()
+
+    def mine_loot(self, items: list[Any]) -> ast.LootHeld:
+        return ast.LootHeld(items[0])
+
+    def mine_pile(self, items: list[Any]) -> ast.CharactersIn:
+        return ast.CharactersIn(str(items[0]))
+
+    most_doubloons, most_loot, most_pile = mine_doubloons, mine_loot, mine_pile
+
+    # players chosen by a comparison or a clause, and acting for themselves
+    def group(self, items: list[Any]) -> tuple[str, ...]:
+        return tuple(str(i) for i in items if i is not None)
+
+    @staticmethod
+    def _group(items: list[Any]) -> tuple[bool, str, list[Any]]:
+        """(other, wording, the items after the group's words) of a group of players."""
+        if isinstance(items[0], tuple):
+            words = tuple(w for w in items[0] if w != "None")
+            return words[-1] == "opponent" or "other" in words, " ".join(words), items[1:]
+        other = items[1] is not None
+        return other, "every other player" if other else "every player", items[3:]
+
+    def players_who(self, items: list[Any]) -> ast.PlayersWho:
+        other, wording, rest = self._group(items)
+        clause = rest[0] if rest else None
+        if clause is None:  # "each player", "each opponent": the canonical "every [other] player"
+            return ast.EveryPlayer(other)
+        word, where = clause
+        return ast.PlayersWho(other, where, wording=wording, clause=word)
+
+    def players_with_most(self, items: list[Any]) -> ast.PlayersWithMost:
+        *_, most, measure = items
+        if str(items[0]) == "the":  # "the player with the most ...": refused by the checker (E31)
+            return ast.PlayersWithMost(False, str(most) == "most", measure, False, wording="the player")
+        other, wording, _rest = self._group(items)
+        return ast.PlayersWithMost(other, str(most) == "most", measure, wording=wording)
+
+    def they_have_doubloons(self, items: list[Any]) -> tuple[str, ast.HaveDoubloons]:
+        words = [str(i) for i in items]
+        n, cmp = words[-4], words[-2]
+        return words[0], ast.HaveDoubloons(int(n), cmp == "fewer")
+
+    def they_have_characters(self, items: list[Any]) -> tuple[str, ast.Exists | ast.CountExists]:
+        quantity, np = items[-2:]
+        if quantity[0] in ("a", "no"):
+            return str(items[0]), ast.Exists(np, quantity[0] == "no")
+        return str(items[0]), ast.CountExists(int(quantity[0]), quantity[2], np)
+
+    def they_hold(self, items: list[Any]) -> tuple[str, ast.Hold | ast.HoldCount]:
+        return "who", self.hold(items[-2:])
+
+    @v_args(meta=True)
+    def they_return(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        by, what = items
+        return ast.ReturnLoot(what, by=by, **self._at(meta))
+
+    @v_args(meta=True)
+    def they_discard(self, meta: Any, items: list[Any]) -> ast.Discard:
+        by, target = items
+        return ast.Discard(target, by=by, **self._at(meta))
+
+    @v_args(meta=True)
+    def they_give(self, meta: Any, items: list[Any]) -> ast.Give:
+        by, what, *to = items
+        return ast.Give(what, to[0] if to else ast.You(), by=by, **self._at(meta))
+
+    def their_place(self, items: list[Any]) -> tuple[str, str, str]:
+        return "their", str(items[-1]), ""
+
+    def their_loot(self, items: list[Any]) -> tuple[str, str]:
+        return "theirs", ""
+
+    def every_loot_theirs(self, items: list[Any]) -> ast.EveryLootBut:
+        np, keep = items
+        return ast.EveryLootBut(np, int(keep), "their")
+
 
 class VariantError(Exception):
     """A variant wording that cannot be given one meaning, at the step it stands in."""

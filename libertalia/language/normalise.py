@@ -5,7 +5,9 @@ kind is an open word: whether "relics" is the plural of the kind ``relic`` depen
 board's kinds, so the parser keeps the word as written and the loader calls
 ``singular_kinds`` with the rules' kinds before checking.  A word that is a kind stays
 itself; one that is a kind's plural (``maps``, ``boxes``, ``rubies``) becomes that kind;
-anything else is left for the checker to refuse with a did-you-mean.
+anything else is left for the checker to refuse with a did-you-mean.  A comparison between
+players counts tokens and keeps its plurals as written ("you hold more relics than …",
+checked by ``checker``): they are its canonical words.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ def singular_kinds(abilities: tuple[ast.Ability, ...], kinds: Iterable[str]) -> 
     known = frozenset(kinds)
 
     def fix(node: Any) -> Any:
+        if isinstance(node, ast.LootHeld):  # a comparison writes its kinds as plurals ("more relics than …")
+            return node
         changes: dict[str, Any] = {}
         for f in fields(node):
             value = getattr(node, f.name)

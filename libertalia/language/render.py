@@ -80,6 +80,8 @@ def _(a: ast.MoveReputation) -> str:
 
 @_action.register(ast.Discard)
 def _(a: ast.Discard) -> str:
+    if a.by is not None:
+        return f"{_player(a.by)} discards {char_sel(a.target)}"
     return f"discard {char_sel(a.target)}"
 
 
@@ -105,6 +107,8 @@ def _(a: ast.Take) -> str:
 
 @_action.register(ast.ReturnLoot)
 def _(a: ast.ReturnLoot) -> str:
+    if a.by is not None:
+        return f"{_player(a.by)} returns {_loot_sel(a.loot)} to the bag"
     return f"return {_loot_sel(a.loot)} to the bag"
 
 
@@ -120,6 +124,8 @@ def _(a: ast.KeepLoot) -> str:
 
 @_action.register(ast.Give)
 def _(a: ast.Give) -> str:
+    if a.by is not None:
+        return f"{_player(a.by)} gives {_loot_sel(a.loot)} to {_player(a.to)}"
     return f"give {_loot_sel(a.loot)} to {_player(a.to)}"
 
 
@@ -150,6 +156,11 @@ def _numbers(ns: tuple[int, ...]) -> str:
     return ", ".join(str(n) for n in ns[:-1]) + f" or {ns[-1]}"
 
 
+def render_player(p: ast.PlayerRef) -> str:
+    """A players phrase as the card says it ("each opponent with a map", "the owner of it")."""
+    return _player(p)
+
+
 def _player(p: ast.PlayerRef) -> str:
     if isinstance(p, ast.OwnerOf):
         return f"the owner of {char_sel(p.target)}"
@@ -157,7 +168,34 @@ def _player(p: ast.PlayerRef) -> str:
         return f"the player on your {p.side}"
     if isinstance(p, ast.EveryPlayer):
         return "every other player" if p.other else "every player"
+    if isinstance(p, ast.PlayersWho):
+        return p.wording + ("" if p.where is None else " " + _clause(p.clause, p.where))
+    if isinstance(p, ast.PlayersWithMost):
+        return f"{p.wording} with the {'most' if p.most else 'fewest'} {_measure(p.measure, 'their')}"
+    if isinstance(p, ast.You):
+        return "you"
     return "its owner"
+
+
+def _clause(word: str, c: ast.Cond) -> str:
+    """A condition said of another player, from their side: "who holds a saber", "with 10 or more doubloons"."""
+    if isinstance(c, ast.Hold | ast.HoldCount):
+        return "who holds " + _cond(c).removeprefix("you hold ")
+    has = "with" if word == "with" else "who has"
+    if isinstance(c, ast.HaveDoubloons):
+        return f"{has} {c.n} or {'fewer' if c.at_most else 'more'} doubloons"
+    if isinstance(c, ast.Exists):
+        return f"{has} {'no' if c.negated else 'a'} {char_np(c.np)}"
+    assert isinstance(c, ast.CountExists), f"no clause reads {c!r}"
+    return f"{has} {c.n} or {c.cmp} {char_np(c.np)}"
+
+
+def _measure(m: ast.Measure, whose: str) -> str:
+    if isinstance(m, ast.Doubloons):
+        return "doubloons"
+    if isinstance(m, ast.LootHeld):
+        return _kinds(m.kinds)
+    return f"characters in {whose} {m.pile}"
 
 
 # ------------------------------------------------------------------ amounts
@@ -245,8 +283,8 @@ def _filter(f: ast.CharFilter) -> str:
 def _place(z: ast.Zone) -> str:
     if z.place == "island":
         return "the island"
-    if z.place == "your":
-        return f"your {z.pile}"
+    if z.place in ("your", "their"):
+        return f"{z.place} {z.pile}"
     if z.place == "any_ship":
         return f"{z.wording or 'any'} ship"
     if z.place == "other_ship":
@@ -274,6 +312,7 @@ def _loot_place(np: ast.LootNP) -> str:
         "bag": f"{np.prep or 'from'} the bag",
         "adjacent_player": f"{np.prep or 'from'} an adjacent player",
         "held": "you hold",
+        "theirs": "they hold",
     }[np.place]
 
 
@@ -285,7 +324,7 @@ def _loot_sel(s: ast.LootSel) -> str:
     if isinstance(s, ast.EveryLoot):
         return "every " + _loot_np(s.np)
     if isinstance(s, ast.EveryLootBut):
-        return f"every {_loot_np(s.np)} but {s.keep} of your choice"
+        return f"every {_loot_np(s.np)} but {s.keep} of {s.whose} choice"
     if isinstance(s, ast.ChooseLootN):
         return f"{_numbers(s.counts)} {_loot_np(s.np)}"
     return f"{_numbers(s.counts)} {_kinds(s.np.kinds)} of one kind {_loot_place(s.np)}"
@@ -328,5 +367,9 @@ def _cond(c: ast.Cond) -> str:
         return f"you hold {c.n} or {c.cmp} {_kinds(c.kinds)}"
     if isinstance(c, ast.CountExists):
         return f"there are {c.n} or {c.cmp} {char_np(c.np)}"
+    if isinstance(c, ast.Compare):
+        verb = "hold" if isinstance(c.measure, ast.LootHeld) else "have"
+        cmp = "at least as many" if c.cmp == "at least" else c.cmp
+        return f"you {verb} {cmp} {_measure(c.measure, 'your')} {c.than} {c.rivals} other player"
     assert isinstance(c, ast.YouDid)
     return "you did"

@@ -21,12 +21,22 @@ STRUCTURE = frozenset({"start", "ability", "trigger", "effect", "actions", "tabl
                        "loot_np", "zone", "condition", "conjunction", "take_what", "char_filter"})
 
 
+# Plain-English variants (docs/card-language.md): wordings that build another form's tree, so no form of
+# their own. A text written with one uses the form it stands for.
+VARIANT_OF = {
+    "postfix_if_instead": "postfix_if", "unless_instead": "postfix_if", "prefix_if_instead": "postfix_if",
+    "or_if": "postfix_if", "if_you_did_not": "unless", "count_named_affected": "count_affected",
+    "you_have_characters": "there_is", "pile_empty": "there_is", "steal": "player_acts",
+    "count_loot_each": "count_loot", "other_than_this": "char_np", "timing": "trigger",
+}
+
+
 def forms() -> dict[str, str]:
     """Every form, with the words of its alternatives as the grammar spells them."""
     out: dict[str, str] = {}
     for rule in grammar().rules:
         alias = rule.alias or rule.origin.name
-        if alias in STRUCTURE or alias.startswith("_") or alias.startswith("__"):
+        if alias in STRUCTURE or alias in VARIANT_OF or alias.startswith("_") or alias.startswith("__"):
             continue
         words = []
         for sym in rule.expansion:
@@ -45,7 +55,8 @@ def used_forms(text: str) -> set[str]:
     """The forms one card text uses."""
     tree = grammar().parse(text)
     known = forms()
-    return {t.data for t in tree.iter_subtrees() if isinstance(t, Tree) and str(t.data) in known}
+    used = {VARIANT_OF.get(str(t.data), str(t.data)) for t in tree.iter_subtrees() if isinstance(t, Tree)}
+    return {form for form in used if form in known}
 
 
 def usage(cards: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

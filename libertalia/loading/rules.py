@@ -704,7 +704,7 @@ def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *,
         report = _reporter(doc)
         abilities = singular_kinds(parsed, vocab.kinds)  # "3 or more maps": the kind map
         checker.check(abilities, vocab, report, loot=loot)
-        return abilities, tuple(compile_ability(a, report) for a in abilities)
+        return abilities, tuple(compile_ability(a, report, kinds=vocab.kinds) for a in abilities)
 
     _, (abilities, compiled) = parse_checked(text, check, path=doc.path, line=line0, column=col0, indent=indent,
                                              file_lines=doc.lines)

@@ -172,6 +172,7 @@ def vocabulary(rules: Rules, *, names: Iterable[str] = (), strays: bool = False)
         elif name == "KIND":
             out[name] = kinds
             out["SCORED_KIND"] = tuple(k for k in kinds if k in scored_kinds(rules)) or kinds
+            out["PLURAL_KIND"] = tuple(k if k.endswith("s") else k + "s" for k in kinds)  # "more relics than"
         elif name == "NUMBER":
             out[name] = NUMBERS
         else:
@@ -196,8 +197,12 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
         checker.check(abilities, vocab, _report, loot=loot)
         for ability in abilities:
-            compile_ability(ability, _report)
-        scored = scored_kinds(rules) | kinds_scored_in_sets(abilities)
+            compile_ability(ability, _report, kinds=vocab.kinds)
+        # A loot text may become any kind's tile, that kind's own included: then only the characters
+        # and the text itself are sure to score a kind in sets.
+        ground = kinds_scored_in_sets(a for c in rules.characters for a in c.abilities) if loot else \
+            scored_kinds(rules)
+        scored = ground | kinds_scored_in_sets(abilities)
         for extra in extra_counts(abilities):
             if extra.kind not in scored:
                 raise _report(f'"count {extra.n} extra {extra.kind}": no ability scores {extra.kind} in sets',
@@ -238,6 +243,12 @@ class _Scope:
     swapped: frozenset[str] | None = None  # a swap's first place: the second must differ
     done: frozenset[str] = frozenset()  # the verbs "one <verb>" can count here ("returned", ...), "space" once moved
     spent: int = 0  # terminals spelled in this ability
+    # Whose side phrases are read from: "" the owner's, "clause" a player a clause is about ("who has a
+    # character in their ship"), "acting" a player acting for themselves ("discards a character from their hand").
+    side: str = ""
+    acted: bool = False  # the acting player is named: what follows is theirs ("their hand", "they hold")
+    plural_kinds: bool = False  # a comparison's kinds: plurals ("relics")
+    connective: str = ""  # the word a comparison's rivals follow: "than" (more, fewer) or "as" (at least as many)
 
 
 class _Speller:
@@ -271,6 +282,11 @@ class _Speller:
                 and draw(st.booleans()):
             # As on printed cards, a count after an action that moved things most often counts those.
             alt = next(a for a in alts if a.alias == "count_affected")
+        timed = _TIMED_CONDITIONS.get(scope.timing)
+        if self.strict and rule == "cond" and scope.spent < _BUDGET and alt.alias != timed \
+                and draw(st.integers(0, 5)) == 0:
+            # A condition only one timing has is drawn at that timing as often as the others are in all.
+            alt = next((a for a in alts if a.alias == timed), alt)
         saved = attrs.evolve(scope)
         self._enter(rule, alt, scope)
         symbols = alt.symbols
@@ -309,6 +325,8 @@ class _Speller:
             words = ("leftmost", "rightmost")
         if self.strict and name == "KIND" and alt.alias == "count_extra":
             words = self.words.get("SCORED_KIND", words)  # a count adds only to kinds scored in sets
+        if self.strict and name == "KIND" and scope.plural_kinds:
+            words = self.words.get("PLURAL_KIND", words)  # "more relics than ..."
         if self.strict and name == "PAST":
             words = tuple(x for x in words if x in scope.done) or words
         return words[0] if len(words) == 1 else draw(st.sampled_from(words))
@@ -322,7 +340,7 @@ class _Speller:
         elif rule == "cond":
             s.cond, s.plural = alt.alias, False
         elif rule == "quantity":
-            s.plural = s.cond == "there_is" and "or" in alt.words
+            s.plural = (s.cond == "there_is" or s.side == "clause") and "or" in alt.words
         elif rule == "char_np":
             s.zone_used = False
         elif rule == "char_filter" and alt.symbols == (("zone", False),):
@@ -336,7 +354,18 @@ class _Speller:
             s.losing = True
         elif rule == "player":
             s.binds = s.binds or ("owner" in alt.words and "of" in alt.words and s.action == "player_acts")
-            s.recipient = s.action == "give"
+            # In "... gives a loot they hold to PLAYER" the second player is read from the owner's side.
+            s.recipient = s.action == "give" or (s.action == "they_give" and s.acted)
+            if s.recipient:
+                s.side = ""
+        elif rule == "clause":
+            s.side = "clause"
+        elif rule == "compared":
+            s.connective = "as" if "least" in alt.words else "than"
+        elif rule in ("mine", "most"):
+            s.plural_kinds = alt.alias in ("mine_loot", "most_loot")
+        if rule == "_comparison":
+            s.plural_kinds = "hold" in alt.words
 
     @staticmethod
     def _leave(rule: str, alt: _Alt, s: _Scope, saved: _Scope) -> None:
@@ -346,10 +375,17 @@ class _Speller:
             if alt.alias in _COUNTED:
                 s.done = s.done | {_COUNTED[alt.alias]}
             s.swapped = saved.swapped
+            s.side, s.acted = saved.side, saved.acted
         elif rule == "cond":
-            s.cond, s.plural = saved.cond, saved.plural
+            s.cond, s.plural, s.plural_kinds = saved.cond, saved.plural, saved.plural_kinds
         elif rule == "player":
-            s.recipient = saved.recipient
+            s.recipient, s.side = saved.recipient, saved.side
+            if s.action in _ACTING and not s.acted:  # the acting player is named: the rest is theirs
+                s.acted, s.side = True, "acting"
+        elif rule == "clause":
+            s.side = saved.side
+        elif rule in ("mine", "most"):
+            s.plural_kinds = saved.plural_kinds
         elif rule == "char_np":
             s.zone_used = saved.zone_used
         elif rule == "loot_sel":
@@ -359,7 +395,12 @@ class _Speller:
 
 
 _COUNTED = {"return_loot": "returned", "discard": "discarded", "take": "taken", "put": "moved", "play": "moved",
-            "give": "moved", "move_reputation": "space"}
+            "give": "moved", "move_reputation": "space", "they_return": "returned", "they_discard": "discarded",
+            "they_give": "moved"}
+_TIMED_CONDITIONS = {"moon": "none_at_nightfall", "dusk": "just_took"}
+"""The conditions only one timing has (the checker refuses them at any other)."""
+_ACTING = ("they_return", "they_discard", "they_give")
+"""The actions another player carries out for themselves (their choices, their things)."""
 """What each action lets a later counter count: ``one returned`` needs a ``return`` before it, and so on."""
 
 
@@ -368,6 +409,8 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     a, w, t = alt.alias, alt.words, s.timing
     island = t in _ISLAND
     keep_here = s.action == "keep" and island  # by day and at dusk "this" is on the island, not aboard
+    if s.side and not _side_allowed(rule, alt, s):
+        return False
     if rule == "action":
         return {"play": t == "sun", "use_ability": not s.loot or t == "dusk"}.get(a or "", True)
     if rule == "take_what":
@@ -395,21 +438,57 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
         if a == "count_spaces" and "moved" in w:
             return "space" in s.done
     if rule == "place":
-        return island or "island" not in w
+        return (island or "island" not in w) and (a != "their_place" or bool(s.side))
     if rule == "char_filter" and alt.symbols == (("zone", False),):
         return not s.zone_used
     if rule == "loot_place":
-        return _loot_place_allowed(w, s)
+        return _loot_place_allowed(w, s) and (a != "their_loot" or s.side == "acting")
     if rule == "loot_sel" and s.action == "swap":
         return a == "choose_loot"
     if rule == "loot_sel" and s.action in ("keep", "give"):
-        return "random" not in w
+        return "random" not in w and a != "every_loot_theirs"
+    if rule == "loot_sel" and a == "every_loot_theirs":
+        return s.side == "acting"
     if rule == "counts" and s.one_count:
         return alt.symbols == (("NUMBER", True),)
     if rule == "amount" and s.losing:
         return a in ("fixed", "half")
     if rule == "player":
-        return ("every" not in w or s.action != "give") and ("its" not in w or s.bound)
+        if (a == "players_with_most" and "each" not in w and "every" not in w and "group" not in _names(alt)) \
+                or (s.recipient and a in ("players_who", "players_with_most")):
+            return False  # ambiguous on ties (E31); loot goes to one player
+        return ("every" not in w or not s.recipient) and ("its" not in w or s.bound)
+    if rule == "compared":
+        return "many" not in w or "least" in w  # a bare "as many ... as" could be read two ways (E30)
+    if rule == "rival":
+        return s.connective in w
+    return True
+
+
+def _names(alt: _Alt) -> set[str]:
+    return {name for name, _ in alt.symbols}
+
+
+def _side_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
+    """What the checker takes in words read from another player's side (E32): their own things."""
+    a, w = alt.alias, alt.words
+    if rule == "char_filter":
+        if alt.symbols == (("owned_by", False),):
+            return False  # whose it is, the clause or the acting player says already
+        # A player acting picks from their own pile: the phrase says which, first.
+        return s.side != "acting" or s.zone_used or alt.symbols == (("zone", False),)
+    if rule == "place":
+        return a == "their_place" or (s.side == "clause" and "island" in w)
+    if s.side != "acting":
+        return True
+    if rule == "char_sel":
+        return a in ("choose_one", "every", "positional")
+    if rule == "char_np":  # with a place (their pile), so with filters
+        return any(name.startswith("__char_np_star") for name, _ in alt.symbols)
+    if rule == "loot_sel":
+        return "random" not in w and "your" not in w
+    if rule == "loot_place":
+        return a == "their_loot"
     return True
 
 

@@ -234,3 +234,74 @@ def test_moon_on_loot(rules: Any) -> None:
              loot=[["chest", "amulet", "relic"]])
     g = to_night(play(g, "Scout", "Explorer", "Treasurer"))
     assert coins(g)[0] == 2
+
+
+# ---------------------------------------------------------------- other players (E30, E31, E32)
+OTHER_PLAYER_TEXTS = [
+    "sun: gain 2 doubloons if you have more doubloons than every other player.",
+    "sun: gain 2 doubloons unless you hold fewer relics than any other player.",
+    "anchor: gain 1 doubloon if you hold at least as many sabers or hooks as every other player.",
+    "moon: gain 1 doubloon if you have more characters in your ship than any other player.",
+    "sun: each player with the most characters in their ship gains 1 doubloon.",
+    "sun: every opponent with the fewest doubloons pays you 1 doubloon.",
+    "sun: every other player who holds a saber loses 1 doubloon.",
+    "sun: each player who has 2 or more characters in their hand loses 1 doubloon.",
+    "sun: each opponent with a character in their ship ranked above 20 loses 2 doubloons.",
+    "sun: every other player with 10 or fewer doubloons gains 2 doubloons.",
+    "moon: every other player discards the lowest-ranked character in their ship.",
+    "sun: every other player gives a loot they hold to you.",
+    "sun: the player on your left gives a map they hold to the player on your right.",
+    "sun: every other player returns every loot they hold but 1 of their choice to the bag.",
+]
+
+
+@pytest.mark.parametrize("text", OTHER_PLAYER_TEXTS)
+def test_words_about_other_players_render_back(rules: Any, text: str) -> None:
+    """E30-E32: each new wording loads, and renders to text that parses to the same tree."""
+    card = rules(text).card("Fan")
+    assert lt.parse(lt.render(card.abilities)) == card.abilities
+    assert lt.render(card.abilities) == text
+
+
+def test_have_and_hold_any_and_every_say_the_same() -> None:
+    """E30: "you have more relics" is "you hold more relics", and "than any other player" is "than every"."""
+    a = lt.parse("sun: gain 1 doubloon if you have more relics than any other player.")
+    b = lt.parse("sun: gain 1 doubloon if you hold more relics than every other player.")
+    assert a == b
+
+
+def test_plural_kinds_name_the_rules_kinds() -> None:
+    """E30: a comparison's plural names the kind: "relics" the relic, and "goods" (a 2012 kind) itself."""
+    from libertalia.language.compile import compile_ability
+
+    ability = lt.parse("anchor: gain 1 doubloon if you hold more goods or relics than any other player.")[0]
+    test = compile_ability(ability, kinds={"goods", "relic", "map"}).steps[0].condition.groups[0][0]
+    assert test.measure.kinds == frozenset({"goods", "relic"})
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("sun: gain 1 doubloon if you have as many doubloons as every other player.",
+     "could mean exactly as many or at least as many"),
+    ("sun: gain 1 doubloon if you have more doubloons as every other player.", 'say "more … than"'),
+    ("sun: gain 1 doubloon if you have at least as many doubloons than every other player.",
+     'say "at least as many … as"'),
+    ("sun: gain 1 doubloon if you hold more relic than every other player.", 'say "relics", not "relic"'),
+    ("sun: gain 1 doubloon if you hold more krakens than every other player.", "unknown loot kind 'krakens'"),
+    ("sun: the player with the most doubloons gains 1 doubloon.", "could mean each of them or none"),
+    ("sun: give a map you hold to each player with the fewest relics.", "one player only"),
+    ("sun: each opponent with a character in your ship loses 1 doubloon.", "that player's own characters"),
+    ("sun: each opponent with a character owned by you loses 1 doubloon.", "that player's own characters"),
+    ("moon: each opponent discards a character in your ship.", "discards from their own piles"),
+    ("moon: each opponent discards this.", "discards from their own piles"),
+    ("sun: each opponent returns a loot from the bag to the bag.", "returns loot they hold"),
+    ("sun: each opponent returns every loot they hold but 1 of your choice to the bag.", "makes the choice"),
+    ("sun: each opponent gives a loot they hold to every other player.", "one player only"),
+    ("moon: every player who has a character on the island gains 1 doubloon.", "the island is empty"),
+])
+def test_the_checker_refuses_words_about_other_players_that_cannot_run(tmp_path: Path, text: str,
+                                                                       words: str) -> None:
+    """E30-E32: wordings that could be read two ways, or point at the wrong player's things, are refused."""
+    (tmp_path / "fan.yaml").write_text(f"name: Fan\nrank: 41.5\ntext: |\n  {text}\n", encoding="utf-8")
+    with pytest.raises(lt.CardError) as info:
+        lt.load_rules("galecrest", extra_cards=[tmp_path])
+    assert words in str(info.value)

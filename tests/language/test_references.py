@@ -26,6 +26,10 @@ MOD = {
     "Collector": (4.5, "dusk: gain 3 doubloons."),
     "Lookout": (3.5, "sun: gain 2 doubloons."),
     "Deckhand": (5.5, "moon: gain 1 doubloon."),
+    "Avenger": (38.5, "sun: discard the rightmost other character on the island, then its owner discards a "
+                      "character from their hand."),
+    "Prober": (39.5, "sun: the player on your left discards a character from their hand, then gain 2 doubloons "
+                     "if it was ranked above 20."),
 }
 
 
@@ -203,3 +207,50 @@ def test_count_extra_of_a_kind_nothing_scores_in_sets_is_refused(tmp_path: Path)
     """R14/E2: "count 1 extra barrel" changes nothing when no ability scores barrels in sets: refused."""
     message = _refused(tmp_path, "anchor: count 1 extra barrel.")
     assert "calm barrel tile" in message and "scores no barrel in sets" in message and "oddity.yaml:4" in message
+
+
+# ---------------------------------------------------------------- their (E32)
+@pytest.mark.parametrize(("text", "word"), [
+    ("sun: discard a character from their hand.", "their"),
+    ("sun: gain 1 doubloon if there is a character in their ship.", "their"),
+    ("sun: return a loot they hold to the bag.", "they"),
+    ("sun: return every loot you hold but 1 of their choice to the bag.", "of their choice"),
+    ("sun: every other player loses 1 doubloon for each character in their ship.", "their"),
+])
+def test_their_with_no_player_it_speaks_of_is_refused(tmp_path: Path, text: str, word: str) -> None:
+    """E32: "their", "they hold" and "of their choice" need a clause's player or a player acting; amounts
+    are worked out from the owner's side, so they have none."""
+    message = _refused(tmp_path, text)
+    assert f'"{word}' in message and "speaks of the player a clause or an action is about" in message
+    assert message.splitlines()[2].index("^") == message.splitlines()[1].index(word.split()[-2 if " " in word
+                                                                                              else 0])
+
+
+def test_their_means_the_player_who_acts(rules: lt.Rules) -> None:
+    """E32: after "its owner" the acting player is the discarded card's owner, and "their hand" is theirs."""
+    g = _sun(rules, "Avenger", others=({"hand": ["Deckhand", "Lookout"]},
+                                       {"hand": ["Deckhand", "Lookout", "Collector"]}))
+    g = g.choose("Deckhand").choose("Deckhand")  # the plays of seats 1 and 2
+    at(g, "choose_character", 2)  # seat 2's Deckhand was rightmost of the others (reputation): seat 2 picks
+    assert [o.key for o in g.decision.options] == ["Lookout", "Collector"]
+    g = g.choose("Collector")
+    assert [p.graveyard for p in g.players] == [(), (), ("Deckhand", "Collector")]
+    assert g.players[1].hand == ("Lookout",)
+
+
+def test_it_after_one_player_discards_for_themselves(rules: lt.Rules) -> None:
+    """E27, E32: one player picking one card binds "it": "it was ranked above 20" reads the card they discarded."""
+    def game(second: str) -> lt.Game:
+        return _sun(rules, "Prober", seat0={"doubloons": 0}, others=({"hand": ["Deckhand", second]}, {})).choose(
+            "Deckhand")
+
+    low, high = game("Lookout"), game("Assessor")
+    assert (low.players[1].graveyard, coins(low)[0]) == (("Lookout",), 0)
+    assert (high.players[1].graveyard, coins(high)[0]) == (("Assessor",), 2)
+
+
+def test_it_after_several_players_discard_is_refused(tmp_path: Path) -> None:
+    """E27, E32: after "each opponent discards …" the singular "its owner" could mean any of their cards."""
+    message = _refused(tmp_path, "sun: each opponent discards a character from their hand, then its owner gains 1 "
+                                 "reputation.")
+    assert '"its owner" names one character' in message

@@ -6,7 +6,8 @@ step that introduces it.  The engine runs a step by calling its ``act``; the che
 the contract fuzzer and the anchor-order rule read the records themselves.
 
 - ``base``: marks (what binder steps leave for later words) and contracts;
-- ``cards``, ``loot``, ``amounts``, ``conditions``: the phrases steps are made of;
+- ``cards``, ``loot``, ``amounts``, ``conditions``: the phrases steps are made of (``measures``: what
+  players are compared by);
 - ``actions``: one class per action, each with its contract;
 - ``control``: tests, questions and jumps;
 - ``footprint``: what a program may read and change.

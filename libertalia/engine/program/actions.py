@@ -10,20 +10,22 @@ asking (an option that cannot is never offered, and ``you may`` is not asked).  
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ...language.nodes import Node
 from ...state import CardRef
 from .. import journal
 from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You, asks
-from .base import Contract, Unbound, leave_mark, source_name
-from .cards import Choose, Eligible, PerShip, Selector
+from .base import Contract, Unbound, leave_mark, seen_from, source_name
+from .cards import ANYONE, Choose, Eligible, PerShip, Selector
 from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..work import Frame, Work
+
+_T = TypeVar("_T")
 
 _PLACES = {"today": "today's loot", "tomorrow": "tomorrow's loot", "bag": "the bag"}
 """Where a token taken came from, as the log says it (a held token: "seat N")."""
@@ -587,6 +589,161 @@ def _tradable(mine: list[LootRef], theirs: list[LootRef]) -> list[LootRef]:
     return [r for r in mine if kinds - {r[2]}]
 
 
+# ------------------------------------------------------------------ players acting for themselves
+def in_turn(seats: Sequence[int], owner: int, n: int) -> list[int]:
+    """Players acting for themselves, one after another from the ability's owner's left (E32): the
+    next seat first, the owner (if among them) last; each once."""
+    return sorted(dict.fromkeys(seats), key=lambda s: (s - owner - 1) % n)
+
+
+class _Subject:
+    """Which characters may name the player who acts ("the owner of a ... discards ..."): one whose owner
+    would act on something (E25)."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: TheyReturn | TheyDiscard | TheyGive) -> None:
+        self.action = action
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return ref[0] is not None and self.action.acts_for(w, f, ref[0])
+
+
+def _acting(subject: Players, action: TheyReturn | TheyDiscard | TheyGive, w: Work, f: Frame) -> list[int]:
+    """The seats ``subject`` names, in the order they act (E32)."""
+    return in_turn([seat for seat, _ in subject.seats(w, f, _Subject(action))], f.seat, w.n)
+
+
+def _each_side(w: Work, f: Frame, seats: list[int], pick: Callable[[Frame], list[_T]]) -> list[tuple[int, list[_T]]]:
+    """What each seat picks, from its own side (its answers): every question before anything moves."""
+    out = []
+    for seat in seats:
+        side = seen_from(f, seat)
+        picked = pick(side)
+        f.pos = side.pos
+        out.append((seat, picked))
+    return out
+
+
+class TheyReturn(Node):
+    """Each player ``subject`` names returns tokens they hold, which they pick, to the bag (E32)."""
+
+    subject: Players
+    loot: TokenSelector  # read from each player's side: "they hold" is their loot
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot", "bag"}), frozenset({"loot"}),
+        "each player named, in turn from the owner's left, picks the tokens the phrase describes on their own side "
+        "(they answer every question, all before any token moves) and those tokens go into the bag; nothing else "
+        "changes")
+
+    def acts_for(self, w: Work, f: Frame, seat: int) -> bool:
+        return can_pick(self.loot, w, seen_from(f, seat))
+
+    def act(self, w: Work, f: Frame) -> int:
+        picks = _each_side(w, f, _acting(self.subject, self, w, f), lambda side: self.loot.pick(w, side))
+        source = source_name(f)
+        count = 0
+        for seat, refs in picks:
+            for ref in refs:
+                remove_token(w, ref)
+                w.to_bag(ref[2])
+            if refs:
+                w.log(journal.RETURN_LOOT_FROM, seat, tuple(x for r in refs for x in (_place(r), r[2])), source)
+            count += len(refs)
+        if self.mark >= 0:
+            leave_mark(f, self.mark, (), (), count, count > 0)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
+
+
+class TheyDiscard(Node):
+    """Each player ``subject`` names discards characters of their own piles, which they pick (E32)."""
+
+    subject: Players
+    target: Selector  # read from each player's side: "their hand" is their hand
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"cards"}), frozenset({"discard"}),
+        "each player named, in turn from the owner's left, picks the characters the phrase describes on their own "
+        "side (they answer, all before any card moves), and each goes from where it was to its owner's graveyard; "
+        "nothing else changes")
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        return ref[0] is not None and not w.in_zone(ref, "graveyard")
+
+    def acts_for(self, w: Work, f: Frame, seat: int) -> bool:
+        return self.target.any(w, seen_from(f, seat), self)
+
+    def act(self, w: Work, f: Frame) -> int:
+        picks = _each_side(w, f, _acting(self.subject, self, w, f), lambda side: self.target.pick(w, side, self))
+        source = source_name(f)
+        after: list[CardRef] = []
+        before: list[tuple[CardRef, str | None]] = []
+        for seat, refs in picks:
+            for r in refs:
+                zone = w.zone_of(r)
+                if w.discard(r, (seat, source)):
+                    after.append(r)
+                    before.append((r, zone))
+        _moved(f, self.mark, after, before)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
+
+
+class TheyGive(Node):
+    """Each player ``subject`` names gives tokens they hold, which they pick, to the player ``to`` names,
+    read from the owner's side ("to you"); a player never gives to themselves (E32)."""
+
+    subject: Players
+    loot: TokenSelector  # read from each giver's side: "they hold" is their loot
+    to: Players  # read from the owner's side
+    mark: int = -1
+    CONTRACT = Contract(
+        frozenset({"loot"}), frozenset({"loot"}),
+        "each player named but the receiver, in turn from the owner's left, picks the tokens the phrase describes "
+        "on their own side (they answer, all before any token moves) and those tokens join the receiver's loot; "
+        "nothing else changes")
+
+    def acts_for(self, w: Work, f: Frame, seat: int) -> bool:
+        receiver = _preview(self.to, w, f)
+        return bool(receiver) and receiver[0] != seat and can_pick(self.loot, w, seen_from(f, seat))
+
+    def act(self, w: Work, f: Frame) -> int:
+        try:
+            givers = _acting(self.subject, self, w, f)
+            found = self.to.seats(w, f, ANYONE)  # the checker allows only phrases naming one player
+            if not found:
+                raise Unbound
+        except Unbound:  # the step names nobody: neither of its phrases named anyone
+            for players in (self.subject, self.to):
+                if isinstance(players, OwnersOf):
+                    leave_mark(f, players.slot, (), (), 0, False)
+            raise
+        to = found[0][0]
+        picks = _each_side(w, f, [s for s in givers if s != to], lambda side: self.loot.pick(w, side))
+        source = source_name(f)
+        count = 0
+        for seat, refs in picks:
+            for ref in refs:
+                remove_token(w, ref)
+                w.seats[to].loot.append(ref[2])
+            if refs:
+                w.log(journal.GIVE_LOOT_FROM, seat, tuple(x for r in refs for x in (f"seat {r[1]}", r[2])), to,
+                      source)
+            count += len(refs)
+        if self.mark >= 0:
+            leave_mark(f, self.mark, (), (), count, count > 0)
+        return f.pc + 1
+
+    def can_change(self, w: Work, f: Frame) -> bool:
+        return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
+
+
 class CountExtra(Node):
     """Count ``n`` extra tokens of ``kind`` in this voyage's set scoring (E2: before other anchors)."""
 
@@ -620,4 +777,4 @@ class StandingRule(Node):
 
 
 Action = (Change | GainCoins | PaysYou | MoveReputation | Discard | Put | Play | Keep | Borrow | Take | ReturnLoot
-          | KeepLoot | Give | Draw | Swap | CountExtra | StandingRule)
+          | KeepLoot | Give | Draw | Swap | TheyReturn | TheyDiscard | TheyGive | CountExtra | StandingRule)

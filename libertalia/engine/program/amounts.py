@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING
 
 from ...language.nodes import Node
 from ...state import CardRef
-from .base import Unbound, leave_mark, mark_of
+from .base import Unbound, leave_mark, mark_of, seen_from
 from .cards import ANYONE, Choose, Eligible, PerShip, Phrase, Selector
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
+    from .conditions import Cond
+    from .measures import Measure
 
 
 # ------------------------------------------------------------------ counters
@@ -203,4 +205,34 @@ def asks(target: Selector) -> bool:
     return isinstance(target, Choose) or (isinstance(target, PerShip) and not target.position)
 
 
-Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf
+# ------------------------------------------------------------------ players compared and filtered
+class PlayersWhere(Node):
+    """Every seat (or every other), each one ``test`` holds for, read from that seat's side (E32):
+    "every other player who holds a saber", "each opponent with a character in their ship"."""
+
+    other: bool
+    test: Cond
+
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
+        test = self.test.test
+        return [(s, None) for s in range(w.n) if not (self.other and s == f.seat) and test(w, seen_from(f, s))]
+
+
+class MostOf(Node):
+    """The seats of a group (every one, or every other) with the most (or fewest) of ``measure``:
+    every one tied for it (E31)."""
+
+    measure: Measure
+    most: bool
+    other: bool = False
+
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
+        pool = [s for s in range(w.n) if not (self.other and s == f.seat)]
+        if not pool:
+            return []
+        values = [self.measure.of(w, s) for s in pool]
+        best = max(values) if self.most else min(values)
+        return [(s, None) for s, v in zip(pool, values, strict=True) if v == best]
+
+
+Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf | PlayersWhere | MostOf

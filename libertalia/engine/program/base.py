@@ -59,6 +59,19 @@ def source_name(f: Frame) -> str:
     return f.source[2:]
 
 
+def seen_from(f: Frame, seat: int) -> Frame:
+    """The running ability as the player at ``seat`` sees it: "you", "your" and "you hold" are theirs.
+
+    Words about another player are read through it, from their side (E32): "who holds a saber",
+    "with a character in their ship", "discards a character from their hand"; and a choice asked
+    through it is asked of them.  It shares the marks and the answers of ``f``; whoever asks through
+    it copies ``pos`` (the answers used) back to ``f``.
+    """
+    side = type(f)(f.source, f.index, seat, f.this, f.code, f.origin)
+    side.pc, side.answers, side.pos, side.marks = f.pc, f.answers, f.pos, f.marks
+    return side
+
+
 class Contract(Node):
     """What one kind of step may change, stated apart from the code that runs it.
 

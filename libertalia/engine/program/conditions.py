@@ -16,6 +16,7 @@ from .cards import Filter, Phrase, pick_positional
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
+    from .measures import Measure
 
 
 def _card(f: Frame, slot: int) -> CardRef | None:
@@ -137,6 +138,26 @@ class CountExists(Node):
         return found >= self.n if self.more else found <= self.n
 
 
+class Compare(Node):
+    """You have more (or fewer) of ``measure`` than each other player (E30); with ``ties``, a tie counts
+    ("at least as many ... as every other player")."""
+
+    measure: Measure
+    more: bool
+    ties: bool = False
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        of, me = self.measure.of, f.seat
+        mine = of(w, me)
+        for s in range(w.n):
+            if s == me:
+                continue
+            theirs = of(w, s)
+            if mine == theirs and not self.ties or (mine < theirs if self.more else mine > theirs):
+                return False
+        return True
+
+
 class YouDid(Node):
     """Whether the sentence part the words follow did anything (its binder's mark; false if it never ran)."""
 
@@ -148,7 +169,7 @@ class YouDid(Node):
 
 
 Cond = (IsPositioned | IsA | IsLike | LastVoyage | HaveDoubloons | NoOtherHas | Hold | JustTook | Exists
-        | HoldCount | CountExists | YouDid)
+        | HoldCount | CountExists | Compare | YouDid)
 
 
 class Condition(Node):

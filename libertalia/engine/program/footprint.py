@@ -17,6 +17,7 @@ from . import actions as act
 from . import amounts as amt
 from . import cards, loot
 from . import conditions as cond
+from . import measures as msr
 from .control import ChooseOne, May, Step
 
 _PLACE_ZONES = {
@@ -59,14 +60,16 @@ def _reads(node: object, out: set[str]) -> None:
         out.add("island")
     elif isinstance(node, loot.LootPhrase):
         out.update(_token_places(node))
-    elif isinstance(node, amt.CountHeld | cond.Hold | cond.HoldCount):
+    elif isinstance(node, amt.CountHeld | cond.Hold | cond.HoldCount | msr.LootHeld):
         out.update(_kinds(node.kinds))
     elif isinstance(node, amt.CountKindsHeld):
         out.add("loot:*")
     elif isinstance(node, amt.CountSpacesSide):
         out.add("track")
-    elif isinstance(node, amt.Half | amt.UpTo | cond.HaveDoubloons | act.PaysYou):
+    elif isinstance(node, amt.Half | amt.UpTo | cond.HaveDoubloons | act.PaysYou | msr.Doubloons):
         out.add("coins")
+    elif isinstance(node, msr.PileSize):
+        out.add(node.pile)
     elif isinstance(node, amt.InSets):
         out.update({f"loot:{node.kind}", f"extra:{node.kind}"})
     elif isinstance(node, cond.NoOtherHas):
@@ -90,7 +93,7 @@ def _writes(step: Step) -> set[str]:
         return {"track", "coins"} if step.reputation else {"coins"}
     if isinstance(step, act.MoveReputation):
         return {"track"}
-    if isinstance(step, act.Discard):
+    if isinstance(step, act.Discard | act.TheyDiscard):
         return _char_sources(step.target) | {"graveyard", "kept"}
     if isinstance(step, act.Put):
         return _char_sources(step.target) | {step.pile, "kept"}
@@ -104,11 +107,11 @@ def _writes(step: Step) -> set[str]:
         places = _token_places(step.loot.phrase)
         fires = {"*"} if places & {"today", "bag"} else set()
         return places | _kinds(step.loot.phrase.kinds) | fires
-    if isinstance(step, act.ReturnLoot):
+    if isinstance(step, act.ReturnLoot | act.TheyReturn):
         return _token_places(step.loot.phrase) | {"bag", "kept_loot:*"}
     if isinstance(step, act.KeepLoot):
         return _kinds(step.loot.phrase.kinds, "kept_loot")
-    if isinstance(step, act.Give):
+    if isinstance(step, act.Give | act.TheyGive):
         return _kinds(step.loot.phrase.kinds) | {"kept_loot:*"}
     if isinstance(step, act.Draw):
         return {"bag", "loot:*"}

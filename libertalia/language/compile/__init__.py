@@ -15,15 +15,16 @@ from ...engine.program import actions as act
 from ...engine.program import amounts as amt
 from ...engine.program import cards, loot
 from ...engine.program import conditions as cond
+from ...engine.program import measures as msr
 from ...engine.program.control import Branch, ChooseOne, Jump, May, Step
 from ...engine.program.footprint import footprint
 from ...engine.specs import Compiled
 from ...errors import CardError
 from ...language.nodes import Node, fields
 from .. import ast
-from ..checker import at_word
-from ..render import char_np, char_sel, render_ability, render_actions
-from .references import VERB_OF, Binder, Report, Scope, Slots, merge
+from ..checker import at_word, plural_kind
+from ..render import char_np, char_sel, render_ability, render_actions, render_player
+from .references import VERB_OF, Binder, Report, Scope, Slots, merge, their_problem
 
 __all__ = ["compile_ability"]
 
@@ -35,18 +36,26 @@ def _plain_report(message: str, line: int, column: int, expected: str) -> CardEr
     return CardError(message, path="<text>", line=line, column=column, expected=expected)
 
 
-def compile_ability(ability: ast.Ability, report: Report | None = None) -> Compiled:
-    """The typed program of one ability; ``report`` makes the error of a reference that binds nothing."""
-    return _Compiler(ability, report or _plain_report).build()
+def compile_ability(ability: ast.Ability, report: Report | None = None, *,
+                    kinds: frozenset[str] | set[str] = frozenset()) -> Compiled:
+    """The typed program of one ability; ``report`` makes the error of a reference that binds nothing.
+
+    ``kinds`` are the rules' loot kinds, which tell what a plural names in a comparison ("relics":
+    relic; "goods": goods); without them a final "s" is dropped.
+    """
+    return _Compiler(ability, report or _plain_report, frozenset(kinds)).build()
 
 
 class _Compiler:
-    def __init__(self, ability: ast.Ability, report: Report) -> None:
+    def __init__(self, ability: ast.Ability, report: Report, kinds: frozenset[str] = frozenset()) -> None:
         self.ability = ability
         self.report = report
+        self.kinds = kinds
         self.slots = Slots()
         self.reads: list[int] = []  # slots the action being compiled reads
         self.where = (ability.line, ability.column)
+        # How the text names the player whose side phrases are read from ("their" is theirs); None: yours.
+        self.side: str | None = None
 
     # ------------------------------------------------------------ references
     def _fail(self, message: str, expected: str, word: str = "") -> CardError:
@@ -100,6 +109,15 @@ class _Compiler:
                              "is none", 'an earlier "move your reputation to the … space"', "space moved")
         return self._read(scope.spaces.slot)
 
+    def _their(self, word: str) -> None:
+        """``their`` / ``they hold`` / ``of their choice`` need a player to be theirs (``references``)."""
+        if self.side is None:
+            raise self._fail(*their_problem(word), "they" if word.startswith("they") else "their")
+
+    def _from_side(self, words: str) -> _Side:
+        """Compile what follows from the side of the player ``words`` names ("their" is theirs)."""
+        return _Side(self, words)
+
     def _did(self, scope: Scope) -> int:
         if scope.part_problem:
             raise self._fail(f'"you did" could mean any of "{scope.part_problem}"',
@@ -124,14 +142,22 @@ class _Compiler:
                 return cards.OwnedBy(False)
             assert isinstance(flt.player, ast.PlayerOnSide), "the grammar names a neighbour"
             return cards.OwnedBy(False, 1 if flt.player.side == "left" else -1)
-        return cards.InZone(PER_SHIP.get(flt.place, flt.place), flt.pile)
+        return cards.InZone(self._place(flt), flt.pile)
+
+    def _place(self, zone: ast.Zone) -> str:
+        if zone.place == "their":  # read from their side, where "your" is theirs
+            self._their("their")
+            return "your"
+        return PER_SHIP.get(zone.place, zone.place)
 
     def _phrase(self, np: ast.CharNP) -> cards.Phrase:
         zone = np.zone
-        place = "in_play" if zone is None else PER_SHIP.get(zone.place, zone.place)
+        place = "in_play" if zone is None else self._place(zone)
+        filters = tuple(self._filter(f) for f in np.filters if not isinstance(f, ast.Zone))
+        if self.side is not None and place != "your":  # "with a character on the island": one of theirs
+            filters = (*filters, cards.OwnedBy(False))
         return cards.Phrase(place, "" if zone is None else zone.pile, np.other,
-                            "" if np.noun == "character" else np.noun,
-                            tuple(self._filter(f) for f in np.filters if not isinstance(f, ast.Zone)))
+                            "" if np.noun == "character" else np.noun, filters)
 
     def _selector(self, sel: ast.CharSel, verb: str, scope: Scope) -> cards.Selector:
         if isinstance(sel, ast.This | ast.Taker):
@@ -155,7 +181,13 @@ class _Compiler:
 
     # ------------------------------------------------------------ loot
     def _loot(self, sel: ast.LootSel, verb: str) -> loot.TokenSelector:
-        phrase = loot.LootPhrase(frozenset(sel.np.kinds), sel.np.place)
+        place = sel.np.place
+        if place == "theirs":  # read from their side, where "you hold" is what they hold
+            self._their("they hold")
+            place = "held"
+        if isinstance(sel, ast.EveryLootBut) and sel.whose == "their":
+            self._their("of their choice")
+        phrase = loot.LootPhrase(frozenset(sel.np.kinds), place)
         if isinstance(sel, ast.ChooseLoot):
             return loot.ChooseToken(phrase, verb)
         if isinstance(sel, ast.RandomLoot):
@@ -199,13 +231,31 @@ class _Compiler:
             return amt.ByTable(self._counter(a.counter, scope), self._rows(a.rows))
         return amt.InSets(a.kind, self._rows(a.rows))
 
+    def _measure(self, m: ast.Measure) -> msr.Measure:
+        if isinstance(m, ast.Doubloons):
+            return msr.Doubloons()
+        if isinstance(m, ast.LootHeld):
+            return msr.LootHeld(frozenset(plural_kind(k, self.kinds) or (k[:-1] if k.endswith("s") else k)
+                                          for k in m.kinds))
+        return msr.PileSize(m.pile)
+
     def _players(self, p: ast.PlayerRef | None, scope: Scope) -> amt.Players:
-        if p is None:
+        if p is None or isinstance(p, ast.You):
             return amt.You()
         if isinstance(p, ast.PlayerOnSide):
             return amt.PlayerOnSide(1 if p.side == "left" else -1)
         if isinstance(p, ast.EveryPlayer):
             return amt.EveryPlayer(p.other)
+        if isinstance(p, ast.PlayersWho):
+            if p.where is None:
+                return amt.EveryPlayer(p.other)
+            with self._from_side(p.wording):
+                return amt.PlayersWhere(p.other, self._cond(p.where, scope))
+        if isinstance(p, ast.PlayersWithMost):
+            if not p.each:
+                raise self._fail('on a tie "the player with the most …" could mean each of them or none (E31)',
+                                 '"each player with the most …"', "the")
+            return amt.MostOf(self._measure(p.measure), p.most, p.other)
         if isinstance(p, ast.ItsOwner):
             return amt.ItsOwner(self._it(scope, "its owner"))
         target = self._selector(p.target, "name", scope)
@@ -230,6 +280,8 @@ class _Compiler:
         if isinstance(a, ast.MoveReputation):
             scope.spaces = Binder(mark, False, "move your reputation")
             return act.MoveReputation(a.end, mark)
+        if isinstance(a, ast.Discard | ast.ReturnLoot | ast.Give) and a.by is not None:
+            return self._acting(a, scope, mark)
         if isinstance(a, ast.Discard):
             target = self._selector(a.target, "discard", scope)
             self._names(a.target, target, scope, mark)
@@ -272,6 +324,29 @@ class _Compiler:
             return act.Borrow(a.timing, self._selector(a.target, f"borrow its {a.timing} ability", scope), mark)
         assert isinstance(a, ast.CountExtra)
         return act.CountExtra(a.n, a.kind, mark)
+
+    def _acting(self, a: ast.Discard | ast.ReturnLoot | ast.Give, scope: Scope, mark: int) -> act.Action:
+        """Another player acts for themselves (E32): their phrases are read from their side."""
+        assert a.by is not None
+        subject = self._players(a.by, scope)
+        words = render_player(a.by)
+        if isinstance(a, ast.Discard):
+            with self._from_side(words):
+                target = self._selector(a.target, "discard", scope)
+            plural = target.plural or _many(subject)
+            scope.chars = Binder(mark, plural, f"{words} discards {char_sel(a.target)}")
+            scope.verbs["discarded"] = Binder(mark, True, "discard")
+            return act.TheyDiscard(subject, target, mark)
+        if isinstance(a, ast.ReturnLoot):
+            with self._from_side(words):
+                tokens = self._loot(a.loot, "return to the bag")
+            scope.verbs["returned"] = Binder(mark, True, "return")
+            return act.TheyReturn(subject, tokens, mark)
+        to = self._players(a.to, scope)
+        with self._from_side(words):
+            tokens = self._loot(a.loot, "give away")
+        scope.verbs["moved"] = Binder(mark, True, "give")
+        return act.TheyGive(subject, tokens, to, mark)
 
     def _arm(self, actions: tuple[ast.Action, ...], scope: Scope) -> tuple[list[act.Action], tuple[act.Action, ...]]:
         """An arm's steps, and those an option must be able to carry out (not waiting on an earlier one's pick)."""
@@ -325,6 +400,11 @@ class _Compiler:
             return cond.HoldCount(frozenset(c.kinds), c.n, c.cmp == "more")
         if isinstance(c, ast.CountExists):
             return cond.CountExists(self._phrase(c.np), c.n, c.cmp == "more")
+        if isinstance(c, ast.Compare):
+            if c.cmp == "as many":
+                raise self._fail('"as many … as" could mean exactly as many or at least as many (E30)',
+                                 '"at least as many … as" or "more … than"', "as")
+            return cond.Compare(self._measure(c.measure), c.cmp != "fewer", c.cmp == "at least")
         assert isinstance(c, ast.YouDid)
         return cond.YouDid(self._did(scope))
 
@@ -415,6 +495,27 @@ class _Compiler:
         program = tuple(_remap(s, mapping) for s in code if s is not None)
         assert len(program) == len(code), "every placeholder was patched"
         return _compiled(ability, text, program, slots)
+
+
+class _Side:
+    """While it is open, phrases are read from another player's side (``_Compiler.side``)."""
+
+    def __init__(self, compiler: _Compiler, words: str) -> None:
+        self.compiler, self.words = compiler, words
+        self.saved: str | None = None
+
+    def __enter__(self) -> None:
+        self.saved, self.compiler.side = self.compiler.side, self.words
+
+    def __exit__(self, *exc: object) -> None:
+        self.compiler.side = self.saved
+
+
+def _many(players: amt.Players) -> bool:
+    """Whether a players phrase can name several players."""
+    if isinstance(players, amt.OwnersOf):
+        return players.target.plural
+    return not isinstance(players, amt.You | amt.PlayerOnSide | amt.ItsOwner)
 
 
 def _remap(node: Step, mapping: dict[int, int]) -> Step:

@@ -17,7 +17,11 @@ docs/card-language.md ("References"):
 - ``is`` reads a character now, ``was`` as it stood just before its binder acted (only
   ``it`` has such a moment);
 - where the nearest binder lies in a branch (``if``, ``may``, ``choose one``), each arm's
-  binder shares one slot: the word means whichever arm ran, and nothing if none named one.
+  binder shares one slot: the word means whichever arm ran, and nothing if none named one;
+- ``their`` (``their ship``), ``they hold`` and ``of their choice`` mean the player a clause
+  is about (``every player who has a character in their ship``) or the player who acts
+  (``each opponent discards a character from their hand``), from whose side those words are
+  read (E32); anywhere else nobody is theirs, and they are refused (``their_problem``).
 
 A binder gets a *slot* in its frame; union-find merges the slots of alternative arms.
 """
@@ -52,6 +56,13 @@ class Binder:
     def __init__(self, slot: int, plural: bool, words: str, kinds: frozenset[str] | None = None) -> None:
         # ``kinds``: for a loot action, the kinds its phrase names (empty: any loot); None: characters
         self.slot, self.plural, self.words, self.kinds = slot, plural, words, kinds
+
+
+def their_problem(word: str) -> tuple[str, str]:
+    """The refusal of ``word`` ("their", "they hold", "of their choice") where no player is theirs."""
+    return (f'"{word}" speaks of the player a clause or an action is about, and here there is none',
+            'a player it is about, as in "every player who has a character in their ship" or "each opponent '
+            'discards a character from their hand"; or "your" / "you hold" for your own')
 
 
 class Scope:

@@ -297,6 +297,8 @@ def _named_owner(step: Any, v: View) -> Callable[[CardRef], bool]:
     if isinstance(step, act.PaysYou):
         return lambda r: r[0] is not None and r[0] != seat and snap.coins[r[0]] > 0 and \
             changes(r[0], oracle.amount(step.amount, v, r[0]), True, False)
+    if isinstance(step, act.TheyReturn | act.TheyDiscard | act.TheyGive):
+        return lambda r: r[0] is not None and _acts_for(step, v, r[0])
     return lambda r: r[0] is not None and r[0] != seat  # a gift to yourself is none
 
 
@@ -750,9 +752,11 @@ def _zone(place: Place) -> tuple[str, int | None]:
     return {"today": "today's loot", "tomorrow": "tomorrow's loot", "bag": "the bag"}[place[0]], None
 
 
-def _picked(sel: Any, s: Seen, picked: Sequence[tuple[Place, str]], out: Problems, verb: str) -> None:
-    """The tokens picked are the phrase's, as many as the selector takes."""
-    avail = oracle.available(sel.phrase, s.view)
+def _picked(sel: Any, s: Seen, picked: Sequence[tuple[Place, str]], out: Problems, verb: str,
+            view: View | None = None) -> None:
+    """The tokens picked are the phrase's, as many as the selector takes (read from ``view``'s side: the owner's
+    unless a player acts for themselves)."""
+    avail = oracle.available(sel.phrase, view or s.view)
     rest = {place: Counter(c) for place, c in avail.items()}
     for place, kind in picked:
         if rest.get(place, Counter())[kind] <= 0:
@@ -929,6 +933,150 @@ def _give(step: act.Give, s: Seen, out: Problems) -> None:
     _next(s, out)
 
 
+# ------------------------------------------------------------------ players acting for themselves
+def _can_pick(sel: Any, v: View) -> bool:
+    """Whether a loot selector would find a token on ``v``'s side (a set: as many of one kind as its least count)."""
+    avail = oracle.available(sel.phrase, v)
+    sizes = [n for there in avail.values() for n in there.values() if n > 0]
+    if isinstance(sel, lootsel.ChooseTokens):
+        return sel.n > 0 and bool(sizes)
+    if isinstance(sel, lootsel.EveryTokenBut):
+        return sum(sizes) > sel.keep
+    if isinstance(sel, lootsel.ChooseSet):
+        counts = [c for c in sel.counts if c > 0]
+        return bool(counts) and any(n >= min(counts) for n in sizes)
+    return bool(sizes)
+
+
+def _discardable(v: View) -> Callable[[CardRef], bool]:
+    """A neutral card never; one already in its graveyard cannot go there again."""
+    return lambda r: r[0] is not None and v.zone_of(r) not in (None, "graveyard")
+
+
+def _receivers(step: act.TheyGive, v: View) -> set[int]:
+    """Every seat the receiver phrase could name (read from the owner's side)."""
+    try:
+        found = oracle.subjects(step.to, v)
+    except oracle.Unbound:
+        return set()
+    return set(found.exact) if found.exact is not None else found.allowed
+
+
+def _acts_for(step: Any, v: View, seat: int) -> bool:
+    """E25: whether the player at ``seat``, acting for themselves, would act on something."""
+    side = oracle.seen_from(v, seat)
+    if isinstance(step, act.TheyDiscard):
+        return any(oracle.expect(step.target, side, _discardable(side)))
+    if isinstance(step, act.TheyGive) and not _receivers(step, v) - {seat}:
+        return False
+    return _can_pick(step.loot, side)
+
+
+def _in_turn(step: Any, s: Seen, out: Problems, logged: Sequence[int]) -> list[int]:
+    """The players who act, in the order they act: from the owner's left, the owner last (E32)."""
+    found, allowed = _owners(step.subject, s, out)
+    seats = _chosen(found, allowed, logged, out)
+    n = s.view.n
+    return sorted(dict.fromkeys(seats), key=lambda x: (x - s.seat - 1) % n)
+
+
+def _held_tokens(e: Any, out: Problems) -> list[tuple[Place, str]]:
+    """The tokens an event says left their holders, with where each was."""
+    zones = getattr(e, "from_zones", None) or ("loot",) * len(e.loot)
+    seats = e.from_seats or ()
+    return [(_event_place(e, zone, seat, out), kind) for kind, zone, seat in zip(e.loot, zones, seats, strict=False)]
+
+
+def _they_return(step: act.TheyReturn, s: Seen, out: Problems) -> None:
+    logged = [e for e in s.events if isinstance(e, ev.LootReturned)]
+    want: list[Event] = []
+    moves: list[TokenMove] = []
+    for seat in _in_turn(step, s, out, [e.seat for e in logged]):
+        picked = [t for e in logged if e.seat == seat for t in _held_tokens(e, out)]
+        _picked(step.loot, s, picked, out, f"(for seat {seat}) returned", oracle.seen_from(s.view, seat))
+        moves += [(place, ("bag", -1), kind) for place, kind in picked]
+        if picked:
+            places = [_zone(p) for p, _ in picked]
+            want.append(ev.LootReturned(seat, tuple(k for _, k in picked), tuple(z for z, _ in places),
+                                        tuple(h for _, h in places), s.name))
+    _tokens(s, moves, out)
+    _events(s, want, out)
+    _random(s, 0, out)
+    _mark(s, step.mark, ((), (), len(moves), bool(moves)), out)
+    _next(s, out)
+
+
+def _they_discard(step: act.TheyDiscard, s: Seen, out: Problems) -> None:
+    v = s.view
+    logged = [e for e in s.events if isinstance(e, ev.Discarded)]
+    moves = _moves(s)
+    moved: dict[CardRef, Move] = {}
+    for m in moves:
+        seat, zone, name = m.before if m.before is not None else (None, "", m.card[1])
+        if seat is None:
+            out.append(f"{name} appeared or moved without an owner ({_where(m.after)})")
+        elif m.after != (seat, "graveyard", name):
+            out.append(f"{_where(m.before)} went to {_where(m.after)}, not to its owner's graveyard")
+        else:
+            moved[(seat, name)] = m
+    acted: list[CardRef] = []
+    before: list[tuple[CardRef, str | None]] = []
+    want: list[Event] = []
+    added: dict[int, list[str]] = {}
+    for by in _in_turn(step, s, out, [e.by_seat for e in logged if e.by_seat is not None]):
+        side = oracle.seen_from(v, by)
+        mine = [(e.target_seat, e.target) for e in logged if e.by_seat == by]
+        problem = oracle.matches(oracle.expect(step.target, side, _discardable(side)), mine)
+        if problem:
+            out.append(f"seat {by}, discarding for themselves: {problem}")
+        for seat, name in mine:
+            gone = moved.pop((seat, name)) if (seat, name) in moved else None
+            was = gone.before[1] if gone is not None and gone.before is not None else None
+            acted.append((seat, name))
+            before.append(((seat, name), was))
+            want.append(ev.Discarded(seat, name, was, by, s.name))
+            added.setdefault(seat, []).append(name)
+    for seat, name in moved:
+        out.append(f"seat {seat}'s {name} went to its graveyard, though no player acting discarded it")
+    _events(s, want, out)
+    _appended(s, "graveyard", moves, added, out)
+    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted), bool(acted)), out)
+    _next(s, out)
+
+
+def _they_give(step: act.TheyGive, s: Seen, out: Problems) -> None:
+    logged = [e for e in s.events if isinstance(e, ev.LootGiven)]
+    givers = _in_turn(step, s, out, [e.seat for e in logged])
+    found, allowed = _owners(step.to, s, out)
+    if found == []:
+        raise oracle.Unbound  # "its owner" of a neutral card: nobody to give to
+    receivers = _chosen(found, allowed, [e.to_seat for e in logged], out)
+    if not receivers:  # a receiver nobody reads back, and nothing given: nothing to check but that
+        _picked_none(s, step.mark, out)
+        return
+    to = receivers[0]
+    want: list[Event] = []
+    moves: list[TokenMove] = []
+    for seat in givers:
+        picked = [t for e in logged if e.seat == seat for t in _held_tokens(e, out)]
+        if seat == to:
+            if picked:
+                out.append(f"seat {seat} gave loot to itself")
+            continue
+        _picked(step.loot, s, picked, out, f"(for seat {seat}) gave", oracle.seen_from(s.view, seat))
+        moves += [(place, ("held", to), kind) for place, kind in picked]
+        if picked:
+            want.append(ev.LootGiven(seat, tuple(k for _, k in picked), to, tuple(p[1] for p, _ in picked), s.name))
+    for e in logged:
+        if e.to_seat != to:
+            out.append(f"seat {e.seat} gave loot to seat {e.to_seat}; its words name seat {to}")
+    _tokens(s, moves, out)
+    _held_end(s, to, [kind for _, _, kind in moves], out)
+    _events(s, want, out)
+    _mark(s, step.mark, ((), (), len(moves), bool(moves)), out)
+    _next(s, out)
+
+
 def _picked_none(s: Seen, slot: int, out: Problems) -> None:
     _tokens(s, [], out)
     _events(s, [], out)
@@ -1045,6 +1193,9 @@ LAWS: dict[type, Callable[[Any, Seen, Problems], None]] = {
     act.Give: _give,
     act.Draw: _draw,
     act.Swap: _swap,
+    act.TheyReturn: _they_return,
+    act.TheyDiscard: _they_discard,
+    act.TheyGive: _they_give,
     act.CountExtra: _count_extra,
     act.StandingRule: _standing_rule,
     ctl.Jump: _jump,

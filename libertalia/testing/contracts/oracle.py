@@ -18,6 +18,7 @@ from typing import Any
 from ...engine.program import amounts as amt
 from ...engine.program import cards, loot
 from ...engine.program import conditions as cond
+from ...engine.program import measures as msr
 from ...engine.specs import Rules
 from ...state import CardRef, Mark
 from .snapshot import Snap
@@ -273,6 +274,19 @@ def subjects(players: Any, v: View, named: Callable[[CardRef], bool] = lambda r:
         ref = v.bound(players.slot)
         seats = [] if ref[0] is None else [ref[0]]
         return Subjects(seats, set(seats))
+    if isinstance(players, amt.PlayersWhere):  # E32: the clause read from each seat's side
+        pool = [s for s in range(v.n) if not (players.other and s == v.seat)]
+        truths = [_cond(players.test, seen_from(v, s)) for s in pool]
+        if any(t is UNKNOWN for t in truths):
+            return Subjects(None, set(pool))
+        seats = [s for s, t in zip(pool, truths, strict=True) if t is True]
+        return Subjects(seats, set(seats))
+    if isinstance(players, amt.MostOf):  # E31: every seat tied for the most (or the fewest)
+        pool = [s for s in range(v.n) if not (players.other and s == v.seat)]
+        values = [measure(players.measure, v, s) for s in pool]
+        best = (max(values) if players.most else min(values)) if values else 0
+        seats = [s for s, n in zip(pool, values, strict=True) if n == best]
+        return Subjects(seats, set(seats))
     assert isinstance(players, amt.OwnersOf), f"no oracle for the players {players!r}"
     groups = [g for g in expect(players.target, v, named if amt.asks(players.target) else lambda r: True) if g]
     if not groups:
@@ -281,6 +295,22 @@ def subjects(players: Any, v: View, named: Callable[[CardRef], bool] = lambda r:
     if all(len(g) == 1 for g in groups):
         return Subjects(list(dict.fromkeys(owners)), set(owners))
     return Subjects(None, set(owners))
+
+
+def seen_from(v: View, seat: int) -> View:
+    """The game as the player at ``seat`` sees it: "your ship", "you hold" are theirs (E32)."""
+    return View(v.snap, v.rules, seat, v.this, v.source)
+
+
+def measure(m: Any, v: View, seat: int) -> int:
+    """What players are compared by (E30), for ``seat``: their doubloons, tokens of some kinds, or a pile."""
+    s = v.snap
+    if isinstance(m, msr.Doubloons):
+        return s.coins[seat]
+    if isinstance(m, msr.LootHeld):
+        return sum(1 for k in s.loot[seat] if not m.kinds or k in m.kinds)
+    assert isinstance(m, msr.PileSize), f"no oracle for the measure {m!r}"
+    return len(v.pile(seat, m.pile))
 
 
 # ------------------------------------------------------------------ amounts
@@ -458,4 +488,10 @@ def _cond(c: Any, v: View) -> object:  # noqa: C901, PLR0911 - one branch per co
     if isinstance(c, cond.YouDid):
         mark = v.mark(c.slot)
         return mark is not None and mark[3]
+    if isinstance(c, cond.Compare):  # E30: against each other player; a tie counts only with ``ties``
+        mine = measure(c.measure, v, v.seat)
+        others = [measure(c.measure, v, x) for x in range(v.n) if x != v.seat]
+        if c.more:
+            return all(mine > o or (c.ties and mine == o) for o in others)
+        return all(mine < o or (c.ties and mine == o) for o in others)
     return UNKNOWN

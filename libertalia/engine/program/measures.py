@@ -1,0 +1,43 @@
+"""What players are compared by (E30, E31): one number per seat, read as the game stands.
+
+Kept apart from ``amounts`` (the players selectors that pick by them) and ``conditions``
+(the comparison that tests by them), which both use them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...language.nodes import Node
+
+if TYPE_CHECKING:
+    from ..work import Work
+
+
+class Doubloons(Node):
+    """What players are compared by: their doubloons (at anchor, as the voyage left them: R3)."""
+
+    def of(self, w: Work, seat: int) -> int:
+        return w.seats[seat].coins
+
+
+class LootHeld(Node):
+    """What players are compared by: the tokens of ``kinds`` they hold (empty: every token)."""
+
+    kinds: frozenset[str]
+
+    def of(self, w: Work, seat: int) -> int:
+        loot = w.seats[seat].loot
+        return sum(1 for k in loot if k in self.kinds) if self.kinds else len(loot)
+
+
+class PileSize(Node):
+    """What players are compared by: the characters in their ``pile``."""
+
+    pile: str
+
+    def of(self, w: Work, seat: int) -> int:
+        return len(w.seats[seat].pile(self.pile))
+
+
+Measure = Doubloons | LootHeld | PileSize
