@@ -661,7 +661,7 @@ class ToAst(Transformer[Token, Any]):
         other = items[1] is not None
         return other, "every other player" if other else "every player", items[3:]
 
-    def players_who(self, items: list[Any]) -> ast.PlayersWho:
+    def players_who(self, items: list[Any]) -> ast.PlayersWho | ast.EveryPlayer:
         other, wording, rest = self._group(items)
         clause = rest[0] if rest else None
         if clause is None:  # "each player", "each opponent": the canonical "every [other] player"
