@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ..errors import CardError
+from ..errors import CardError, CardErrors
 from . import ast
 from .nodes import Node
 from .suggest import did_you_mean
@@ -48,17 +48,37 @@ class _Context(Node):
 
 
 def check(abilities: tuple[ast.Ability, ...], vocab: Vocabulary, report: Report, *, loot: bool) -> None:
-    """Raise the first problem found, located at its line and column.
+    """Raise the problems found, each located at its line and column (``CardErrors`` when there are several).
 
-    Beyond names and kinds, a sentence is refused wherever the engine could not
-    do exactly what it says: a phrase about the island at night, a borrowed
-    ability of another timing, a daytime ability on a loot tile, and so on.
+    Every unknown card name and loot kind is reported, each at its own word, and the
+    first other problem of each ability.  Beyond names and kinds, a sentence is refused
+    wherever the engine could not do exactly what it says: a phrase about the island at
+    night, a borrowed ability of another timing, a daytime ability on a loot tile, and so on.
     """
+    found: list[CardError] = []
     for ability in abilities:
-        _check_ability(ability, vocab, report, _Context(ability.timing, loot))
+        collect = _Reporter(report)
+        try:
+            _check_ability(ability, vocab, collect, _Context(ability.timing, loot))
+        except CardError as exc:
+            collect.unknown.append(exc)
+        found += sorted(collect.unknown, key=lambda e: (e.line, e.column))
+    if found:
+        raise CardErrors.of(found)
 
 
-def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+class _Reporter:
+    """The caller's ``report``, and the unknown words found so far: each is an error, none stops the check."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.unknown: list[CardError] = []
+
+    def __call__(self, message: str, line: int, column: int, expected: str) -> CardError:
+        return self.report(message, line, column, expected)
+
+
+def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     if len(set(a.modifiers)) != len(a.modifiers):
         raise report("a modifier is repeated", a.line, a.column, "each of last and once at most once")
     if a.once and not ctx.loot:
@@ -85,7 +105,7 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
             _check_self_reference(act, report, ctx.loot)
 
 
-def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context) -> None:
+def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: _Reporter, step: ast.Step, ctx: _Context) -> None:
     ref = getattr(c, "ref", None)
     where = (step.line, step.column)
     if isinstance(c, ast.LastVoyage) and ref != "this":
@@ -102,8 +122,8 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
             and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
     if isinstance(c, ast.IsA) and c.name not in vocab.names:
-        raise at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}", *where,
-                       "the name of a loaded character", c.name)
+        report.unknown.append(at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}",
+                                      *where, "the name of a loaded character", c.name))
     if isinstance(c, ast.HoldCount | ast.Hold | ast.JustTook):
         _check_kinds(c.kinds, vocab, report, *where)
     if isinstance(c, ast.IsPositioned | ast.Exists | ast.CountExists):
@@ -111,7 +131,7 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
         _check_number(c.np, isinstance(c, ast.CountExists), report)
 
 
-def _check_taker(report: Report, ctx: _Context, line: int, column: int) -> None:
+def _check_taker(report: _Reporter, ctx: _Context, line: int, column: int) -> None:
     if not ctx.loot:
         raise report('"the character that took this" only makes sense on loot', line, column,
                      '"this" for the character itself')
@@ -120,13 +140,13 @@ def _check_taker(report: Report, ctx: _Context, line: int, column: int) -> None:
                      line, column, "a dusk ability")
 
 
-def _check_number(np: ast.CharNP, plural: bool, report: Report) -> None:
+def _check_number(np: ast.CharNP, plural: bool, report: _Reporter) -> None:
     """"there are 2 or more characters", but "a character": the noun agrees with its count."""
     if np.plural and not plural:
         raise report('say "character" for one character', np.line, np.column, '"character"')
 
 
-def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
+def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool) -> None:
     """``this`` is a character; on loot, the token's taker is named in full."""
     targets = [getattr(act, "target", None)]
     subject = getattr(act, "subject", None)
@@ -162,7 +182,7 @@ def _conditions(step: ast.Step) -> Iterator[ast.Condition]:
         yield cond
 
 
-def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     where = (act.line, act.column)
     for np in _char_nps(act):
         _check_np(np, vocab, report, ctx)
@@ -206,10 +226,10 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Cont
     if isinstance(act, ast.MoveReputation) and act.end not in ("leftmost", "rightmost"):
         raise report("reputation moves to the leftmost or rightmost space", *where, "leftmost or rightmost")
     if isinstance(act, ast.CountExtra) and act.kind not in vocab.kinds:
-        raise _unknown_kind(act.kind, vocab, report, *where)
+        report.unknown.append(_unknown_kind(act.kind, vocab, report, *where))
     amount = getattr(act, "amount", None)
     if isinstance(amount, ast.InSets) and amount.kind not in vocab.kinds:
-        raise _unknown_kind(amount.kind, vocab, report, *where)
+        report.unknown.append(_unknown_kind(amount.kind, vocab, report, *where))
     if isinstance(amount, ast.UpTo | ast.ByTable | ast.InSets) and isinstance(act, ast.Change) and act.verb == "lose":
         raise report("only a fixed amount or half your doubloons can be lost", *where,
                      "lose N doubloons or lose half your doubloons")
@@ -227,7 +247,7 @@ _OWN_PLACES = {"sun": ("island",), "dusk": ("island",), "moon": ("your", "any_sh
                "anchor": ("your", "any_ship", "each_ship")}
 
 
-def _check_borrow_target(act: ast.UseAbility, report: Report, ctx: _Context) -> None:
+def _check_borrow_target(act: ast.UseAbility, report: _Reporter, ctx: _Context) -> None:
     """A character never borrows from itself: a phrase that can only, or first, name it would do nothing."""
     target = act.target
     if isinstance(target, ast.This):
@@ -270,7 +290,7 @@ def _loot_sels(act: ast.Action) -> Iterator[ast.LootSel]:
         yield act.second
 
 
-def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_np(np: ast.CharNP, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     zones = [f for f in np.filters if isinstance(f, ast.Zone)]
     if len(zones) > 1:
         raise report(f"say where the {np.noun} is once", np.line, np.column,
@@ -285,11 +305,11 @@ def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) 
         raise report(_EMPTY_ISLAND, np.line, np.column, "a sun or dusk ability, or a ship")
     if np.noun != "character" and np.noun not in vocab.names:
         hint = did_you_mean(np.noun, {*vocab.names, "character"})
-        raise at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
-                       "the name of a loaded character", np.noun)
+        report.unknown.append(at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
+                                      "the name of a loaded character", np.noun))
 
 
-def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     np = sel.np
     _check_kinds(np.kinds, vocab, report, np.line, np.column)
     if isinstance(sel, ast.RandomLoot) and np.place != "bag":
@@ -313,17 +333,20 @@ def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, ctx: _Conte
                      "a sun, dusk or moon ability")
 
 
-def _check_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+def _check_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: _Reporter, line: int, column: int) -> None:
+    """Each unknown kind of a list, at its own word: the first is looked for from the phrase on, each next after it."""
     for k in kinds:
         if k not in vocab.kinds:
-            raise _unknown_kind(k, vocab, report, line, column)
+            err = _unknown_kind(k, vocab, report, line, column)
+            report.unknown.append(err)
+            line, column = err.line, err.column + len(k)
 
 
 def _kinds(vocab: Vocabulary) -> str:
     return "one of " + ", ".join(sorted(vocab.kinds))
 
 
-def _unknown_kind(kind: str, vocab: Vocabulary, report: Report, line: int, column: int) -> CardError:
+def _unknown_kind(kind: str, vocab: Vocabulary, report: _Reporter, line: int, column: int) -> CardError:
     """``unknown loot kind`` with a did-you-mean, the caret on the kind word itself."""
     return at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
                     _kinds(vocab), kind)

@@ -85,20 +85,26 @@ class WordLexer(Lexer):
         words = list(_words(text))
         states = parser_state.parse_conf.parse_table.states
         for i, (kind, value, pos, line, column) in enumerate(words):
-            accepts = states[parser_state.position]
-            if kind == "nl":
-                type_ = "_NL"
-            elif kind == "punct":
-                type_ = _PUNCT[value]
-            elif kind == "junk":
-                type_ = "WORD"  # no terminal: the parser reports it with what it expected
-            else:
-                type_ = self._type(value, accepts, words[i + 1][1] if i + 1 < len(words) else "")
+            type_ = self.type_of(kind, value, states[parser_state.position],
+                                 words[i + 1][1] if i + 1 < len(words) else "")
             end_line = line + value.count("\n")
             end_column = column + len(value) if "\n" not in value else len(value) - value.rfind("\n")
             token = Token(type_, value, pos, line, column, end_line, end_column, pos + len(value))
             lexer_state.last_token = token
             yield token
+
+    def type_of(self, kind: str, word: str, accepts: Any, next_word: str) -> str:
+        """The terminal a word of ``kind`` (as ``_words`` reads it) is where the parser takes ``accepts``.
+
+        Public for the repair search (``repair``), which feeds edited words to the parser itself.
+        """
+        if kind == "nl":
+            return "_NL"
+        if kind == "punct":
+            return _PUNCT[word]
+        if kind == "junk":
+            return "WORD"  # no terminal: the parser reports it with what it expected
+        return self._type(word, accepts, next_word)
 
     def _type(self, word: str, accepts: Any, next_word: str) -> str:
         names = self.candidates(word)
