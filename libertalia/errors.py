@@ -66,7 +66,27 @@ def _window(line: str, at: int) -> tuple[str, int]:
 
 
 class CardError(DataError):
-    """A card's effect text does not parse or does not make sense."""
+    """A card's effect text does not parse or does not make sense.
+
+    ``fix``, when there is one, is the erring line of card text rewritten to the nearest
+    wording that parses (the message's "did you mean" quotes the words around the change):
+    the line of the ``text`` field, not of the YAML file, for tools that offer to apply it.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str = "<text>",
+        line: int = 0,
+        column: int = 0,
+        source_line: str = "",
+        expected: str = "",
+        fix: str | None = None,
+    ) -> None:
+        self.fix = fix
+        super().__init__(message, path=path, line=line, column=column, source_line=source_line,
+                         expected=expected)
 
 
 class WordingError(CardError):
@@ -87,6 +107,35 @@ class DataErrors(DataError):
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)
+
+
+class CardErrors(DataErrors, CardError):
+    """Several errors of one card text (each with its own line, column and caret), raised together.
+
+    It reads as its first error (``message``, ``line``, ``column``, ``fix`` …), so code that
+    handles a single CardError still points at a real word; ``errors`` holds them all.
+    """
+
+    errors: tuple[CardError, ...]
+
+    def __init__(self, errors: Sequence[CardError]) -> None:
+        super().__init__(errors)
+        first = self.errors[0]
+        self.message, self.path, self.line, self.column = first.message, first.path, first.line, first.column
+        self.source_line, self.expected, self.fix = first.source_line, first.expected, first.fix
+
+    def __reduce__(self) -> tuple[type[CardErrors], tuple[tuple[CardError, ...]]]:
+        return CardErrors, (self.errors,)  # rebuilt from its errors (the default would pass it its text)
+
+    @staticmethod
+    def of(errors: Sequence[CardError]) -> CardError:
+        """The one error, or all of them together (nested groups flattened, repeats dropped)."""
+        flat: dict[str, CardError] = {}
+        for e in errors:
+            for one in e.errors if isinstance(e, CardErrors) else (e,):
+                flat.setdefault(str(one), one)
+        found = list(flat.values())
+        return found[0] if len(found) == 1 else CardErrors(found)
 
 
 class ExampleFailure(DataError):

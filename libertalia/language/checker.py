@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ..errors import CardError
+from ..errors import CardError, CardErrors
 from . import ast
 from .nodes import Node
 from .suggest import did_you_mean
@@ -48,17 +48,37 @@ class _Context(Node):
 
 
 def check(abilities: tuple[ast.Ability, ...], vocab: Vocabulary, report: Report, *, loot: bool) -> None:
-    """Raise the first problem found, located at its line and column.
+    """Raise the problems found, each located at its line and column (``CardErrors`` when there are several).
 
-    Beyond names and kinds, a sentence is refused wherever the engine could not
-    do exactly what it says: a phrase about the island at night, a borrowed
-    ability of another timing, a daytime ability on a loot tile, and so on.
+    Every unknown card name and loot kind is reported, each at its own word, and the
+    first other problem of each ability.  Beyond names and kinds, a sentence is refused
+    wherever the engine could not do exactly what it says: a phrase about the island at
+    night, a borrowed ability of another timing, a daytime ability on a loot tile, and so on.
     """
+    found: list[CardError] = []
     for ability in abilities:
-        _check_ability(ability, vocab, report, _Context(ability.timing, loot))
+        collect = _Reporter(report)
+        try:
+            _check_ability(ability, vocab, collect, _Context(ability.timing, loot))
+        except CardError as exc:
+            collect.unknown.append(exc)
+        found += sorted(collect.unknown, key=lambda e: (e.line, e.column))
+    if found:
+        raise CardErrors.of(found)
 
 
-def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+class _Reporter:
+    """The caller's ``report``, and the unknown words found so far: each is an error, none stops the check."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.unknown: list[CardError] = []
+
+    def __call__(self, message: str, line: int, column: int, expected: str) -> CardError:
+        return self.report(message, line, column, expected)
+
+
+def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     if len(set(a.modifiers)) != len(a.modifiers):
         raise report("a modifier is repeated", a.line, a.column, "each of last and once at most once")
     if a.once and not ctx.loot:
@@ -86,7 +106,7 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: Report, ctx: _Cont
             _check_players(act, vocab, report, ctx)
 
 
-def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: ast.Step, ctx: _Context) -> None:
+def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: _Reporter, step: ast.Step, ctx: _Context) -> None:
     ref = getattr(c, "ref", None)
     where = (step.line, step.column)
     if isinstance(c, ast.LastVoyage) and ref != "this":
@@ -103,8 +123,8 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
             and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
     if isinstance(c, ast.IsA) and c.name not in vocab.names:
-        raise at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}", *where,
-                       "the name of a loaded character", c.name)
+        report.unknown.append(at_word(report, f"unknown card name {c.name!r}{did_you_mean(c.name, vocab.names)}",
+                                      *where, "the name of a loaded character", c.name))
     if isinstance(c, ast.HoldCount | ast.Hold | ast.JustTook):
         _check_kinds(c.kinds, vocab, report, *where)
     if isinstance(c, ast.IsPositioned | ast.Exists | ast.CountExists):
@@ -114,7 +134,7 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: Report, step: 
         _check_compare(c, vocab, report, *where)
 
 
-def _check_taker(report: Report, ctx: _Context, line: int, column: int) -> None:
+def _check_taker(report: _Reporter, ctx: _Context, line: int, column: int) -> None:
     if not ctx.loot:
         raise report('"the character that took this" only makes sense on loot', line, column,
                      '"this" for the character itself')
@@ -123,13 +143,13 @@ def _check_taker(report: Report, ctx: _Context, line: int, column: int) -> None:
                      line, column, "a dusk ability")
 
 
-def _check_number(np: ast.CharNP, plural: bool, report: Report) -> None:
+def _check_number(np: ast.CharNP, plural: bool, report: _Reporter) -> None:
     """"there are 2 or more characters", but "a character": the noun agrees with its count."""
     if np.plural and not plural:
         raise report('say "character" for one character', np.line, np.column, '"character"')
 
 
-def _check_self_reference(act: ast.Action, report: Report, loot: bool) -> None:
+def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool) -> None:
     """``this`` is a character; on loot, the token's taker is named in full."""
     targets = [getattr(act, "target", None)]
     for player in _player_refs(act):
@@ -167,7 +187,7 @@ def _conditions(step: ast.Step) -> Iterator[ast.Condition]:
         yield cond
 
 
-def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     where = (act.line, act.column)
     for np in _char_nps(act):
         _check_np(np, vocab, report, ctx)
@@ -211,10 +231,10 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Cont
     if isinstance(act, ast.MoveReputation) and act.end not in ("leftmost", "rightmost"):
         raise report("reputation moves to the leftmost or rightmost space", *where, "leftmost or rightmost")
     if isinstance(act, ast.CountExtra) and act.kind not in vocab.kinds:
-        raise _unknown_kind(act.kind, vocab, report, *where)
+        report.unknown.append(_unknown_kind(act.kind, vocab, report, *where))
     amount = getattr(act, "amount", None)
     if isinstance(amount, ast.InSets) and amount.kind not in vocab.kinds:
-        raise _unknown_kind(amount.kind, vocab, report, *where)
+        report.unknown.append(_unknown_kind(amount.kind, vocab, report, *where))
     if isinstance(amount, ast.UpTo | ast.ByTable | ast.InSets) and isinstance(act, ast.Change) and act.verb == "lose":
         raise report("only a fixed amount or half your doubloons can be lost", *where,
                      "lose N doubloons or lose half your doubloons")
@@ -232,7 +252,7 @@ _OWN_PLACES = {"sun": ("island",), "dusk": ("island",), "moon": ("your", "any_sh
                "anchor": ("your", "any_ship", "each_ship")}
 
 
-def _check_borrow_target(act: ast.UseAbility, report: Report, ctx: _Context) -> None:
+def _check_borrow_target(act: ast.UseAbility, report: _Reporter, ctx: _Context) -> None:
     """A character never borrows from itself: a phrase that can only, or first, name it would do nothing."""
     target = act.target
     if isinstance(target, ast.This):
@@ -290,7 +310,7 @@ def plural_kind(word: str, kinds: frozenset[str] | set[str]) -> str | None:
     return None
 
 
-def _check_plural_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+def _check_plural_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: _Reporter, line: int, column: int) -> None:
     """A comparison counts tokens: its kinds are plurals ("more relics"), each naming a loaded kind."""
     plurals = {k if k.endswith("s") else k + "s" for k in vocab.kinds}
     for word in kinds:
@@ -303,12 +323,12 @@ def _check_plural_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: Repor
                       "the plural of a loot kind, one of " + ", ".join(sorted(plurals)), word)
 
 
-def _check_measure(m: ast.Measure, vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+def _check_measure(m: ast.Measure, vocab: Vocabulary, report: _Reporter, line: int, column: int) -> None:
     if isinstance(m, ast.LootHeld):
         _check_plural_kinds(m.kinds, vocab, report, line, column)
 
 
-def _check_compare(c: ast.Compare, vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+def _check_compare(c: ast.Compare, vocab: Vocabulary, report: _Reporter, line: int, column: int) -> None:
     """E30: "more ... than", "at least as many ... as"; a bare "as many ... as" could be read two ways."""
     if c.cmp == "as many":
         raise at_word(report, '"as many … as" could mean exactly as many or at least as many (E30)', line, column,
@@ -325,7 +345,7 @@ _CLAUSE_PLACES = ("their", "island")
 """Where a character is in "with a character ...": that player's own piles, or the island (theirs on it)."""
 
 
-def _check_players(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_players(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     """Players named by a comparison or narrowed by a clause (E31, E32), and players acting for themselves."""
     where = (act.line, act.column)
     for player in _player_refs(act):
@@ -342,7 +362,7 @@ def _check_players(act: ast.Action, vocab: Vocabulary, report: Report, ctx: _Con
         _check_acting(act, report, *where)
 
 
-def _check_clause(c: ast.Cond, vocab: Vocabulary, report: Report, ctx: _Context, line: int, column: int) -> None:
+def _check_clause(c: ast.Cond, vocab: Vocabulary, report: _Reporter, ctx: _Context, line: int, column: int) -> None:
     """A clause speaks of one player, from their side: their doubloons, their loot, their own characters."""
     if isinstance(c, ast.Hold | ast.HoldCount):
         _check_kinds(c.kinds, vocab, report, line, column)
@@ -357,7 +377,7 @@ def _check_clause(c: ast.Cond, vocab: Vocabulary, report: Report, ctx: _Context,
                      'where they are: "in their ship", "in their hand", "in their graveyard" or "on the island"')
 
 
-def _check_acting(act: ast.Action, report: Report, line: int, column: int) -> None:
+def _check_acting(act: ast.Action, report: _Reporter, line: int, column: int) -> None:
     """E32: a player acting for themselves acts on their own things, and makes the choices."""
     if isinstance(act, ast.Discard):
         target = act.target
@@ -378,7 +398,7 @@ def _check_acting(act: ast.Action, report: Report, line: int, column: int) -> No
         raise report("the player acting makes the choice", sel.np.line, sel.np.column, '"of their choice"')
 
 
-def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_np(np: ast.CharNP, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     zones = [f for f in np.filters if isinstance(f, ast.Zone)]
     if len(zones) > 1:
         raise report(f"say where the {np.noun} is once", np.line, np.column,
@@ -393,11 +413,11 @@ def _check_np(np: ast.CharNP, vocab: Vocabulary, report: Report, ctx: _Context) 
         raise report(_EMPTY_ISLAND, np.line, np.column, "a sun or dusk ability, or a ship")
     if np.noun != "character" and np.noun not in vocab.names:
         hint = did_you_mean(np.noun, {*vocab.names, "character"})
-        raise at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
-                       "the name of a loaded character", np.noun)
+        report.unknown.append(at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,
+                                      "the name of a loaded character", np.noun))
 
 
-def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, ctx: _Context) -> None:
+def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: _Reporter, ctx: _Context) -> None:
     np = sel.np
     _check_kinds(np.kinds, vocab, report, np.line, np.column)
     if isinstance(sel, ast.RandomLoot) and np.place != "bag":
@@ -421,17 +441,20 @@ def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: Report, ctx: _Conte
                      "a sun, dusk or moon ability")
 
 
-def _check_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: Report, line: int, column: int) -> None:
+def _check_kinds(kinds: tuple[str, ...], vocab: Vocabulary, report: _Reporter, line: int, column: int) -> None:
+    """Each unknown kind of a list, at its own word: the first is looked for from the phrase on, each next after it."""
     for k in kinds:
         if k not in vocab.kinds:
-            raise _unknown_kind(k, vocab, report, line, column)
+            err = _unknown_kind(k, vocab, report, line, column)
+            report.unknown.append(err)
+            line, column = err.line, err.column + len(k)
 
 
 def _kinds(vocab: Vocabulary) -> str:
     return "one of " + ", ".join(sorted(vocab.kinds))
 
 
-def _unknown_kind(kind: str, vocab: Vocabulary, report: Report, line: int, column: int) -> CardError:
+def _unknown_kind(kind: str, vocab: Vocabulary, report: _Reporter, line: int, column: int) -> CardError:
     """``unknown loot kind`` with a did-you-mean, the caret on the kind word itself."""
     return at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
                     _kinds(vocab), kind)

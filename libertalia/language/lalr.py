@@ -2,7 +2,8 @@
 
 The grammar file is the single source of truth; this module only turns Lark's
 tree into the frozen AST and Lark's exceptions into :class:`CardError` with
-plain-word expectations.
+plain-word expectations: every error of the text, each with the nearest wording
+that parses, which ``repair`` searches for once a parse has failed.
 
 Kept apart from ``parser`` (the front door, which serves parses from the cache)
 because it needs lark, which takes longer to import than a warm ``load_rules``
@@ -12,18 +13,20 @@ takes in all: a process whose card texts are all in the cache never imports it.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .. import _paths
-from ..errors import CardError, WordingError
+from ..errors import CardError, CardErrors, WordingError
 from . import ast
 from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
 from .suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from .repair import Problem
 
 # What each open class of words means to a person writing a card.
 _CLASS_WORDS = {
@@ -70,16 +73,9 @@ def build_parser(*, cached: bool) -> Lark:
 @functools.cache
 def _spellings() -> dict[str, tuple[str, ...]]:
     """The words each terminal stands for, read from the grammar."""
-    out: dict[str, tuple[str, ...]] = {}
-    for t in shared_parser().terminals:
-        if t.pattern.type == "str":
-            out[t.name] = (t.pattern.value,)
-        else:
-            body = t.pattern.value
-            words = re.fullmatch(r"\(\?:([a-z'\- |]+)\)", body)
-            if words:
-                out[t.name] = tuple(words.group(1).split("|"))
-    return out
+    from .repair import spellings
+
+    return {name: words for name, words in spellings(shared_parser()).items() if words}
 
 
 def _expected_words(names: Iterable[str]) -> list[str]:
@@ -111,8 +107,44 @@ def _suggestion(word: str, names: Iterable[str]) -> str:
     return did_you_mean(word, choices)
 
 
-def _error(exc: Exception, text: str, path: str, line0: int, col0: int, indent: int,
-           file_lines: list[str] | None) -> CardError:
+class _Place(NamedTuple):
+    """Where a card text sits in its file (``parser.parse`` gives the fields' meaning)."""
+
+    path: str
+    line0: int
+    col0: int
+    indent: int
+    file_lines: list[str] | None
+
+
+def _errors(exc: Exception, text: str, place: _Place) -> CardError:
+    """Every error of the text, each with the nearest wording that parses (``repair``), else lark's one.
+
+    The search runs only here, after a parse failed: a text that parses never imports it.
+    """
+    if isinstance(exc, UnexpectedToken):  # a word out of place (a bad character stops the words themselves)
+        from .repair import diagnose
+
+        found = diagnose(text, shared_parser())
+        if found:
+            return CardErrors.of([_problem_error(p, text, place) for p in found])
+    return _error(exc, text, place)
+
+
+def _problem_error(p: Problem, text: str, place: _Place) -> CardError:
+    """One error the repair search found, in the words lark's own would use, with its suggestion."""
+    if not p.word:
+        message = f"the {'line' if p.more_lines else 'text'} ends too early"
+    else:
+        message = f"unexpected {'word' if p.word[:1].isalnum() else 'mark'} {p.word!r}"
+    if p.fix is not None:
+        message += f' (did you mean "{p.respelt}"?)' if p.respelt else f' (did you mean: "{p.window}"?)'
+    elif p.word:
+        message += _suggestion(p.word, p.accepts)
+    return _located(message, p.line, p.column, _expected(p.accepts), text, place, p.fix)
+
+
+def _error(exc: Exception, text: str, place: _Place) -> CardError:
     lines = text.split("\n")
     suggestion = ""
     if isinstance(exc, UnknownCharacter):
@@ -141,17 +173,25 @@ def _error(exc: Exception, text: str, path: str, line0: int, col0: int, indent: 
         expected = _expected(set(exc.expected))
     else:  # pragma: no cover - lark raises no other kinds here
         line, column, message, expected = 1, 1, str(exc), ""
+    return _located(message + suggestion, line, column, expected, text, place, None)
+
+
+def _located(message: str, line: int, column: int, expected: str, text: str, place: _Place,
+             fix: str | None) -> CardError:
+    """The error at ``line`` and ``column`` of the text, moved to where the text sits in its file."""
+    lines = text.split("\n")
     source = lines[line - 1] if 0 < line <= len(lines) else ""
-    file_line = line + line0
-    if file_lines is not None and 0 < file_line <= len(file_lines):
-        source = file_lines[file_line - 1]
+    file_line = line + place.line0
+    if place.file_lines is not None and 0 < file_line <= len(place.file_lines):
+        source = place.file_lines[file_line - 1]
     return CardError(
-        message + suggestion,
-        path=path,
+        message,
+        path=place.path,
         line=file_line,
-        column=column + (col0 if line == 1 else indent),
+        column=column + (place.col0 if line == 1 else place.indent),
         source_line=source,
         expected=expected,
+        fix=fix,
     )
 
 
@@ -161,7 +201,7 @@ def parse(text: str, path: str, line: int, column: int, indent: int,
     try:
         tree = shared_parser().parse(text)
     except (UnexpectedInput, UnknownCharacter) as exc:
-        raise _error(exc, text, path, line, column, indent, file_lines) from None
+        raise _errors(exc, text, _Place(path, line, column, indent, file_lines)) from None
     try:
         abilities: tuple[ast.Ability, ...] = ToAst(line, column, indent).transform(tree)
     except VisitError as exc:

@@ -19,7 +19,7 @@ Two words need the parser's help:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from lark import Token
@@ -39,6 +39,9 @@ _SCAN = re.compile(
 _PUNCT = {":": "COLON", ",": "COMMA", ".": "DOT", ";": "SEMICOLON", "(": "LPAR", ")": "RPAR"}
 _GENERIC = ("NAME", "NOUN", "KIND", "NUMBER")  # open classes: tried after every keyword
 
+
+READ_AHEAD = 64
+"""How many words after a word its reading may look at (the end of its clause; no clause is longer)."""
 
 MAX_DIGITS = 6
 """The longest number a card may write: no rule needs more, and Python's int() has limits."""
@@ -84,23 +87,30 @@ class WordLexer(Lexer):
         assert isinstance(text, str)
         words = list(_words(text))
         states = parser_state.parse_conf.parse_table.states
-        for i, (kind, value, pos, line, column) in enumerate(words):
-            accepts = states[parser_state.position]
-            if kind == "nl":
-                type_ = "_NL"
-            elif kind == "punct":
-                type_ = _joined(_PUNCT[value], words[i + 1] if i + 1 < len(words) else None, accepts,
-                                _instead_ahead(words, i + 1))
-            elif kind == "junk":
-                type_ = "WORD"  # no terminal: the parser reports it with what it expected
-            else:
-                type_, value = self._type(value, accepts, words[i + 1][1] if i + 1 < len(words) else "",
-                                          words[i + 2][1] if i + 2 < len(words) else "")
-            end_line = line + value.count("\n")
-            end_column = column + len(value) if "\n" not in value else len(value) - value.rfind("\n")
-            token = Token(type_, value, pos, line, column, end_line, end_column, pos + len(value))
+        for i, (kind, raw, pos, line, column) in enumerate(words):
+            # The words after it on the line, as far as any reading looks ahead (a clause's "instead").
+            type_, value = self.type_of(kind, raw, states[parser_state.position], words[i + 1:i + 1 + READ_AHEAD])
+            end_line = line + raw.count("\n")
+            end_column = column + len(raw) if "\n" not in raw else len(raw) - raw.rfind("\n")
+            token = Token(type_, value, pos, line, column, end_line, end_column, pos + len(raw))
             lexer_state.last_token = token
             yield token
+
+    def type_of(self, kind: str, word: str, accepts: Any,
+                following: Sequence[tuple[str, str] | tuple[str, str, int, int, int]] = ()) -> tuple[str, str]:
+        """The terminal a word of ``kind`` (as ``_words`` reads it) is where the parser takes ``accepts``, and
+        its text as the parser sees it; ``following`` are the words after it on its line, (kind, text) first.
+
+        Public for the repair search (``repair``), which feeds edited words to the parser itself.
+        """
+        if kind == "nl":
+            return "_NL", word
+        if kind == "punct":
+            return _joined(_PUNCT[word], following[0] if following else None, accepts, _instead_ahead(following)), word
+        if kind == "junk":
+            return "WORD", word  # no terminal: the parser reports it with what it expected
+        return self._type(word, accepts, following[0][1] if following else "",
+                          following[1][1] if len(following) > 1 else "")
 
     def _kind_follows(self, word: str, after: str) -> bool:
         """Whether ``word`` (or, after "each"/"every", ``after``) can only be a loot kind: no keyword."""
@@ -134,9 +144,9 @@ class WordLexer(Lexer):
         return (names[0] if names else ("KIND" if word[:1].islower() else "NAME")), word
 
 
-def _instead_ahead(words: list[tuple[str, str, int, int, int]], start: int) -> bool:
-    """Whether the clause from ``start`` to the next mark or line end says "instead" (it replaces a step)."""
-    for kind, value, *_ in words[start:]:
+def _instead_ahead(words: Sequence[tuple[str, str] | tuple[str, str, int, int, int]]) -> bool:
+    """Whether the clause ``words`` start, up to the next mark or line end, says "instead" (it replaces a step)."""
+    for kind, value, *_ in words:
         if kind == "nl" or value in (".", ";"):
             return False
         if value.lower() == "instead":
@@ -144,7 +154,8 @@ def _instead_ahead(words: list[tuple[str, str, int, int, int]], start: int) -> b
     return False
 
 
-def _joined(mark: str, after: tuple[str, str, int, int, int] | None, accepts: Any, instead: bool = False) -> str:
+def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] | None, accepts: Any,
+            instead: bool = False) -> str:
     """A "." with a word after it ends a sentence inside the line (_DOT_JOIN); a ";" before "then" or
     "if" joins a step to the one before (_SEMI_JOIN), unlike the ";" of "; or"; either mark before
     "otherwise" brings in the otherwise (_ELSE); a "," before "or" offers a replacement (_COMMA_OR)."""

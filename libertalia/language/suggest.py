@@ -38,6 +38,11 @@ def _score(word: str, choice: str) -> float:
     return ratio
 
 
+def similarity(word: str, choice: str) -> float:
+    """How alike two words are, from 0 to 1, compared as ``closest`` compares them (case and spacing aside)."""
+    return _score(_key(word), _key(choice))
+
+
 def closest(word: str, choices: Iterable[str], n: int = 3, cutoff: float = CUTOFF) -> list[str]:
     """Up to ``n`` of ``choices`` nearest to ``word``, best first (ties alphabetical).
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import _args, _paths
 from ..engine import rng
 from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, NeutralSpec, Rules
-from ..errors import CardError, DataError, RulesError, UnverifiedLootWarning
+from ..errors import CardError, DataError, DataErrors, RulesError, UnverifiedLootWarning
 from ..language import ast, checker, loops
 from ..language.compile import compile_ability
 from ..language.normalise import singular_kinds
@@ -309,9 +309,12 @@ def _check_loops(board: BoardSpec, specs: dict[CardKey, CharacterSpec | LootSpec
 
 @contextmanager
 def _checking(path: str, errors: list[DataError]) -> Iterator[None]:
-    """Collect a DataError about one file; anything else is a bug, re-raised with a note naming the file."""
+    """Collect a DataError about one file (each of several raised together); anything else is a bug, re-raised with a
+    note naming the file."""
     try:
         yield
+    except DataErrors as exc:
+        errors.extend(exc.errors)
     except DataError as exc:
         errors.append(exc)
     except Exception as exc:

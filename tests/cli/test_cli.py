@@ -51,11 +51,35 @@ def test_play_reprompts_on_bad_input_and_saves_on_quit(tmp_path: Path) -> None:
 
 def test_check_reports_every_broken_card(tmp_path: Path) -> None:
     """``cards check`` prints each error with file:line:col and exits non-zero."""
-    (tmp_path / "a.yaml").write_text("name: Pirate\nrank: 41\ntext: |\n  sun: gain three doubloons.\n")
+    (tmp_path / "a.yaml").write_text("name: Pirate\nrank: 41\ntext: |\n  sun: gain many doubloons.\n")
     (tmp_path / "b.yaml").write_text("name: Corsair\nrank: 42\ntxet: x\n")
     code, out = run("cards", "check", str(tmp_path))
     assert code == 1
     assert "a.yaml:4:13" in out and "b.yaml:3:1" in out and "2 errors" in out
+
+
+def test_check_prints_each_error_of_a_line_with_its_suggestion(tmp_path: Path) -> None:
+    """``cards check`` prints every error of a line, each at its own column, with the wording that parses."""
+    line = "  sun: take a map from bag and gain 1 doubloon for character in your ship."
+    (tmp_path / "a.yaml").write_text(f"name: Pirate\nrank: 41\ntext: |\n{line}\n")
+    code, out = run("cards", "check", str(tmp_path))
+    assert code == 1
+    assert (f"a.yaml:4:{line.index('bag') + 1}: unexpected word 'bag' "
+            '(did you mean: "map from the bag and gain 1"?)') in out
+    assert (f"a.yaml:4:{line.index('character') + 1}: unexpected word 'character' "
+            '(did you mean: "doubloon for each character in your ship"?)') in out
+    assert "2 errors" in out
+
+
+def test_check_lists_every_unknown_kind_of_a_line(tmp_path: Path) -> None:
+    """Three unknown loot kinds of one line are three errors of ``cards check``, each at its word."""
+    line = "  moon: lose 1 doubloon for each pearl or coral or amber you hold."
+    (tmp_path / "a.yaml").write_text(f"name: Pirate\nrank: 41\ntext: |\n{line}\n")
+    code, out = run("cards", "check", str(tmp_path))
+    assert code == 1
+    for word in ("pearl", "coral", "amber"):
+        assert f"a.yaml:4:{line.index(word) + 1}: unknown loot kind {word!r}" in out
+    assert "3 errors" in out
 
 
 def test_check_accepts_the_bundled_cards() -> None:

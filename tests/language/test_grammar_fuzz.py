@@ -42,6 +42,7 @@ from lark import Lark
 
 import libertalia as lt
 from libertalia import _paths
+from libertalia.language.query import extra_counts, kinds_scored_in_sets
 from libertalia.loading import rules as rules_module
 from libertalia.testing import check_invariants
 from libertalia.testing.texts import card_texts, spelled_texts, vocabulary
@@ -194,16 +195,6 @@ _TALLY: dict[str, Counter[str]] = {}
 _SEEN: dict[str, set[str]] = {}
 
 
-def _tile_kinds(text: str, kinds: list[str]) -> list[str]:
-    """The kinds a text that must load can be a tile of: a kind a bundled card counts extra of (the
-    Explorer's map) needs a tile that scores it in sets, or that card's "count 1 extra" would do nothing."""
-    from libertalia.language.query import extra_counts, kinds_scored_in_sets
-
-    counted = {e.kind for c in _base().characters for e in extra_counts(c.abilities)}
-    scored = kinds_scored_in_sets(lt.parse(text))
-    return [k for k in kinds if k not in counted or k in scored] or kinds
-
-
 def _mod_file(text: str, loot: tuple[str, int] | None) -> str:
     """A mod file for the text: a new character, or a calm loot tile of ``loot`` (kind, count)."""
     body = "".join(f"  {line.strip()}\n" if line.strip() else "\n" for line in text.splitlines())
@@ -288,6 +279,18 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"
 
 
+def _tile_kinds(text: str, bag: dict[str, int]) -> list[str]:
+    """The kinds a loot text may be the tile of: none that a character counts extra ("count 1 extra map") unless
+    the text scores it in sets, for the loader refuses a tile that would make that count do nothing."""
+    abilities = [a for c in _base().characters for a in c.abilities]
+    counted = {e.kind for e in extra_counts(abilities)} - kinds_scored_in_sets(abilities)
+    try:
+        own = kinds_scored_in_sets(lt.parse(text))
+    except lt.CardError:
+        return sorted(bag)  # refused whatever its kind
+    return sorted(k for k in bag if k not in counted or k in own)
+
+
 def _check(source: str, text: str, seed: int, failures: list[dict[str, Any]], as_loot: bool | None = None,
            must_load: bool = False) -> None:
     """Load ``text`` as a mod card and play it; everything random after the text comes from ``seed``
@@ -303,7 +306,7 @@ def _check(source: str, text: str, seed: int, failures: list[dict[str, Any]], as
     bag = dict(_base().board.bag)
     loot = None
     if rnd.random() < 0.25 if as_loot is None else as_loot:
-        kind = rnd.choice(_tile_kinds(text, sorted(bag)) if must_load else sorted(bag))
+        kind = rnd.choice(_tile_kinds(text, bag))
         loot = (kind, bag[kind])
     file_text = _mod_file(text, loot)
     entry: dict[str, Any] = {"source": source, "file": file_text}

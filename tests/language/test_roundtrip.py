@@ -67,4 +67,4 @@ def test_parse_error_in_plain_text_has_caret() -> None:
     """Text parsed on its own still reports line, column and expectations."""
     with pytest.raises(lt.CardError) as info:
         lt.parse("sun: gain 3")
-    assert info.value.line == 1 and info.value.column == 11 and '"doubloons"' in info.value.expected
+    assert info.value.line == 1 and info.value.column == 12 and '"doubloons"' in info.value.expected

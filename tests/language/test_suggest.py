@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from libertalia.language.suggest import closest, did_you_mean
+from libertalia.language.suggest import closest, did_you_mean, similarity
 
 TIMINGS = ("sun", "dusk", "moon", "anchor")
 CARD_KEYS = ("name", "rank", "text", "note")
@@ -54,3 +54,11 @@ def test_closest_is_best_first_limited_and_deterministic() -> None:
     assert len(closest("hok", choices, n=2)) == 2
     assert closest("hok", choices, n=0) == []
     assert closest("ook", ["look", "book"]) == ["book", "look"]
+
+
+def test_similarity_ranks_a_misspelling_above_a_different_word() -> None:
+    """``similarity`` is 1 for a case or spacing slip, high for a misspelling and low for another word."""
+    assert similarity("Wind nymph", "windnymph") == 1.0
+    assert similarity("charcter", "character") > 0.8
+    assert similarity("earn", "gain") > similarity("earn", "lose")
+    assert similarity("each", "every") < 0.6 <= similarity("sunrise", "sun")
