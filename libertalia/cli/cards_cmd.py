@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.markup import escape
@@ -17,11 +18,14 @@ from ..language.ast import is_node
 from ..language.render import render
 from ..language.suggest import did_you_mean, lookup
 from ..loading.examples import edition_of, example_files, run_examples
-from ..loading.rules import _yaml_files, check_files
-from ..loading.yamlfile import Field, read
+from ..loading.rules import CheckedCard, _yaml_files, check_cards
+from ..loading.yamlfile import Document, Field, read
 from . import console, friendly_errors, load, rules_args
 from .contracts_cmd import contracts
 from .interactions_cmd import interactions
+
+if TYPE_CHECKING:
+    from ..loading.canonical import Rewording
 
 
 @click.group()
@@ -110,20 +114,31 @@ def _lines(text: str) -> list[str]:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
 @click.option("--edition", default=None,
               help="Edition for files outside the bundled card folders (default galecrest).")
-def check(paths: tuple[str, ...], edition: str | None) -> None:
+@click.option("--fix", is_flag=True,
+              help="Rewrite the text of each valid card not in canonical wording, in place (nothing else changes).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print what --fix would write, as a unified diff; write nothing.")
+def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: bool) -> None:
     """Validate card YAML files or folders (all bundled cards without PATHS); every error with file:line:col.
 
     A file under a bundled edition's folder (cards/galecrest/..., cards/classic/...) is checked
     against that edition, any other against --edition.  A rank that another character of the
-    edition already has is an error too.
+    edition already has is an error too.  A valid card whose text is worded otherwise than the
+    engine reads it gets a note with the canonical wording of each such line; --fix rewrites
+    them (files with errors are left alone).
     """
+    if fix and show_diff:
+        raise click.UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
     try:
         groups = _by_edition(paths or (str(_paths.cards_dir()),), edition)
-        errors = []
+        errors: list[DataError] = []
+        cards: list[CheckedCard] = []
         for ed, files in groups.items():
-            found = check_files(files, ed)
+            found, checked = check_cards(files, ed)
             errors += found
             errors += _rank_clashes(files, ed, {e.path for e in found})
+            cards += checked
+        rewrites, notes = _rewordings(cards, errors)
     except (LibertaliaError, OSError) as exc:  # the edition itself does not load, or a folder cannot be listed
         click.echo(f"libertalia: {exc}", err=True)
         raise SystemExit(2) from None
@@ -136,11 +151,156 @@ def check(paths: tuple[str, ...], edition: str | None) -> None:
         raise SystemExit(70) from None
     for e in errors:
         click.echo(str(e), err=True)
+    if fix:
+        errors += _rewrite(rewrites, paths or (str(_paths.cards_dir()),))
+    elif show_diff:
+        _show_diff(rewrites)
+    else:
+        for note in notes:
+            click.echo(note, err=True)
     if errors:
         click.echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
+    pending = 0 if fix else sum(isinstance(new, str) for _, _, new in rewrites)
+    if pending:
+        verb = "would be rewritten" if show_diff else "not in canonical wording"
+        click.echo(f"{_plural(pending, 'card')} {verb}: run with --fix to rewrite {'it' if pending == 1 else 'them'}",
+                   err=True)
+    if errors:
         raise SystemExit(1)
     count = sum(len(files) for files in groups.values())
     click.echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(groups)})")
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+Rewrite = tuple[Document, "Rewording", str | DataError]
+"""A card file to rewrite, the canonical text it gets, and its new file text (or why it cannot get one)."""
+
+
+def _rewordings(cards: list[CheckedCard], errors: list[DataError]) -> tuple[list[Rewrite], list[str]]:
+    """The rewrite of each card not in canonical wording, in a file without errors; and their notes.
+
+    A note is one line per ability line that changes, at the ability's line and column;
+    a text that cannot be rewritten gets a note saying why.
+    """
+    from ..loading.canonical import reword, rewrite_card
+
+    broken = {Path(p).resolve() for e in errors for p in _error_paths(e)}
+    rewrites: list[Rewrite] = []
+    notes: list[str] = []
+    for spec, doc in cards:
+        if Path(doc.path).resolve() in broken:
+            continue
+        field = dict(doc.root.items())["text"]
+        try:
+            rewording = reword(spec.text, spec.abilities)
+        except ValueError as exc:
+            notes.append(f"{doc.path}:{field.line}:{field.column}: note: --fix cannot rewrite this text: {exc}")
+            continue
+        if rewording is None:
+            continue
+        for ability, line in rewording.changed:
+            where = f"{ability.line}:{ability.column}" if ability.line else f"{field.line}:{field.column}"
+            notes.append(f'{doc.path}:{where}: note: canonical wording: "{line}"')
+        new: str | DataError
+        try:
+            new = rewrite_card(doc, rewording, spec.abilities)
+        except DataError as exc:
+            new = exc
+            notes.append(f"{exc.path}:{exc.line}:{exc.column}: note: --fix {exc.message}")
+        rewrites.append((doc, rewording, new))
+    return rewrites, notes
+
+
+def _error_paths(error: DataError) -> list[str]:
+    """The files an error blames (a group of errors blames each of its own)."""
+    inner = getattr(error, "errors", None)
+    return [p for e in inner for p in _error_paths(e)] if isinstance(inner, tuple) else [error.path]
+
+
+def _rewrite(rewrites: list[Rewrite], roots: tuple[str, ...]) -> list[DataError]:
+    """Write each rewrite in place (atomically, keeping the file's permissions); the ones that failed, as errors.
+
+    Only files inside ``roots`` (the paths given, resolved) are written, and only when their
+    bytes are still the ones checked.
+    """
+    inside = [Path(r).resolve() for r in roots]
+    failed: list[DataError] = []
+    for doc, rewording, new in rewrites:
+        if isinstance(new, DataError):
+            failed.append(new)
+            continue
+        try:
+            _write(doc, new, inside)
+        except DataError as exc:
+            failed.append(exc)
+            continue
+        click.echo(f"rewrote {doc.path}: {_plural(len(rewording.changed), 'line')} in canonical wording")
+    for e in failed:
+        click.echo(str(e), err=True)
+    return failed
+
+
+def _write(doc: Document, new: str, inside: list[Path]) -> None:
+    """Replace the file of ``doc`` with the text ``new``: a temporary file beside it, then ``os.replace``.
+
+    A file reached through a link to outside the given paths, or changed since it was read,
+    is not written (a DataError says so); its UTF-8 byte-order mark, if any, is kept.
+    """
+    import codecs
+    import contextlib
+    import os
+    import stat
+    import tempfile
+
+    from ..loading.yamlcompose import decode
+
+    target = Path(doc.path).resolve()
+    if not any(target == root or root in target.parents for root in inside):
+        raise DataError("not rewritten: the file is a link to outside the paths given", path=doc.path,
+                        expected="a card file inside the checked folders")
+    try:
+        current = target.read_bytes()
+        if current != doc.raw or decode(current, doc.path) != doc.text:
+            raise DataError("not rewritten: the file changed while it was checked", path=doc.path,
+                            expected="run the check again")
+        data = (codecs.BOM_UTF8 if current.startswith(codecs.BOM_UTF8) else b"") + new.encode("utf-8")
+        info = os.stat(target)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))
+            if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):  # only the owner's own, or root, may: else the writer owns it
+                    os.chown(temporary, info.st_uid, info.st_gid)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise DataError(f"not rewritten: {exc.strerror or exc}", path=doc.path) from None
+
+
+def _show_diff(rewrites: list[Rewrite]) -> None:
+    """A unified diff of each rewrite, as ``--fix`` would write it."""
+    import difflib
+
+    for doc, _, new in rewrites:
+        if isinstance(new, DataError):
+            click.echo(f"{new.path}:{new.line}:{new.column}: note: --fix {new.message}", err=True)
+            continue
+        for line in difflib.unified_diff(_lines_kept(doc.text), _lines_kept(new), doc.path, doc.path):
+            click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
+
+
+def _lines_kept(text: str) -> list[str]:
+    """A file's lines with their line breaks (only ``\\n`` breaks a line, as in the reader's positions)."""
+    return re.findall(r"[^\n]*\n|[^\n]+\Z", text)
 
 
 def _card_files(paths: tuple[str, ...]) -> list[Path]:

@@ -255,8 +255,23 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
     read, parsed and checked on its own, so a modder sees all mistakes at once.
     Names may refer to the edition's characters and to characters in ``paths``.
     """
+    return check_cards(paths, edition)[0]
+
+
+CheckedCard = tuple[CharacterSpec | LootSpec, Document]
+"""A checked file's card as the loader made it, with the file it was read from."""
+
+
+def check_cards(paths: Iterable[str | Path], edition: str | Path = "galecrest",
+                ) -> tuple[list[DataError], list[CheckedCard]]:
+    """``check_files``, and the card each checked file defines (files whose card did not load have none).
+
+    The cards are exactly what ``load_rules`` would make of the files (their abilities
+    included), so ``cards check --fix`` can rewrite a text from the tree the engine keeps.
+    """
     board, board_fields, _ = _load_board(_board_path(edition))
     errors: list[DataError] = []
+    checked: list[CheckedCard] = []
     docs: list[Document] = []
     seen: dict[CardKey, tuple[Field, Document]] = {}
     for path in _distinct([f for p in paths for f in _yaml_files(Path(p))]):
@@ -282,14 +297,16 @@ def check_files(paths: Iterable[str | Path], edition: str | Path = "galecrest") 
             if "kind" in {k for k, _ in doc.root.items()}:
                 tile = _loot(doc.root, doc, vocab)
                 specs[(tile.kind, tile.side)] = tile
+                checked.append((tile, doc))
             else:
                 card = _character(doc.root, doc, vocab)
                 specs[card.name] = card
+                checked.append((card, doc))
         with _checking(doc.path, errors):
             read_examples(doc.path)  # the examples' shape, not their play (``cards test`` does that)
     _check_loops(board, specs, docs, vocab, errors)
     save_parsed()
-    return errors
+    return errors, checked
 
 
 def _check_loops(board: BoardSpec, specs: dict[CardKey, CharacterSpec | LootSpec], docs: list[Document],

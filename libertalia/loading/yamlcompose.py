@@ -149,13 +149,14 @@ class _Converter:
             data = _Constructor().construct_document(node)
         line, column = int(node.start_mark.line) + 1, int(node.start_mark.column) + 1
         style = getattr(node, "style", None)
+        span = int(node.start_mark.index), int(node.end_mark.index)
         if isinstance(node, yaml.MappingNode):
             pairs = tuple((self.node(k), self.node(v)) for k, v in node.value)
-            out = Node("mapping", line, column, style, "", (), pairs, data)
+            out = Node("mapping", line, column, style, "", (), pairs, data, *span)
         elif isinstance(node, yaml.SequenceNode):
-            out = Node("sequence", line, column, style, "", tuple(self.node(n) for n in node.value), (), data)
+            out = Node("sequence", line, column, style, "", tuple(self.node(n) for n in node.value), (), data, *span)
         else:
-            out = Node("scalar", line, column, style, str(node.value), (), (), data)
+            out = Node("scalar", line, column, style, str(node.value), (), (), data, *span)
         self._done[id(node)] = out
         return out
 

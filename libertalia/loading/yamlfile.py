@@ -59,6 +59,15 @@ class Field:
     def error(self, message: str, expected: str = "") -> DataError:
         return self.doc.error(message, self.line, self.column, expected)
 
+    @property
+    def extent(self) -> tuple[int, int]:
+        """Where the value is written: character offsets of its start and end in ``Document.text``.
+
+        A block scalar's extent runs from its ``|`` to the line after its last one (its
+        trailing blank lines included); a quoted one's covers its quotes.
+        """
+        return self.node.offset, self.node.end
+
     def is_block(self) -> bool:
         """Whether the value is a ``|`` or ``>`` block scalar (every line indented)."""
         return self.node.style in ("|", ">")
@@ -167,6 +176,11 @@ class Document:
 
             root = compose(text, self.path)
         self.root = Field(root, self)
+
+    @property
+    def text(self) -> str:
+        """The text the document was read from (the file's, unless ``read`` blanked a block)."""
+        return "\n".join(self.lines)
 
     def error(self, message: str, line: int, column: int, expected: str = "") -> DataError:
         return error_at(self.path, self.lines, message, line, column, expected)

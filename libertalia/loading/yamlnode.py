@@ -27,14 +27,18 @@ class Node:
     ``kind`` is ``scalar``, ``sequence`` or ``mapping``; ``text`` is a scalar as written
     (a key's name), ``children`` a sequence's items and ``pairs`` a mapping's keys and
     values, in file order; ``data`` is the Python value PyYAML made of the whole node.
+    ``offset`` and ``end`` are where the node's text starts and stops in the document's
+    text (character offsets), so that a value can be rewritten in place (``cards check
+    --fix``) without re-serialising, and so losing, the rest of the file.
     Plain slotted data, so that the cache stores and loads trees quickly and without
     PyYAML (``yamlcompose`` builds them).
     """
 
-    __slots__ = ("kind", "line", "column", "style", "text", "children", "pairs", "data")
+    __slots__ = ("kind", "line", "column", "style", "text", "children", "pairs", "data", "offset", "end")
 
     def __init__(self, kind: str, line: int, column: int, style: str | None, text: str,
-                 children: tuple[Node, ...], pairs: tuple[tuple[Node, Node], ...], data: Any) -> None:
+                 children: tuple[Node, ...], pairs: tuple[tuple[Node, Node], ...], data: Any,
+                 offset: int = 0, end: int = 0) -> None:
         self.kind = kind
         self.line = line  # 1-based, as are columns
         self.column = column
@@ -43,6 +47,8 @@ class Node:
         self.children = children
         self.pairs = pairs
         self.data = data
+        self.offset = offset
+        self.end = end
 
 
 def error_at(path: str, lines: Sequence[str], message: str, line: int, column: int, expected: str = "") -> DataError:
