@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import libertalia as lt
 from tests.engine.test_two_players import removals, seat, two
-from tests.helpers import answer, at, galecrest, scores
+from tests.helpers import answer, at, galecrest, mod_rules, scores, write_cards
 
 
 def test_midshipman_neighbour_is_read_at_dusk() -> None:
@@ -96,3 +97,16 @@ def test_hook_keep_not_offered_on_the_last_voyage() -> None:
         g = g.choose(g.legal_keys()[0])
     assert ("may", "hook") not in kinds
     assert g.is_over
+
+
+def test_there_was_no_character_at_nightfall_reads_every_ship_as_night_fell(tmp_path: Path) -> None:
+    """ "there was no Topman at nightfall" with no place named reads every ship as night fell, not as a first
+    moon ability has left them (found by the contract fuzzer's long run)."""
+    rules = mod_rules(write_cards(tmp_path, {"Night Clerk": (
+        41.5, "moon, first: discard every Topman in your ship.\n  moon: gain 2 doubloons if there was no Topman "
+              "at nightfall.")}))
+    game = lt.new_game(rules, 3, seed=0, setup={
+        "voyage": 1, "day": 4, "reputation": [0, 2, 4], "loot": [["barrel", "barrel", "barrel"]],
+        "players": [{"hand": [], "ship": ["Night Clerk", "Topman"]}, {"hand": []}, {"hand": []}]})
+    assert "Topman" in game.players[0].graveyard
+    assert scores(game)[0] == 0  # the Topman was in the ship as night fell: nothing gained (nor by it: gone)

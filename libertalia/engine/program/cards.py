@@ -119,9 +119,10 @@ class Phrase(Node):
         place = self.place
         if place == "island":
             return list(w.island)
-        if place == "in_play":
-            return [*w.island, *((s, n) for s in range(w.n) for n in w.seats[s].ship)]
         census = w.census if nightfall else None
+        if place == "in_play":  # "there was no Topman at nightfall": every ship as night fell
+            ships = census if census is not None else tuple(w.seats[s].ship for s in range(w.n))
+            return [*w.island, *((s, n) for s in range(w.n) for n in ships[s])]
         if place == "your":
             if census is not None and self.pile == "ship":
                 return [(f.seat, n) for n in census[f.seat]]
