@@ -37,6 +37,12 @@ class RankedBelow(Node):
     rank: int
 
 
+class RankedThanThis(Node):
+    """Ranked above (or below) ``this``, the character whose ability runs (R10: a borrower's own rank)."""
+
+    above: bool
+
+
 class WithAbility(Node):
     timing: str
 
@@ -49,6 +55,7 @@ class OwnedBy(Node):
 CharFilter = (
     Zone
     | RankedAbove
+    | RankedThanThis
     | RankedBelow
     | WithAbility
     | OwnedBy

@@ -411,6 +411,9 @@ def _check_np(np: ast.CharNP, vocab: Vocabulary, report: _Reporter, ctx: _Contex
                      '"in" or "from"')
     if zone is not None and zone.place == "island" and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, np.line, np.column, "a sun or dusk ability, or a ship")
+    if ctx.loot and any(isinstance(f, ast.RankedThanThis) for f in np.filters):
+        raise report('"ranked above this" compares with the character whose ability runs, and a loot tile is '
+                     "none", np.line, np.column, "a rank in digits, such as 'ranked above 20'")
     if np.noun != "character" and np.noun not in vocab.names:
         hint = did_you_mean(np.noun, {*vocab.names, "character"})
         report.unknown.append(at_word(report, f"unknown card name {np.noun!r}{hint}", np.line, np.column,

@@ -535,9 +535,12 @@ class ToAst(Transformer[Token, Any]):
     def other_than_this(self, items: list[Any]) -> object:
         return _OTHER_THAN_THIS
 
-    def ranked(self, items: list[Any]) -> ast.RankedAbove | ast.RankedBelow:
-        _ranked, direction, n = (str(i) for i in items)
-        return ast.RankedAbove(int(n)) if direction == "above" else ast.RankedBelow(int(n))
+    def ranked(self, items: list[Any]) -> ast.RankedAbove | ast.RankedBelow | ast.RankedThanThis:
+        words = [str(i) for i in items if i is not None and str(i) != "than"]
+        above = words[1] in ("above", "higher")  # "ranked higher than 30": "ranked above 30"
+        if len(words) < 3 or not words[2].isdigit():
+            return ast.RankedThanThis(above)
+        return ast.RankedAbove(int(words[2])) if above else ast.RankedBelow(int(words[2]))
 
     def with_ability(self, items: list[Any]) -> ast.WithAbility:
         return ast.WithAbility(str(items[0]))

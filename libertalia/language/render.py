@@ -272,6 +272,8 @@ def _filter(f: ast.CharFilter) -> str:
         return f"ranked above {f.rank}"
     if isinstance(f, ast.RankedBelow):
         return f"ranked below {f.rank}"
+    if isinstance(f, ast.RankedThanThis):
+        return f"ranked {'above' if f.above else 'below'} this"
     if isinstance(f, ast.WithAbility):
         return f"with {_a(f.timing)} ability"
     if f.who == "player":

@@ -81,6 +81,10 @@ PAIRS = [
      "sun: discard the lowest-ranked character in each opponent's ship."),
     ("moon: return a character from your graveyard to your hand.",
      "moon: put a character from your graveyard into your hand."),
+    ("sun: discard every character on the island ranked lower than this card.",
+     "sun: discard every character on the island ranked below this."),
+    ("sun: discard a character on the island ranked higher than 30.",
+     "sun: discard a character on the island ranked above 30."),
     ("sun: if this card is the leftmost character, gain 1 doubloon.",
      "sun: if this is the leftmost character, gain 1 doubloon."),
 ]
@@ -147,3 +151,26 @@ def test_a_named_count_counts_what_the_one_count_counts(tmp_path: Path) -> None:
     game = game.choose("Relic Seller").choose("Bosun").choose("Scout")
     me = game.players[0]
     assert me.doubloons == 4 and sorted(me.loot) == ["map"]
+
+
+def test_ranked_above_this_compares_with_the_running_character(tmp_path: Path) -> None:
+    """"ranked higher than this card" ("ranked above this"): only characters outranking the card itself count."""
+    rules = mod_rules(write_cards(tmp_path, {"Rank Keeper": (20.25, "sun: gain 1 doubloon for each character in "
+                                                                   "your hand ranked higher than this card.")}))
+    assert rules.card("Rank Keeper").abilities == lt.parse(
+        "sun: gain 1 doubloon for each character in your hand ranked above this.")
+    hand = ["Rank Keeper", "Scout", "Gunner", "Cook", "Armorer"]  # 20.25 | 1, 18, 26, 28: two above it
+    ranks = [rules.rank(n) for n in hand[1:]]
+    seats = [{"hand": hand}, {"hand": ["Bosun", "Cook"]}, {"hand": ["Thief", "Cook"]}]
+    game = lt.new_game(rules, 3, setup={"players": seats, "loot": [["chest", "map", "barrel"]]})
+    game = game.choose("Rank Keeper").choose("Bosun").choose("Thief")
+    assert game.players[0].doubloons == sum(r > 20.25 for r in ranks) == 2
+
+
+def test_ranked_above_this_on_a_loot_tile_is_refused(tmp_path: Path) -> None:
+    """A loot tile is no character: "ranked above this" has nothing to compare with there."""
+    (tmp_path / "map.yaml").write_text("kind: map\nside: calm\ncount: 10\ntext: |\n  anchor: gain 1 doubloon for each "
+                                       "character in your ship ranked above this.\n", encoding="utf-8")
+    with pytest.raises(lt.CardError) as info:
+        mod_rules(tmp_path)
+    assert "ranked above this" in str(info.value)

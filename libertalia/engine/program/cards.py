@@ -46,6 +46,21 @@ class RankedBelow(Node):
         return w.rules.rank(r[1]) < self.rank
 
 
+class RankedThanThis(Node):
+    """Ranked above (or below) the character whose ability runs (``this``; a borrower's own, R10)."""
+
+    above: bool
+
+    def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
+        if f.this is None:  # the checker keeps it to characters' abilities
+            return False
+        mine, theirs = w.rules.rank(f.this[1]), w.rules.rank(r[1])
+        return theirs > mine if self.above else theirs < mine
+
+    def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
+        return self.fits(w, f, r)
+
+
 class HasAbility(Node):
     timing: str
 
@@ -98,7 +113,7 @@ class InZone(Node):
         return r[0] in w.adjacent(f.seat)
 
 
-Filter = RankedAbove | RankedBelow | HasAbility | OwnedBy | InZone
+Filter = RankedAbove | RankedBelow | RankedThanThis | HasAbility | OwnedBy | InZone
 
 
 # ------------------------------------------------------------------ phrases

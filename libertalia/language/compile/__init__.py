@@ -131,6 +131,8 @@ class _Compiler:
     def _filter(self, flt: ast.CharFilter) -> cards.Filter:
         if isinstance(flt, ast.RankedAbove):
             return cards.RankedAbove(flt.rank)
+        if isinstance(flt, ast.RankedThanThis):
+            return cards.RankedThanThis(flt.above)
         if isinstance(flt, ast.RankedBelow):
             return cards.RankedBelow(flt.rank)
         if isinstance(flt, ast.WithAbility):

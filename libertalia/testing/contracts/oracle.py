@@ -113,6 +113,11 @@ def fits(flt: cards.Filter, v: View, ref: CardRef, zone: str | None) -> bool:
         return v.rank(ref[1]) > flt.rank
     if isinstance(flt, cards.RankedBelow):
         return v.rank(ref[1]) < flt.rank
+    if isinstance(flt, cards.RankedThanThis):
+        if v.this is None:
+            return False
+        mine, theirs = v.rank(v.this[1]), v.rank(ref[1])
+        return theirs > mine if flt.above else theirs < mine
     if isinstance(flt, cards.HasAbility):
         return any(c.timing == flt.timing for c in v.rules.card(ref[1]).compiled)
     if isinstance(flt, cards.OwnedBy):
