@@ -563,6 +563,8 @@ class ToAst(Transformer[Token, Any]):
             return ("island", "", "")
         if words[0] == "your":
             return ("your", words[1], "")
+        if words[:3] == ["the", "ship", "of"]:  # "the ship of the player on your left or right"
+            return _SHIP_PLACES["an adjacent player's ship"]
         return _SHIP_PLACES[" ".join(words)]
 
     # loot
@@ -602,7 +604,17 @@ class ToAst(Transformer[Token, Any]):
         return ast.Condition(tuple(i for i in items if isinstance(i, tuple)))
 
     def conjunction(self, items: list[Any]) -> tuple[ast.Cond, ...]:
-        return tuple(items)
+        return tuple(c for item in items for c in (item if isinstance(item, list) else (item,)))
+
+    def is_the_only(self, items: list[Any]) -> list[ast.Cond]:
+        """"this is the only character in your ship": "this is in your ship and there is no other character in
+        your ship", each part of the phrase said of this (a list: ``conjunction`` joins it to its neighbours)."""
+        ref, verb, np = items
+        parts: list[ast.Cond] = [ast.IsLike(ref, f, verb=str(verb)) for f in np.filters]
+        if np.noun != "character":
+            parts.insert(0, ast.IsA(ref, np.noun, verb=str(verb)))
+        other = ast.CharNP(True, np.noun, np.filters, line=np.line, column=np.column)
+        return [*parts, ast.Exists(other, True)]
 
     def is_positioned(self, items: list[Any]) -> ast.IsPositioned:
         ref, verb, position, np = items

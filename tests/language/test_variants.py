@@ -85,6 +85,11 @@ PAIRS = [
      "sun: discard every character on the island ranked below this."),
     ("sun: discard a character on the island ranked higher than 30.",
      "sun: discard a character on the island ranked above 30."),
+    ("anchor: if this is the only character in your ship, gain 10 doubloons.",
+     "anchor: if this is in your ship and there is no other character in your ship, gain 10 doubloons."),
+    ("dusk: discard a character in the ship of the player on your left or on your right.",
+     "dusk: discard a character in an adjacent player's ship."),
+    ("sun: every player with a map loses 1 doubloon.", "sun: every player who holds a map loses 1 doubloon."),
     ("sun: if this card is the leftmost character, gain 1 doubloon.",
      "sun: if this is the leftmost character, gain 1 doubloon."),
 ]
