@@ -333,6 +333,16 @@ class You(Node):
     """The ability's owner, as the receiver of what another player gives (``gives ... to you``)."""
 
 
+class PlayersThanYou(Node):
+    """Every player of a group (every one, or every other) with more (or fewer) of ``measure`` than
+    the ability's owner: "every other player with more doubloons than you" (E33)."""
+
+    other: bool
+    more: bool
+    measure: Measure
+    wording: str = field(default="every player", eq=False, kw_only=True)
+
+
 PlayerRef = (
     OwnerOf
     | ItsOwner
@@ -340,6 +350,7 @@ PlayerRef = (
     | EveryPlayer
     | PlayersWho
     | PlayersWithMost
+    | PlayersThanYou
     | You
 )
 

@@ -268,7 +268,7 @@ def _check_borrow_target(act: ast.UseAbility, report: _Reporter, ctx: _Context) 
 
 
 def _one_player(p: ast.PlayerRef) -> bool:
-    if isinstance(p, ast.EveryPlayer | ast.PlayersWho | ast.PlayersWithMost):
+    if isinstance(p, ast.EveryPlayer | ast.PlayersWho | ast.PlayersWithMost | ast.PlayersThanYou):
         return False
     return not (isinstance(p, ast.OwnerOf) and isinstance(p.target, ast.EveryChar))
 
@@ -358,6 +358,8 @@ def _check_players(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _
             _check_measure(player.measure, vocab, report, *where)
         if isinstance(player, ast.PlayersWho) and player.where is not None:
             _check_clause(player.where, vocab, report, ctx, *where)
+        if isinstance(player, ast.PlayersThanYou):
+            _check_measure(player.measure, vocab, report, *where)
     if getattr(act, "by", None) is not None:
         _check_acting(act, report, *where)
 

@@ -724,6 +724,11 @@ class ToAst(Transformer[Token, Any]):
         word, where = clause
         return ast.PlayersWho(other, where, wording=wording, clause=word)
 
+    def players_than_you(self, items: list[Any]) -> ast.PlayersThanYou:
+        cmp, measure = next(i for i in items if isinstance(i, Token) and i.type == "CMP"), items[-1]
+        other, wording, _rest = self._group(items)
+        return ast.PlayersThanYou(other, str(cmp) == "more", measure, wording=wording)
+
     def players_with_most(self, items: list[Any]) -> ast.PlayersWithMost:
         *_, most, measure = items
         if str(items[0]) == "the":  # "the player with the most ...": refused by the checker (E31)

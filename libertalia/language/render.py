@@ -170,6 +170,8 @@ def _player(p: ast.PlayerRef) -> str:
         return "every other player" if p.other else "every player"
     if isinstance(p, ast.PlayersWho):
         return p.wording + ("" if p.where is None else " " + _clause(p.clause, p.where))
+    if isinstance(p, ast.PlayersThanYou):
+        return f"{p.wording} with {'more' if p.more else 'fewer'} {_measure(p.measure, 'their')} than you"
     if isinstance(p, ast.PlayersWithMost):
         return f"{p.wording} with the {'most' if p.most else 'fewest'} {_measure(p.measure, 'their')}"
     if isinstance(p, ast.You):

@@ -42,6 +42,8 @@ MOD = {
     "Austere": (24.5, "sun: every other player returns every loot they hold but 1 of their choice to the bag."),
     "Hoarders": (23.5, "sun: each player with the most loot returns a loot they hold to the bag."),
     "Taxed": (22.5, "moon: every other player returns a loot they hold to the bag."),
+    "Leveller": (21.5, "sun: every other player with more doubloons than you loses 2 doubloons."),
+    "Debt Collector": (20.25, "sun: each player who has fewer doubloons than you pays you 1 doubloon."),
 }
 QUIET = ("Explorer", "Treasurer")
 
@@ -259,3 +261,16 @@ def _solo_rules() -> lt.Rules:
         folder = Path(tempfile.mkdtemp(prefix="solo-players-"))
         _SOLO["rules"] = mod_rules(write_cards(folder, {"Taxed": MOD["Taxed"]}))
     return _SOLO["rules"]
+
+
+# ---------------------------------------------------------------- than you (E33)
+def test_players_with_more_than_you_are_those_strictly_above_your_purse(rules: lt.Rules) -> None:
+    """E33: "every other player with more doubloons than you": strictly more than the owner; a tie is not more."""
+    g = _day(rules, "Leveller", {"doubloons": 5}, {"doubloons": 5}, {"doubloons": 8})
+    assert coins(g) == [5, 5, 6]
+
+
+def test_players_with_fewer_than_you_include_nobody_equal_and_never_you(rules: lt.Rules) -> None:
+    """E33: "each player who has fewer doubloons than you" names those below the owner (never the owner)."""
+    g = _day(rules, "Debt Collector", {"doubloons": 4}, {"doubloons": 1}, {"doubloons": 4})
+    assert coins(g) == [5, 0, 4]

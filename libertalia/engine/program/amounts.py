@@ -235,4 +235,19 @@ class MostOf(Node):
         return [(s, None) for s, v in zip(pool, values, strict=True) if v == best]
 
 
-Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf | PlayersWhere | MostOf
+class MoreThanYou(Node):
+    """The seats of a group (every one, or every other) with more (or fewer) of ``measure`` than the
+    ability's owner (E33: strictly; the owner never has more than themselves)."""
+
+    measure: Measure
+    more: bool
+    other: bool = False
+
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
+        mine = self.measure.of(w, f.seat)
+        of = self.measure.of
+        return [(s, None) for s in range(w.n) if not (self.other and s == f.seat)
+                and (of(w, s) > mine if self.more else of(w, s) < mine)]
+
+
+Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf | PlayersWhere | MostOf | MoreThanYou

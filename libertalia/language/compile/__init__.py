@@ -253,6 +253,8 @@ class _Compiler:
                 return amt.EveryPlayer(p.other)
             with self._from_side(p.wording):
                 return amt.PlayersWhere(p.other, self._cond(p.where, scope))
+        if isinstance(p, ast.PlayersThanYou):
+            return amt.MoreThanYou(self._measure(p.measure), p.more, p.other)
         if isinstance(p, ast.PlayersWithMost):
             if not p.each:
                 raise self._fail('on a tie "the player with the most …" could mean each of them or none (E31)',

@@ -286,6 +286,11 @@ def subjects(players: Any, v: View, named: Callable[[CardRef], bool] = lambda r:
             return Subjects(None, set(pool))
         seats = [s for s, t in zip(pool, truths, strict=True) if t is True]
         return Subjects(seats, set(seats))
+    if isinstance(players, amt.MoreThanYou):  # E33: strictly more (or fewer) than the ability's owner
+        mine = measure(players.measure, v, v.seat)
+        seats = [s for s in range(v.n) if not (players.other and s == v.seat)
+                 and (measure(players.measure, v, s) > mine if players.more else measure(players.measure, v, s) < mine)]
+        return Subjects(seats, set(seats))
     if isinstance(players, amt.MostOf):  # E31: every seat tied for the most (or the fewest)
         pool = [s for s in range(v.n) if not (players.other and s == v.seat)]
         values = [measure(players.measure, v, s) for s in pool]
