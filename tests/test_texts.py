@@ -109,7 +109,7 @@ def test_every_form_of_the_language_is_spelled() -> None:
     """Character and loot texts together use every form ``libertalia cards words`` lists."""
     seen: set[str] = set()
 
-    @_quick(800)
+    @_quick(1000)
     @given(st.one_of(_characters(), _loot()))
     def collect(text: str) -> None:
         seen.update(words.used_forms(text))

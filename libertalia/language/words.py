@@ -27,7 +27,7 @@ VARIANT_OF = {
     "postfix_if_instead": "postfix_if", "unless_instead": "postfix_if", "prefix_if_instead": "postfix_if",
     "or_if": "postfix_if", "if_you_did_not": "unless", "count_named_affected": "count_affected",
     "you_have_characters": "there_is", "pile_empty": "there_is", "steal": "player_acts",
-    "count_loot_each": "count_loot", "other_than_this": "char_np", "timing": "trigger",
+    "count_loot_each": "count_loot", "other_than_this": "char_np", "timing": "trigger", "is_the_only": "is_like",
 }
 
 
