@@ -100,5 +100,5 @@ def clashes(rules: Rules) -> Clashes:
     table = rules.clashes
     if table is None:
         table = Clashes(rules)
-        object.__setattr__(rules, "clashes", table)  # a cache on frozen rules, like ``order_cache``
+        object.__setattr__(rules, "clashes", table)  # a cache on frozen rules, like ``option_cache``
     return table  # type: ignore[no-any-return]

@@ -312,7 +312,7 @@ class ToAst(Transformer[Token, Any]):
             (only,) = first if len(first) == 1 and isinstance(first[0], ast.Change) else (None,)
             if only is None:
                 raise VariantError('", or AMOUNT if …" repeats the amount of one "gain" or "lose": write the verb '
-                                   'again ("…, or gain 7 doubloons if …")', ast.Step("plain", (), **self._at(meta)),
+                                   'again ("…, or gain 7 doubloons if …")', _Where(**self._at(meta)),
                                    "an action after \", or\"")
             second = (ast.Change(only.verb, second, only.subject, line=only.line, column=only.column),)
         return ast.Step("postfix_if", second, cond, first, **self._at(meta))
@@ -347,7 +347,7 @@ class ToAst(Transformer[Token, Any]):
         n, *rest = _present(items)
         unit, prep, subject = (i for i in rest if not (isinstance(i, Token) and i.value == "more"))
         if str(prep) != "from":
-            raise VariantError(f'one steals from a player, not {prep} one', ast.Step("plain", (), **self._at(meta)),
+            raise VariantError(f'one steals from a player, not {prep} one', _Where(**self._at(meta)),
                                '"from"')
         return ast.PaysYou(subject, self.fixed([n, unit, None]), **self._at(meta))
 
@@ -657,7 +657,7 @@ class ToAst(Transformer[Token, Any]):
         np = items[1]
         if not any(isinstance(f, ast.Zone) and f.place == "your" for f in np.filters):
             raise VariantError('say where your characters are ("you have a character in your ship"), or use '
-                               '"there is"', ast.Step("plain", (), **self._at(meta)),
+                               '"there is"', _Where(**self._at(meta)),
                                '"in your ship", "in your hand" or "in your graveyard"')
         return self.there_is(items)
 
@@ -776,12 +776,19 @@ class ToAst(Transformer[Token, Any]):
         return ast.EveryLootBut(np, int(keep), "their")
 
 
-class VariantError(Exception):
-    """A variant wording that cannot be given one meaning, at the step it stands in."""
+class _Where(NamedTuple):
+    """Where a wording stands, for an error about a phrase that builds no step of its own."""
 
-    def __init__(self, message: str, step: ast.Step, expected: str) -> None:
+    line: int
+    column: int
+
+
+class VariantError(Exception):
+    """A variant wording that cannot be given one meaning, at the step (or phrase) it stands in."""
+
+    def __init__(self, message: str, where: ast.Step | _Where, expected: str) -> None:
         super().__init__(message)
-        self.message, self.line, self.column, self.expected = message, step.line, step.column, expected
+        self.message, self.line, self.column, self.expected = message, where.line, where.column, expected
 
 
 class _Replacing:
