@@ -246,6 +246,24 @@ def test_solo_game_puts_the_card_where_it_acts() -> None:
     assert held.players[0].loot[-1] == "chest" and held.bag["chest"] == game.bag["chest"] - 1
 
 
+
+def test_solo_game_brings_a_token_back_from_a_later_day_when_the_bag_has_none() -> None:
+    """``solo_game`` puts a token the bag has run out of into your loot from a later day's loot, so the
+    game still holds as many of each kind as before."""
+    rules = _mod("sun: gain 1 doubloon.")
+
+    def count(g: lt.Game, kind: str) -> int:
+        return g.bag.get(kind, 0) + sum(d.count(kind) for d in g.state.days) + sum(p.loot.count(kind)
+                                                                                  for p in g.players)
+
+    seed = next(n for n in range(500) if lt.new_game(rules, 1, n).bag.get("chest", 0) == 0)
+    plain = lt.new_game(rules, 1, seed)
+    held = solo_game(rules, seed, kind="chest", zone="held")
+    assert held.players[0].loot[-1] == "chest"
+    kinds = ("chest", "map", "relic")
+    assert {k: count(held, k) for k in kinds} == {k: count(plain, k) for k in kinds}
+
+
 # ------------------------------------------------------------------ what the fuzzer found (now fixed)
 def _until(game: lt.Game, done: Callable[[lt.Game], bool], *answers: str) -> lt.Game:
     """Answer the given keys where offered, else the first legal one, until ``done`` or the game waits on nobody."""
@@ -371,3 +389,14 @@ def test_the_fuzzer_is_exported_from_the_testing_toolkit() -> None:
     import libertalia.testing as toolkit
 
     assert toolkit.fuzz_contracts is fuzz_contracts and toolkit.traced is traced and toolkit.Tracer is Tracer
+
+
+def test_an_owner_of_amount_that_comes_to_nothing_is_not_offered() -> None:
+    """Found (E25): "you may the owner of … gains 1 doubloon for each map you hold" was offered with no map
+    held: the amount of a player still to be picked was taken to be 1."""
+    text = "sun: you may the owner of a character in your ship gains 1 doubloon for each map you hold."
+    none, tracer = _traced_game(text, {"players": [_seat(["Fuzzed Corsair"], ship=["Cook"]), _seat(["Cook"])]})
+    assert not _corsair(none, "may")
+    some, _ = _traced_game(text, {"players": [_seat(["Fuzzed Corsair"], ship=["Cook"], loot=["map"]),
+                                              _seat(["Cook"])]})
+    assert _corsair(some, "may") and not tracer.violations

@@ -17,7 +17,7 @@ from ..state import CardRef, Decision, Option
 from . import automa, journal
 from .ordering import clashes
 from .program.base import NOTHING_DONE, Unbound
-from .specs import Rules
+from .specs import Rules, SoloCard
 from .work import Frame, Queued, Suspend, Work
 
 STEP_BUDGET = 100_000
@@ -248,10 +248,15 @@ def _solo_picks(w: Work) -> list[CardRef]:
     hand = w.seats[w.automa].hand
     if hand:
         at = automa.table_pick(solo, w.solo_deck[0] if w.solo_deck else None, w.today(), hand,
-                               [solo.card(name).symbol for name in hand])
+                               [_symbol(solo.find(name)) for name in hand])
         name = hand.pop(at)
         out.append((w.automa, name))
     return out
+
+
+def _symbol(card: SoloCard | None) -> bool:
+    """S9: a character in Automa's hand that the solo deck has no card for shows no Automa symbol."""
+    return card is not None and card.symbol
 
 
 # ---------------------------------------------------------------- daytime
@@ -321,8 +326,9 @@ def _rerank(w: Work) -> None:
     solo = w.rules.board.solo
     assert solo is not None
     for ref in w.no_effect:
-        if ref in w.island:
-            rank = solo.card(ref[1]).no_effect
+        card = solo.find(ref[1])
+        if ref in w.island and card is not None:  # S9: a card with no solo card keeps its printed rank
+            rank = card.no_effect
             w.ranks[ref] = rank
             w.log(journal.NO_EFFECT, ref[0], ref[1], f"{rank:g}")
     w.no_effect = []

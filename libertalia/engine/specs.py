@@ -145,7 +145,16 @@ class SoloSpec:
     deck: tuple[SoloCard, ...]
 
     def card(self, name: str) -> SoloCard:
-        return next(c for c in self.deck if c.name == name)
+        """The solo card of a deck name (the deck itself, its top card)."""
+        found = self.find(name)
+        assert found is not None, f"{name} is no card of the solo deck"
+        return found
+
+    def find(self, name: str) -> SoloCard | None:
+        """The solo card of a character's type: a copy from another seat (``"Bosun#0"``) shares its
+        type's card; a character the solo deck has no card for (a mod's) has none (S9)."""
+        base = name.partition("#")[0]
+        return next((c for c in self.deck if c.name == base), None)
 
     def preference_of(self, kind: str) -> int:
         """Where ``kind`` stands in the preference order (S3): lower is taken first."""

@@ -110,3 +110,15 @@ def test_there_was_no_character_at_nightfall_reads_every_ship_as_night_fell(tmp_
         "players": [{"hand": [], "ship": ["Night Clerk", "Topman"]}, {"hand": []}, {"hand": []}]})
     assert "Topman" in game.players[0].graveyard
     assert scores(game)[0] == 0  # the Topman was in the ship as night fell: nothing gained (nor by it: gone)
+
+
+def test_a_copy_from_another_seat_in_automas_hand_reads_as_its_types_solo_card() -> None:
+    """S9: "Bosun#0" (seat 0's Bosun, held by Automa) has the Bosun's solo card; a name the solo deck
+    lacks has none, so it shows no Automa symbol and keeps its printed rank."""
+    from libertalia.engine.flow import _symbol
+
+    solo = galecrest().board.solo
+    assert solo is not None
+    assert solo.find("Bosun#0") == solo.find("Bosun") == solo.card("Bosun")
+    assert solo.find("Wind Nymph") is None and not _symbol(solo.find("Wind Nymph"))
+    assert _symbol(solo.find("Bosun#0")) == solo.card("Bosun").symbol

@@ -28,6 +28,8 @@ MOD = {
     "Deckhand": (5.5, "moon: gain 1 doubloon."),
     "Avenger": (38.5, "sun: discard the rightmost other character on the island, then its owner discards a "
                       "character from their hand."),
+    "Benefactor": (40.5, "sun: choose one: give a map you hold to the owner of a character in an opponent's ship; "
+                         "or discard a character in an opponent's ship, then its owner gains 2 doubloons."),
     "Prober": (39.5, "sun: the player on your left discards a character from their hand, then gain 2 doubloons "
                      "if it was ranked above 20."),
 }
@@ -254,3 +256,26 @@ def test_it_after_several_players_discard_is_refused(tmp_path: Path) -> None:
     message = _refused(tmp_path, "sun: each opponent discards a character from their hand, then its owner gains 1 "
                                  "reputation.")
     assert '"its owner" names one character' in message
+
+
+# ---------------------------------------------------------------- binders merged across the arms of a choice
+def test_its_owner_after_a_choice_reads_the_character_that_named_the_receiver(rules: lt.Rules) -> None:
+    """E27: after "choose one", "its owner" of the giving arm is the owner of the character that named the
+    receiver; the gift's own record (its tokens) is kept apart from that character."""
+    g = _sun(rules, "Benefactor", seat0={"loot": ["map"]},
+             others=({"ship": ["Lookout"]}, {"ship": ["Lookout"]}))
+    at(g, "choose_option", 0)
+    g = g.choose("1")
+    at(g, "choose_character", 0)
+    g = g.choose("Lookout@1")
+    assert [p.loot for p in g.players] == [(), ("map",), ()]
+    assert coins(g) == [0, 2, 0]
+
+
+def test_two_words_reading_one_actions_two_records_after_a_choice_are_refused(tmp_path: Path) -> None:
+    """E27: "it" (the character naming the receiver) and "you did" (the gift) after one choice would share
+    one record: refused, not run with one of them wrong."""
+    message = _refused(tmp_path, "sun: choose one: give a map you hold to the owner of a character in an "
+                                 "opponent's ship; or discard a character in an opponent's ship, then discard it "
+                                 "if you did.")
+    assert "point back at one action's different records" in message

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ...language.nodes import Node
 from ...state import CardRef
 from .. import journal
-from .amounts import Amount, Counter, Fixed, Half, OwnersOf, Players, UpTo, You, asks
+from .amounts import Amount, Counter, Fixed, OwnersOf, Players, You, asks
 from .base import Contract, Unbound, leave_mark, seen_from, source_name
 from .cards import ANYONE, Choose, Eligible, PerShip, Selector
 from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
@@ -128,17 +128,19 @@ class Change(Node):
         return self.gain or w.net is not None or w.seats[seat].coins > 0
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(self._changes(w, seat, _amount_now(self.amount, self.subject, w, f, seat))
+        return any(self._changes(w, seat, _amount_now(self.amount, w, f, seat))
                    for seat in _preview(self.subject, w, f, self))
 
 
-def _amount_now(amount: Amount, subject: Players, w: Work, f: Frame, seat: int) -> int:
-    """An action's amount for ``seat`` as it would be now, without asking (1: one that waits on a pick)."""
+def _amount_now(amount: Amount, w: Work, f: Frame, seat: int) -> int:
+    """An action's amount for ``seat`` as it would be now, without asking.
+
+    The amount is compiled before its subject, so no counter of it reads the mark "the owner of …"
+    leaves: it is the same before and after the owner's pick (E25).
+    """
     if isinstance(amount, Fixed) and amount.per is None:
         return amount.n
-    if isinstance(amount, Half | UpTo) or not isinstance(subject, OwnersOf):
-        return amount.value(w, f, seat)
-    return 1  # an amount of a player not yet picked: assume it can
+    return amount.value(w, f, seat)
 
 
 def _reputation_changes(w: Work, seat: int, steps: int) -> bool:
@@ -209,7 +211,7 @@ class PaysYou(Node):
             and self.amount.value(w, f, payer) > 0
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(s != f.seat and w.seats[s].coins > 0 and _amount_now(self.amount, self.subject, w, f, s) > 0
+        return any(s != f.seat and w.seats[s].coins > 0 and _amount_now(self.amount, w, f, s) > 0
                    for s in _preview(self.subject, w, f, self))
 
 
@@ -494,7 +496,9 @@ class Give(Node):
 
     def act(self, w: Work, f: Frame) -> int:
         found = self.to.seats(w, f, self)  # the checker allows only phrases naming one player
-        if not found:
+        if not found:  # "the owner of" a neutral card: nobody to give to, so the step names nobody
+            if isinstance(self.to, OwnersOf):
+                leave_mark(f, self.to.slot, (), (), 0, False)
             raise Unbound
         to = found[0][0]
         refs = [r for r in self.loot.pick(w, f) if r[0] == "held"] if to != f.seat else []

@@ -65,7 +65,7 @@ class _Compiler:
         return self.report(message, *self.where, expected)
 
     def _read(self, slot: int) -> int:
-        self.slots.read.add(slot)
+        self.slots.note_read(slot)
         self.reads.append(slot)
         return slot
 
@@ -496,6 +496,13 @@ class _Compiler:
                 for at in exits:
                     code[at] = Jump(end_at)
         mapping, slots = self.slots.final()
+        for placed in code:
+            written = [mapping.get(x, -1) for x in _writes(placed)]
+            kept = [x for x in written if x >= 0]
+            if len(kept) != len(set(kept)):
+                raise self._fail("two words after a choice point back at one action's different records (the "
+                                 "character that names a player, and what the action did)",
+                                 "one of them only, or the action in a sentence of its own", "")
         program = tuple(_remap(s, mapping) for s in code if s is not None)
         assert len(program) == len(code), "every placeholder was patched"
         return _compiled(ability, text, program, slots)
@@ -520,6 +527,19 @@ def _many(players: amt.Players) -> bool:
     if isinstance(players, amt.OwnersOf):
         return players.target.plural
     return not isinstance(players, amt.You | amt.PlayerOnSide | amt.ItsOwner)
+
+
+def _writes(value: object) -> list[int]:
+    """The provisional slots a step writes: its own mark, and the mark of each "the owner of …" in it."""
+    if isinstance(value, ChooseOne | May | Branch | Jump) or not isinstance(value, Node):
+        return []
+    mark = getattr(value, "mark", -1)
+    out = [mark] if isinstance(mark, int) and mark >= 0 else []
+    for info in fields(value):
+        players = getattr(value, info.name)
+        if isinstance(players, amt.OwnersOf) and players.slot >= 0:
+            out.append(players.slot)
+    return out
 
 
 def _remap(node: Step, mapping: dict[int, int]) -> Step:

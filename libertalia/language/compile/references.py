@@ -85,11 +85,18 @@ class Scope:
 
 
 class Slots:
-    """Slot numbers handed out while compiling, merged across arms, and the ones any word reads."""
+    """Slot numbers handed out while compiling, the ones any word reads, and the arms' merged binders.
+
+    A binder merged across the arms of a branching step ("it" after "choose one") is a group of
+    the arms' slots.  Its members become one frame slot only when a word reads the group: joined
+    eagerly, two groups that share a member would fold together slots one step writes with
+    different records (a gift's tokens and the character that named its receiver).
+    """
 
     def __init__(self) -> None:
         self.parent: list[int] = []
         self.read: set[int] = set()
+        self.groups: dict[int, list[int]] = {}
 
     def new(self) -> int:
         self.parent.append(len(self.parent))
@@ -102,10 +109,22 @@ class Slots:
         return slot
 
     def union(self, slots: list[int]) -> int:
-        roots = sorted({self.find(s) for s in slots})
+        """A new slot that stands for ``slots`` together, joined to them once it is read."""
+        group = self.new()
+        self.groups[group] = list(slots)
+        return group
+
+    def note_read(self, slot: int) -> None:
+        """A word reads ``slot``: it, and every member of a group it stands for, share one frame slot."""
+        self.read.add(slot)
+        members = self.groups.pop(slot, None)
+        if members is None:
+            return
+        for m in members:
+            self.note_read(m)
+        roots = sorted({self.find(s) for s in (slot, *members)})
         for r in roots[1:]:
             self.parent[r] = roots[0]
-        return roots[0]
 
     def final(self) -> tuple[dict[int, int], int]:
         """Each slot a word reads, as a compact frame index (unread binders get none: -1)."""

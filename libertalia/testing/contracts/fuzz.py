@@ -521,7 +521,8 @@ def solo_game(rules: Rules, seed: int, *, card: str | None = None, zone: str = "
     a ``kind`` token held by you (``zone="held"``) or laid in today's loot (``zone="today"``).
 
     Solo games start at the beginning (``setup=`` declares positions of 2 or more players), so
-    the card or token is put into the dealt game: a ``ValueError`` if the bag has none left.
+    the card or token is put into the dealt game, from the bag or else from a later day's loot: a
+    ``ValueError`` if neither has one.
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnverifiedSoloWarning)
@@ -542,7 +543,7 @@ def solo_game(rules: Rules, seed: int, *, card: str | None = None, zone: str = "
             raise ValueError(f"a card goes into the hand or the ship, not {zone!r}")
     if kind is not None:
         if bag.get(kind, 0) <= 0:
-            raise ValueError(f"the bag has no {kind} left to put into the game")
+            _from_a_later_day(kind, bag, days, s.day)
         bag[kind] -= 1
         if zone == "held":
             you = attrs.evolve(you, loot=(*you.loot, kind))
@@ -555,6 +556,18 @@ def solo_game(rules: Rules, seed: int, *, card: str | None = None, zone: str = "
     state = attrs.evolve(s, seats=(you, *s.seats[1:]), bag=tuple(bag.items()), days=tuple(tuple(d) for d in days),
                          undealt=tuple(undealt), decision=selection_question(game.rules, 0, you.hand))
     return Game(game.rules, state)
+
+
+def _from_a_later_day(kind: str, bag: dict[str, int], days: list[list[str]], today: int) -> None:
+    """Bring a ``kind`` token dealt to a later day back to the bag, the bag's first kind taking its place."""
+    spare = next((k for k, n in bag.items() if n > 0), None)
+    for day in days[today:]:
+        if kind in day and spare is not None:
+            day[day.index(kind)] = spare
+            bag[spare] -= 1
+            bag[kind] = bag.get(kind, 0) + 1
+            return
+    raise ValueError(f"no {kind} token is left in the bag or on a later day to put into the game")
 
 
 Start = FocusedPosition | SoloStart
