@@ -108,11 +108,11 @@ class _Facts:
                 self.most_options = max(self.most_options, 1 + len(node.choices))
         elif isinstance(node, ast.Put) and not _own_only(node.target):
             self.takes_over = True
-        elif isinstance(node, ast.LootNP) and node.place == "adjacent_player":
+        elif isinstance(node, ast.LootNP) and node.place in ast.OTHERS_LOOT:
             self.reaches_other_loot = True
         elif isinstance(node, ast.ChooseLootSet):
             for count in node.counts:
-                self.loot_sets.add((node.np.place == "adjacent_player", tuple(node.np.kinds), count))
+                self.loot_sets.add((node.np.place in ast.OTHERS_LOOT, tuple(node.np.kinds), count))
 
 
 def _all_abilities(rules: Rules) -> Iterator[ast.Ability]:

@@ -21,7 +21,8 @@ from .nodes import is_node as is_node
 # ------------------------------------------------------------------ characters
 class Zone(Node):
     prep: str  # "in" | "from" | "on": kept so that rendering reads naturally
-    # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship", or one of the
+    # "island" | "your" | "any_ship" | "other_ship" | "adjacent_ship", one player's ship ("left_ship",
+    # "right_ship", "top_ship" and "bottom_ship": the highest and lowest reputation), or one of the
     # per-ship places "each_ship" | "each_opponent_ship" | "each_adjacent_ship"; "their": the pile of
     # the player a clause or an action is about
     place: str
@@ -124,9 +125,15 @@ CharSel = (
 
 
 # ------------------------------------------------------------------ loot
+OTHERS_LOOT = frozenset({"adjacent_player", "other_player", "left_player", "right_player"})
+"""Loot places in other players' hands: "from an adjacent player", "from another player", "from the
+player on your left" or "… right"."""
+
+
 class LootNP(Node):
     kinds: tuple[str, ...]  # empty: any loot
-    place: str  # today | tomorrow | bag | adjacent_player | held | theirs ("they hold": the player acting)
+    # today | tomorrow | bag | held | theirs ("they hold": the player acting), or one of OTHERS_LOOT
+    place: str
     prep: str = ""
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
@@ -303,7 +310,13 @@ class CharactersIn(Node):
     pile: str
 
 
-Measure = Doubloons | LootHeld | CharactersIn
+class Reputation(Node):
+    """What a comparison counts: a player's space on the reputation track (further right: more).
+
+    One token a space, so two players never tie: "the player with the most reputation" is one player."""
+
+
+Measure = Doubloons | Reputation | LootHeld | CharactersIn
 
 
 class PlayersWho(Node):
@@ -381,6 +394,8 @@ class MoveReputation(Node):
 class Discard(Node):
     target: CharSel
     by: PlayerRef | None = field(default=None, kw_only=True)  # another player who discards (and chooses)
+    # Written "discard this instead of placing it in your ship": the same step, said only by day or at dusk.
+    not_shipped: bool = field(default=False, eq=False, repr=False, kw_only=True)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 

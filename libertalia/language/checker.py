@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from ..errors import CardError, CardErrors
 from . import ast
-from .nodes import Node
+from .nodes import Node, fields
 from .suggest import did_you_mean
 
 Report = Callable[[str, int, int, str], CardError]
@@ -29,6 +29,7 @@ class Vocabulary(Node):
 
     names: frozenset[str]
     kinds: frozenset[str]
+    track: bool = True  # the edition has a reputation track (the 2012 one has none)
 
 
 # Where things stand at each timing: by day and at dusk the characters are on the
@@ -92,6 +93,9 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
         raise report("a loot tile has no daytime ability: it acts when taken (dusk), each night it is held "
                      "(moon) or at the voyage's end (anchor)", a.line, a.column, "dusk, moon or anchor")
     for step in a.steps:
+        if not vocab.track and _mentions_reputation(step):
+            raise report("this edition has no reputation track: reputation cannot be gained, lost, moved or "
+                         "compared", step.line, step.column, "doubloons, loot or characters")
         for act in _actions(step):
             if isinstance(act, ast.TakeNoLoot) and (a.timing != "dusk" or len(a.steps) != 1 or ctx.loot
                                                     or len(step.actions) != 1 or step.form != "plain"):
@@ -104,6 +108,19 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
             _check_action(act, vocab, report, ctx)
             _check_self_reference(act, report, ctx.loot)
             _check_players(act, vocab, report, ctx)
+
+
+def _mentions_reputation(node: object) -> bool:
+    """Whether a part of an ability reads or moves a reputation token."""
+    if isinstance(node, tuple):
+        return any(_mentions_reputation(n) for n in node)
+    if not isinstance(node, Node):
+        return False
+    if isinstance(node, ast.Reputation | ast.CountSpaces | ast.MoveReputation) or (
+            isinstance(node, ast.Fixed) and node.unit == "reputation") or (
+            isinstance(node, ast.Zone) and node.place in ("top_ship", "bottom_ship")):
+        return True
+    return any(_mentions_reputation(getattr(node, f.name)) for f in fields(node))
 
 
 def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: _Reporter, step: ast.Step, ctx: _Context) -> None:
@@ -199,8 +216,12 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _C
         _check_taker(report, ctx, *where)
     if isinstance(getattr(act, "target", None), ast.Beside) and ctx.timing not in _ISLAND_TIMINGS:
         raise report(_EMPTY_ISLAND, *where, "a sun or dusk ability")
+    if isinstance(act, ast.Discard) and act.not_shipped and (ctx.loot or ctx.timing not in _ISLAND_TIMINGS):
+        raise report("only a character on the island has yet to be placed in a ship: a loot tile never is, and "
+                     "at night and at anchor this card is aboard already", *where,
+                     '"discard this" in a character\'s sun or dusk ability')
     if isinstance(act, ast.Take) and act.loot.np.place == "held":
-        raise report("you cannot take loot you already hold", *where, "today's loot, the bag or an adjacent player")
+        raise report("you cannot take loot you already hold", *where, "today's loot, the bag or another player")
     if isinstance(act, ast.Play) and isinstance(act.target, ast.This | ast.Taker):
         raise report("this character is already on the island: it cannot be played onto it", *where,
                      "play a character from your hand onto the island")
@@ -225,7 +246,7 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _C
         for side in (act.first, act.second):
             if not isinstance(side, ast.ChooseLoot | ast.RandomLoot):
                 raise report("a swap trades one token for one token", *where, '"a loot …" or "a random loot …"')
-        if act.first.np.place == act.second.np.place:
+        if act.first.np.place == act.second.np.place or {act.first.np.place, act.second.np.place} <= ast.OTHERS_LOOT:
             raise report("a swap needs two different places", *where,
                          "for example: swap a loot you hold with a loot from an adjacent player")
     if isinstance(act, ast.MoveReputation) and act.end not in ("leftmost", "rightmost"):
@@ -436,7 +457,7 @@ def _check_loot(sel: ast.LootSel, vocab: Vocabulary, report: _Reporter, ctx: _Co
                      np.line, np.column, "different numbers, as in \"1 or 2\"")
     if np.place in ("today", "tomorrow") and np.prep == "on":
         raise report(f"loot is in {np.place}'s loot, not on it", np.line, np.column, '"in" or "from"')
-    if np.place in ("bag", "adjacent_player") and np.prep != "from":
+    if (np.place == "bag" or np.place in ast.OTHERS_LOOT) and np.prep != "from":
         raise report("loot comes from there", np.line, np.column, '"from"')
     if np.place == "today" and ctx.timing not in _TODAY_TIMINGS:
         raise report("today's loot is gone by night: what is left returns to the bag at dusk", np.line, np.column,

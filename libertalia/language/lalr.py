@@ -40,7 +40,9 @@ _CLASS_WORDS = {
 _PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"', "LPAR": '"("', "RPAR": '")"',
                 # the lexer's readings of a mark or word by what follows it (grammar: %declare)
                 "_DOT_JOIN": '"." and another sentence', "_SEMI_JOIN": '"; then" or "; if"',
-                "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"'}
+                "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"',
+                "_COMMA_AND": '", and"', "_INSTEAD_OF": '"instead of"', "_SEMI_ROW": '"; " and the next set or row',
+                "_INSTEAD_LAST": '"instead"'}
 
 
 @functools.cache
@@ -390,6 +392,16 @@ class ToAst(Transformer[Token, Any]):
         return ast.Discard(items[0], **self._at(meta))
 
     @v_args(meta=True)
+    def discard_not_shipped(self, meta: Any, items: list[Any]) -> ast.Discard:
+        """"Discard this instead of placing it in your ship" is "discard this" (the checker keeps it to the
+        day and dusk, before the card reaches a ship)."""
+        prep = next((i for i in items if isinstance(i, Token) and i.type == "PREP"), None)
+        if prep is not None and str(prep) != "in":
+            raise VariantError(f'a character is placed in a ship, not {prep} one', _Where(**self._at(meta)),
+                               '"in your ship" or "into your ship"')
+        return ast.Discard(ast.This(), not_shipped=True, **self._at(meta))
+
+    @v_args(meta=True)
     def put(self, meta: Any, items: list[Any]) -> ast.Put:
         return ast.Put(items[0], str(items[1]), **self._at(meta))
 
@@ -451,6 +463,36 @@ class ToAst(Transformer[Token, Any]):
 
     def in_sets(self, items: list[Any]) -> ast.InSets:
         return ast.InSets(str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def sets_worth(self, meta: Any, items: list[Any]) -> ast.Change:
+        """"Each set of 2 maps is worth 6 doubloons; each set of 3 maps is worth 13 doubloons instead" is
+        "gain doubloons for your map in sets (2 for 6, 3 for 13)": the best split into sets pays."""
+        words = [i for i in items if isinstance(i, Token)]
+        sets = [words[i:i + 4] for i in range(0, len(words), 4)]  # NUMBER KIND NUMBER UNIT each
+        kind = _one_kind([str(s[1]) for s in sets], self._at(meta))
+        _doubloons_only([str(s[3]) for s in sets], self._at(meta))
+        rows = tuple(ast.Row(int(s[0]), "", int(s[2])) for s in sets)
+        return ast.Change("gain", ast.InSets(kind, rows), None, **self._at(meta))
+
+    @v_args(meta=True)
+    def score_table(self, meta: Any, items: list[Any]) -> ast.Change:
+        """"Score your maps: 1 map, 1 doubloon; 2 maps, 4 doubloons; 3 or more maps, 9 doubloons" is
+        "gain doubloons by map you hold (1 for 1, 2 for 4, 3 or more for 9)"."""
+        tokens = [i for i in items if isinstance(i, Token)]
+        kinds, units, rows = [str(tokens[0])], [], []
+        i = 1
+        while i < len(tokens):
+            count, cmp = tokens[i], None
+            if tokens[i + 1].type == "CMP":
+                cmp, i = tokens[i + 1], i + 1
+            kinds.append(str(tokens[i + 1]))
+            rows.append(ast.Row(int(count), "" if cmp is None else str(cmp), int(tokens[i + 2])))
+            units.append(str(tokens[i + 3]))
+            i += 4
+        kind = _one_kind(kinds, self._at(meta))
+        _doubloons_only(units, self._at(meta))
+        return ast.Change("gain", ast.ByTable(ast.CountLoot((kind,)), tuple(rows)), None, **self._at(meta))
 
     def table(self, items: list[Any]) -> tuple[ast.Row, ...]:
         return tuple(items)
@@ -557,14 +599,23 @@ class ToAst(Transformer[Token, Any]):
         prep, (place, pile, wording) = items
         return ast.Zone(str(prep), place, pile, wording)
 
-    def place(self, items: list[Any]) -> tuple[str, str, str]:
+    @v_args(meta=True)
+    def place(self, meta: Any, items: list[Any]) -> tuple[str, str, str]:
         words = [str(i) for i in items]
         if words == ["the", "island"]:
             return ("island", "", "")
         if words[0] == "your":
             return ("your", words[1], "")
-        if words[:3] == ["the", "ship", "of"]:  # "the ship of the player on your left or right"
-            return _SHIP_PLACES["an adjacent player's ship"]
+        if words[:3] == ["the", "ship", "of"]:  # "the ship of the player on your left", "… left or right"
+            sides = [w for w in words if w in ("left", "right")]
+            if len(sides) == 2:
+                if sides[0] == sides[1]:
+                    raise VariantError(f"the player on your {sides[0]} is one player", _Where(**self._at(meta)),
+                                       '"the ship of the player on your left or right"')
+                return _SHIP_PLACES["an adjacent player's ship"]
+            if sides:
+                return (f"{sides[0]}_ship", "", "")
+            return ("top_ship" if words[-2] in ("highest", "most") else "bottom_ship", "", "")
         return _SHIP_PLACES[" ".join(words)]
 
     # loot
@@ -701,7 +752,19 @@ class ToAst(Transformer[Token, Any]):
     def mine_pile(self, items: list[Any]) -> ast.CharactersIn:
         return ast.CharactersIn(str(items[0]))
 
-    most_doubloons, most_loot, most_pile = mine_doubloons, mine_loot, mine_pile
+    def mine_reputation(self, items: list[Any]) -> ast.Reputation:
+        return ast.Reputation()
+
+    most_doubloons, most_reputation, most_loot, most_pile = mine_doubloons, mine_reputation, mine_loot, mine_pile
+
+    def highest_reputation(self, items: list[Any]) -> ast.Compare:
+        """"You have the highest reputation" is "you have more reputation than every other player"."""
+        return ast.Compare("more" if str(items[-1]) == "highest" else "fewer", ast.Reputation())
+
+    def player_ranked_by_reputation(self, items: list[Any]) -> ast.PlayersWithMost:
+        """"The player with the highest reputation" is "each player with the most reputation": one player."""
+        ranking = next(i for i in items if isinstance(i, Token) and i.type == "RANKING")
+        return ast.PlayersWithMost(False, str(ranking) == "highest", ast.Reputation(), wording="each player")
 
     # players chosen by a comparison or a clause, and acting for themselves
     def group(self, items: list[Any]) -> tuple[str, ...]:
@@ -731,8 +794,11 @@ class ToAst(Transformer[Token, Any]):
 
     def players_with_most(self, items: list[Any]) -> ast.PlayersWithMost:
         *_, most, measure = items
-        if str(items[0]) == "the":  # "the player with the most ...": refused by the checker (E31)
-            return ast.PlayersWithMost(False, str(most) == "most", measure, False, wording="the player")
+        if str(items[0]) == "the":  # "the player with the most ...": refused by the checker (E31) but
+            # for reputation, where nobody ties
+            each = isinstance(measure, ast.Reputation)
+            return ast.PlayersWithMost(False, str(most) == "most", measure, each,
+                                       wording="each player" if each else "the player")
         other, wording, _rest = self._group(items)
         return ast.PlayersWithMost(other, str(most) == "most", measure, wording=wording)
 
@@ -791,6 +857,19 @@ class VariantError(Exception):
         self.message, self.line, self.column, self.expected = message, where.line, where.column, expected
 
 
+def _one_kind(words: list[str], at: _Pos) -> str:
+    """The one loot kind a scoring names, in every set or row ("map" and "maps" are one)."""
+    if len({w.removesuffix("s") for w in words}) != 1:
+        raise VariantError("a scoring counts one kind of loot, and names " + ", ".join(dict.fromkeys(words)),
+                           _Where(**at), "one kind in every set or row")
+    return min(words, key=len)
+
+
+def _doubloons_only(units: list[str], at: _Pos) -> None:
+    if any(u not in ("doubloons", "doubloon") for u in units):
+        raise VariantError("a scoring pays doubloons", _Where(**at), '"… doubloons" in every set or row')
+
+
 class _Replacing:
     """A conditional step written with "instead", before ``effect`` folds it into the step it replaces."""
 
@@ -843,4 +922,5 @@ _SHIP_PLACES = {
     "each adjacent player's ship": ("each_adjacent_ship", "", ""),
 }
 _LOOT_PLACES = {"today's loot": "today", "tomorrow's loot": "tomorrow", "the bag": "bag",
-                "an adjacent player": "adjacent_player"}
+                "an adjacent player": "adjacent_player", "another player": "other_player",
+                "the player on your left": "left_player", "the player on your right": "right_player"}

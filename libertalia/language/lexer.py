@@ -105,6 +105,12 @@ class WordLexer(Lexer):
         """
         if kind == "nl":
             return "_NL", word
+        if kind == "punct" and word == "," and len(following) > 1 and following[0][1] == "and" \
+                and following[1][1].lower() != "then" and "_COMMA_AND" in accepts:
+            return "_COMMA_AND", word  # "discard this, and gain 4 doubloons": a serial comma
+        if kind == "punct" and word == ";" and following and "_SEMI_ROW" in accepts and (
+                following[0][1].lower() == "each" or following[0][1].isdigit() or following[0][1] in NUMBER_WORDS):
+            return "_SEMI_ROW", word  # "each set of 2 maps is worth 6 doubloons; each set of 3 …"
         if kind == "punct":
             return _joined(_PUNCT[word], following[0] if following else None, accepts, _instead_ahead(following)), word
         if kind == "junk":
@@ -123,6 +129,10 @@ class WordLexer(Lexer):
         names = self.candidates(word)
         if word == "or" and "OR_IF" in accepts and ("OR" not in accepts or next_word in COND_STARTS):
             return "OR_IF", word
+        if word.lower() == "instead" and "_INSTEAD_LAST" in accepts and next_word.lower() not in ("if", "unless"):
+            return "_INSTEAD_LAST", word  # "…; each set of 3 maps is worth 13 doubloons instead."
+        if word.lower() == "instead" and next_word == "of" and "_INSTEAD_OF" in accepts:
+            return "_INSTEAD_OF", word  # "discard this instead of placing it in your ship"
         if word == "and" and next_word.lower() == "then" and "_AND_JOIN" in accepts:
             return "_AND_JOIN", word
         if word == "and" and "_AND_KIND" in accepts and self._kind_follows(next_word, after_next):

@@ -173,6 +173,8 @@ def _player(p: ast.PlayerRef) -> str:
     if isinstance(p, ast.PlayersThanYou):
         return f"{p.wording} with {'more' if p.more else 'fewer'} {_measure(p.measure, 'their')} than you"
     if isinstance(p, ast.PlayersWithMost):
+        if isinstance(p.measure, ast.Reputation) and not p.other:
+            return f"the player with the {'highest' if p.most else 'lowest'} reputation"
         return f"{p.wording} with the {'most' if p.most else 'fewest'} {_measure(p.measure, 'their')}"
     if isinstance(p, ast.You):
         return "you"
@@ -195,6 +197,8 @@ def _clause(word: str, c: ast.Cond) -> str:
 def _measure(m: ast.Measure, whose: str) -> str:
     if isinstance(m, ast.Doubloons):
         return "doubloons"
+    if isinstance(m, ast.Reputation):
+        return "reputation"
     if isinstance(m, ast.LootHeld):
         return _kinds(m.kinds)
     return f"characters in {whose} {m.pile}"
@@ -295,6 +299,10 @@ def _place(z: ast.Zone) -> str:
         return f"{z.wording or 'another player' + chr(39) + 's'} ship"
     return {
         "adjacent_ship": "an adjacent player's ship",
+        "left_ship": "the ship of the player on your left",
+        "right_ship": "the ship of the player on your right",
+        "top_ship": "the ship of the player with the highest reputation",
+        "bottom_ship": "the ship of the player with the lowest reputation",
         "each_ship": "each player's ship",
         "each_opponent_ship": "each opponent's ship",
         "each_adjacent_ship": "each adjacent player's ship",
@@ -315,6 +323,9 @@ def _loot_place(np: ast.LootNP) -> str:
         "tomorrow": f"{np.prep or 'from'} tomorrow's loot",
         "bag": f"{np.prep or 'from'} the bag",
         "adjacent_player": f"{np.prep or 'from'} an adjacent player",
+        "other_player": f"{np.prep or 'from'} another player",
+        "left_player": f"{np.prep or 'from'} the player on your left",
+        "right_player": f"{np.prep or 'from'} the player on your right",
         "held": "you hold",
         "theirs": "they hold",
     }[np.place]
@@ -371,6 +382,8 @@ def _cond(c: ast.Cond) -> str:
         return f"you hold {c.n} or {c.cmp} {_kinds(c.kinds)}"
     if isinstance(c, ast.CountExists):
         return f"there are {c.n} or {c.cmp} {char_np(c.np)}"
+    if isinstance(c, ast.Compare) and isinstance(c.measure, ast.Reputation) and c.cmp in ("more", "fewer"):
+        return f"you have the {'highest' if c.cmp == 'more' else 'lowest'} reputation"
     if isinstance(c, ast.Compare):
         verb = "hold" if isinstance(c.measure, ast.LootHeld) else "have"
         cmp = "at least as many" if c.cmp == "at least" else c.cmp

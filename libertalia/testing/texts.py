@@ -96,7 +96,8 @@ def _grammar() -> _Grammar:
 
 
 _DECLARED = {"_DOT_JOIN": ".", "_SEMI_JOIN": ";", "_AND_JOIN": "and", "_ELSE": ";", "_COMMA_OR": ",",
-             "_AND_KIND": "and"}
+             "_AND_KIND": "and", "_COMMA_AND": ",", "_INSTEAD_OF": "instead", "_SEMI_ROW": ";",
+             "_INSTEAD_LAST": "instead"}
 """How the word lexer's own terminals are written (``language.lexer``): a mark or a word it reads by context."""
 
 
@@ -192,7 +193,7 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
 
     names = tuple(names)
     vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
-                               frozenset(rules.kinds))
+                               frozenset(rules.kinds), bool(rules.board.track_income))
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
         checker.check(abilities, vocab, _report, loot=loot)
@@ -514,7 +515,7 @@ def _prepositions(rest: list[str], words: tuple[str, ...]) -> tuple[str, ...]:
     place = " ".join(rest[:2])
     if place == "the island":
         wanted: tuple[str, ...] = ("on",)
-    elif place in ("the bag", "an adjacent"):
+    elif place in ("the bag", "an adjacent", "another player", "the player"):
         wanted = ("from",)
     else:
         wanted = ("in", "from")

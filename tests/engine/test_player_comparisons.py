@@ -44,6 +44,8 @@ MOD = {
     "Taxed": (22.5, "moon: every other player returns a loot they hold to the bag."),
     "Leveller": (21.5, "sun: every other player with more doubloons than you loses 2 doubloons."),
     "Debt Collector": (20.25, "sun: each player who has fewer doubloons than you pays you 1 doubloon."),
+    "Grandee": (19.5, "sun: if you have the highest reputation, gain 6 doubloons."),
+    "Reformer": (18.5, "sun: the player with the highest reputation loses 2 doubloons."),
 }
 QUIET = ("Explorer", "Treasurer")
 
@@ -74,6 +76,38 @@ def _day(rules: lt.Rules, card: str, *seats: dict[str, Any]) -> lt.Game:
 
 
 # ---------------------------------------------------------------- comparisons (E30)
+def _day_at(rules: lt.Rules, card: str, reputation: list[int], *seats: dict[str, Any]) -> lt.Game:
+    """As ``_day``, with the seats' reputation spaces as given."""
+    seats = (*seats, *({} for _ in range(3 - len(seats))))
+    g = lt.new_game(rules, 3, seed=0, setup={**_setup(card, seats), "reputation": reputation})
+    g = g.choose(card).choose("Explorer").choose("Treasurer")
+    at(g, "choose_loot")
+    return g
+
+
+@pytest.mark.parametrize(("reputation", "paid"), [([5, 1, 2], 6), ([2, 5, 1], 0), ([4, 5, 3], 0)])
+def test_the_highest_reputation_is_more_than_every_other_players(rules: lt.Rules, reputation: list[int],
+                                                                 paid: int) -> None:
+    """E30: "you have the highest reputation" is "more reputation than every other player": one token a space,
+    so it holds for exactly one seat (the rightmost token)."""
+    assert coins(_day_at(rules, "Grandee", reputation))[0] == paid
+
+
+def test_the_player_with_the_highest_reputation_is_one_player(rules: lt.Rules) -> None:
+    """E31: reputation never ties, so "the player with the highest reputation" names one player, and loads."""
+    g = _day_at(rules, "Reformer", [0, 5, 2], {}, {"doubloons": 4}, {"doubloons": 4})
+    assert coins(g) == [0, 2, 4]
+    assert lt.render(rules.card("Reformer").abilities) == MOD["Reformer"][1]
+
+
+def test_reputation_words_are_refused_where_there_is_no_track(tmp_path: Path) -> None:
+    """The 2012 game has no reputation track, so no card of it may gain, move or compare reputation."""
+    for text in ("sun: if you have the highest reputation, gain 6 doubloons.", "sun: gain 1 reputation."):
+        folder = write_cards(tmp_path / str(abs(hash(text))), {"Grandee": (30.5, text)})
+        with pytest.raises(lt.CardError, match="this edition has no reputation track"):
+            lt.load_rules("classic", extra_cards=[folder])
+
+
 def test_more_doubloons_than_every_other_player(rules: lt.Rules) -> None:
     """E30: more than each other player, one at a time: 6 against 5 and 2 pays."""
     g = _day(rules, "Envier", {"doubloons": 6}, {"doubloons": 5}, {"doubloons": 2})

@@ -54,7 +54,9 @@ def ability_lines(path: Path) -> list[tuple[int, str]]:
     """The (file line number, ability text) of each non-empty line of the card's `text` block."""
     raw = path.read_text(encoding="utf-8").splitlines()
     start = next(i for i, row in enumerate(raw) if row.startswith("text:"))
-    return [(i + 1, row.strip()) for i, row in enumerate(raw) if i > start and row.strip()]
+    # The block ends at the next key of the file (``examples:``): its first unindented line.
+    end = next((i for i, row in enumerate(raw) if i > start and row and not row[0].isspace()), len(raw))
+    return [(i + 1, row.strip()) for i, row in enumerate(raw) if start < i < end and row.strip()]
 
 
 def one_line_card(header: dict[str, Any], line: str) -> str:

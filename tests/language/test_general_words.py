@@ -107,6 +107,36 @@ def test_swap_with_adjacent_player(rules: Any) -> None:
     assert g.players[1].loot == ("chest",)
 
 
+
+@pytest.mark.parametrize(("place", "offered"), [
+    ("another player", {"chest@1", "map@2"}),
+    ("the player on your left", {"chest@1"}),
+    ("the player on your right", {"map@2"}),
+    ("an adjacent player", {"chest@1", "map@2"}),
+])
+def test_take_loot_from_other_players(rules: Any, place: str, offered: set[str]) -> None:
+    """'take a loot from another player' offers every other seat's tokens; 'the player on your left' only
+    the next seat's (as 'the player on your left loses …' names it), '… right' only the previous seat's."""
+    r = rules(f"sun: take a loot from {place}.")
+    g = game(r, [{"hand": ["Fan", "Cook"]}, {"hand": ["Explorer", "Cook"], "loot": ["chest"]},
+                 {"hand": ["Treasurer", "Cook"], "loot": ["map"]}])
+    g = play(g, "Fan", "Explorer", "Treasurer")
+    if len(offered) > 1:
+        at(g, "choose_loot", 0)
+        assert set(g.legal_keys()) == offered
+    key = sorted(offered)[-1]
+    g = answer(g, key) if len(offered) > 1 else g
+    victim = int(key.partition("@")[2])
+    assert g.players[0].loot == (key.partition("@")[0],) and g.players[victim].loot == ()
+
+
+def test_a_swap_between_two_other_players_is_refused(tmp_path: Path) -> None:
+    """A swap trades between you and another place: two places that are both other players' loot are refused."""
+    (tmp_path / "fan.yaml").write_text("name: Fan\nrank: 41.5\ntext: |\n  sun: swap a loot from another player "
+                                       "with a loot from the player on your left.\n", encoding="utf-8")
+    with pytest.raises(lt.CardError, match="a swap needs two different places"):
+        lt.load_rules("galecrest", extra_cards=[tmp_path])
+
 def test_hold_n_or_more(rules: Any) -> None:
     """'anchor: gain 4 doubloons if you hold 3 or more loot.' counts every token held."""
     r = rules("anchor: gain 4 doubloons if you hold 3 or more loot.")
@@ -252,6 +282,8 @@ OTHER_PLAYER_TEXTS = [
     "sun: every other player gives a loot they hold to you.",
     "sun: the player on your left gives a map they hold to the player on your right.",
     "sun: every other player returns every loot they hold but 1 of their choice to the bag.",
+    "sun: take a map from another player.",
+    "sun: return a relic from the player on your right to the bag.",
 ]
 
 

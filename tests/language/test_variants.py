@@ -92,6 +92,19 @@ PAIRS = [
     ("sun: every player with a map loses 1 doubloon.", "sun: every player who holds a map loses 1 doubloon."),
     ("sun: if this card is the leftmost character, gain 1 doubloon.",
      "sun: if this is the leftmost character, gain 1 doubloon."),
+    ("dusk: discard this card instead of placing it in your ship, and gain 4 doubloons.",
+     "dusk: discard this and gain 4 doubloons."),
+    ("sun: discard this instead of putting it into your ship.", "sun: discard this."),
+    ("sun: gain 1 doubloon, and lose 1 reputation.", "sun: gain 1 doubloon and lose 1 reputation."),
+    ("anchor: gain 2 doubloons if you have more reputation than every other player.",
+     "anchor: gain 2 doubloons if you have the highest reputation."),
+    ("anchor: gain 2 doubloons if you have fewer reputation than any other player.",
+     "anchor: gain 2 doubloons if you have the lowest reputation."),
+    ("sun: each player with the most reputation loses 1 doubloon.",
+     "sun: the player with the highest reputation loses 1 doubloon."),
+    ("sun: the player with the fewest reputation loses 1 doubloon.",
+     "sun: the player with the lowest reputation loses 1 doubloon."),
+    ("sun: take a loot token from another player.", "sun: take a loot from another player."),
 ]
 
 
@@ -108,6 +121,7 @@ def test_a_variant_parses_to_its_canonical_tree(variant: str, canonical: str) ->
     "sun: you may gain 1 doubloon. If you hold a map, gain 4 doubloons instead.",  # replaces a may
     "sun: if you have 3 or more characters, gain 1 doubloon.",  # says not where
     "sun: lose 1 doubloon and take a map from the bag, or 2 doubloons if you hold a map.",  # whose amount?
+    "sun: discard this instead of placing it on your ship.",  # placed on what?
 ])
 def test_a_variant_with_no_one_meaning_is_refused_saying_what_to_write(text: str) -> None:
     """A variant the parser reads but cannot give one meaning raises WordingError, with what to write."""
@@ -179,3 +193,13 @@ def test_ranked_above_this_on_a_loot_tile_is_refused(tmp_path: Path) -> None:
     with pytest.raises(lt.CardError) as info:
         mod_rules(tmp_path)
     assert "ranked above this" in str(info.value)
+
+
+@pytest.mark.parametrize("text", [
+    "moon: discard this instead of placing it in your ship.",
+    "anchor: discard this card instead of putting it into your ship.",
+])
+def test_not_placing_a_card_in_its_ship_is_said_only_before_it_is(tmp_path: Path, text: str) -> None:
+    """By night and at anchor a character is aboard already: "instead of placing it in your ship" is refused."""
+    with pytest.raises(lt.CardError, match="has yet to be placed in a ship"):
+        mod_rules(write_cards(tmp_path, {"Gallows": (41.5, text)}))

@@ -90,7 +90,7 @@ class OwnedBy(Node):
 
 class InZone(Node):
     """On the island, in your pile, or in some ships: ``place`` is ``island``, ``your``,
-    ``any_ship``, ``other_ship`` or ``adjacent_ship``."""
+    or the ships ``ship_seats`` names."""
 
     place: str
     pile: str = ""
@@ -110,10 +110,29 @@ class InZone(Node):
             return True
         if place == "other_ship":
             return r[0] != f.seat
-        return r[0] in w.adjacent(f.seat)
+        return r[0] in ship_seats(place, w, f.seat)
 
 
 Filter = RankedAbove | RankedBelow | RankedThanThis | HasAbility | OwnedBy | InZone
+
+
+def ship_seats(place: str, w: Work, seat: int) -> list[int]:
+    """The seats whose ships a place names, for the ability's owner at ``seat``: every one, every other,
+    the neighbours (R12: one opponent once), one neighbour (left: the next seat), or the player highest
+    (or lowest) on the reputation track, where each space holds one token."""
+    if place == "any_ship":
+        return list(range(w.n))
+    if place == "other_ship":
+        return [s for s in range(w.n) if s != seat]
+    if place == "adjacent_ship":
+        return w.adjacent(seat)
+    if place == "left_ship":
+        return [(seat + 1) % w.n]
+    if place == "right_ship":
+        return [(seat - 1) % w.n]
+    assert place in ("top_ship", "bottom_ship"), place
+    ranking = sorted(range(w.n), key=w.reputation)
+    return [ranking[-1] if place == "top_ship" else ranking[0]]
 
 
 # ------------------------------------------------------------------ phrases
@@ -142,12 +161,7 @@ class Phrase(Node):
             if census is not None and self.pile == "ship":
                 return [(f.seat, n) for n in census[f.seat]]
             return [(f.seat, n) for n in w.seats[f.seat].pile(self.pile)]
-        if place == "any_ship":
-            seats = list(range(w.n))
-        elif place == "other_ship":
-            seats = [s for s in range(w.n) if s != f.seat]
-        else:
-            seats = w.adjacent(f.seat)
+        seats = ship_seats(place, w, f.seat)
         if census is not None:
             return [(s, n) for s in seats for n in census[s]]
         return [(s, n) for s in seats for n in w.seats[s].ship]

@@ -22,7 +22,8 @@ from .control import ChooseOne, May, Step
 
 _PLACE_ZONES = {
     "island": ("island",), "in_play": ("island", "ship"), "any_ship": ("ship",), "other_ship": ("ship",),
-    "adjacent_ship": ("ship",),
+    "adjacent_ship": ("ship",), "left_ship": ("ship",), "right_ship": ("ship",),
+    "top_ship": ("ship", "track"), "bottom_ship": ("ship", "track"),  # whose ship: read from the track
 }
 
 
@@ -64,7 +65,7 @@ def _reads(node: object, out: set[str]) -> None:
         out.update(_kinds(node.kinds))
     elif isinstance(node, amt.CountKindsHeld):
         out.add("loot:*")
-    elif isinstance(node, amt.CountSpacesSide):
+    elif isinstance(node, amt.CountSpacesSide | msr.Reputation):
         out.add("track")
     elif isinstance(node, amt.Half | amt.UpTo | cond.HaveDoubloons | act.PaysYou | msr.Doubloons):
         out.add("coins")

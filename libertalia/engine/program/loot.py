@@ -21,7 +21,7 @@ LootRef = tuple[str, int, str]
 
 class LootPhrase(Node):
     """The tokens of ``kinds`` (empty: any kind) in one place: ``today``, ``tomorrow``, ``bag``,
-    ``held`` (yours) or ``adjacent_player``."""
+    ``held`` (yours), or another player's loot (``language.ast.OTHERS_LOOT``, seats by ``holders``)."""
 
     kinds: frozenset[str]
     place: str
@@ -37,9 +37,24 @@ class LootPhrase(Node):
         elif place == "held":
             refs = [("held", f.seat, k) for k in w.seats[f.seat].loot]
         else:
-            refs = [("held", s, k) for s in w.adjacent(f.seat) for k in w.seats[s].loot]
+            refs = [("held", s, k) for s in holders(place, f.seat, w.n) for k in w.seats[s].loot]
         kinds = self.kinds
         return [r for r in refs if r[2] in kinds] if kinds else refs
+
+
+def holders(place: str, seat: int, n: int) -> list[int]:
+    """The other seats whose loot a place names: "an adjacent player" (R12: one opponent once),
+    "another player", "the player on your left" (the next seat) or "… right" (the previous one)."""
+    if n < 2:
+        return []
+    if place == "other_player":
+        return [s for s in range(n) if s != seat]
+    if place == "left_player":
+        return [(seat + 1) % n]
+    if place == "right_player":
+        return [(seat - 1) % n]
+    assert place == "adjacent_player", place
+    return sorted({(seat - 1) % n, (seat + 1) % n})
 
 
 def loot_key(ref: LootRef, seat: int) -> str:

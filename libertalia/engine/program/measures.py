@@ -21,6 +21,13 @@ class Doubloons(Node):
         return w.seats[seat].coins
 
 
+class Reputation(Node):
+    """What players are compared by: their space on the reputation track (one token a space: no ties)."""
+
+    def of(self, w: Work, seat: int) -> int:
+        return w.reputation(seat)
+
+
 class LootHeld(Node):
     """What players are compared by: the tokens of ``kinds`` they hold (empty: every token)."""
 
@@ -40,4 +47,4 @@ class PileSize(Node):
         return len(w.seats[seat].pile(self.pile))
 
 
-Measure = Doubloons | LootHeld | PileSize
+Measure = Doubloons | Reputation | LootHeld | PileSize

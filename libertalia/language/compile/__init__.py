@@ -236,6 +236,8 @@ class _Compiler:
     def _measure(self, m: ast.Measure) -> msr.Measure:
         if isinstance(m, ast.Doubloons):
             return msr.Doubloons()
+        if isinstance(m, ast.Reputation):
+            return msr.Reputation()
         if isinstance(m, ast.LootHeld):
             return msr.LootHeld(frozenset(plural_kind(k, self.kinds) or (k[:-1] if k.endswith("s") else k)
                                           for k in m.kinds))

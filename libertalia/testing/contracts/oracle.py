@@ -141,7 +141,24 @@ def in_place(place: str, pile: str, v: View, ref: CardRef, zone: str | None) -> 
         return True
     if place == "other_ship":
         return ref[0] != v.seat
-    return ref[0] in v.adjacent(v.seat)
+    return ref[0] in ship_owners(place, v)
+
+
+def ship_owners(place: str, v: View) -> list[int]:
+    """The seats whose ships a place of one or more ships names, for the ability's owner."""
+    seats = list(range(v.n))
+    if place == "any_ship":
+        return seats
+    if place == "other_ship":
+        return [x for x in seats if x != v.seat]
+    if place == "left_ship":
+        return [(v.seat + 1) % v.n]
+    if place == "right_ship":
+        return [(v.seat - 1) % v.n]
+    if place in ("top_ship", "bottom_ship"):
+        spaces = [v.reputation(x) for x in seats]
+        return [spaces.index(max(spaces) if place == "top_ship" else min(spaces))]
+    return v.adjacent(v.seat)
 
 
 def describe(phrase: cards.Phrase, v: View, nightfall: bool = False) -> list[CardRef]:
@@ -161,8 +178,7 @@ def describe(phrase: cards.Phrase, v: View, nightfall: bool = False) -> list[Car
         names = ships[v.seat] if phrase.pile == "ship" else v.pile(v.seat, phrase.pile)
         found = [((v.seat, name), phrase.pile) for name in names]
     else:
-        owners = {"any_ship": list(seats), "other_ship": [x for x in seats if x != v.seat]}.get(
-            place, v.adjacent(v.seat))
+        owners = ship_owners(place, v)
         found = [((seat, name), "ship") for seat in owners for name in ships[seat]]
     out = []
     for ref, zone in found:
@@ -317,6 +333,8 @@ def measure(m: Any, v: View, seat: int) -> int:
     s = v.snap
     if isinstance(m, msr.Doubloons):
         return s.coins[seat]
+    if isinstance(m, msr.Reputation):
+        return v.reputation(seat)
     if isinstance(m, msr.LootHeld):
         return sum(1 for k in s.loot[seat] if not m.kinds or k in m.kinds)
     assert isinstance(m, msr.PileSize), f"no oracle for the measure {m!r}"
@@ -403,7 +421,13 @@ def phrase_places(phrase: loot.LootPhrase, v: View) -> list[Place]:
         return [(phrase.place, -1)]
     if phrase.place == "held":
         return [("held", v.seat)]
-    return [("held", seat) for seat in v.adjacent(v.seat)]
+    if phrase.place == "adjacent_player":
+        return [("held", seat) for seat in v.adjacent(v.seat)]
+    if v.n < 2:
+        return []
+    seats = {"other_player": [s for s in range(v.n) if s != v.seat], "left_player": [(v.seat + 1) % v.n],
+             "right_player": [(v.seat - 1) % v.n]}[phrase.place]
+    return [("held", seat) for seat in seats]
 
 
 def available(phrase: loot.LootPhrase, v: View) -> dict[Place, Counter[str]]:
