@@ -375,13 +375,11 @@ class ToAst(Transformer[Token, Any]):
         return ast.PlayerOnSide(words[-1])
 
     @v_args(meta=True)
-    def give(self, meta: Any, items: list[Any]) -> ast.Give:
-        return ast.Give(items[0], items[1], **self._at(meta))
-
-    @v_args(meta=True)
-    def draw(self, meta: Any, items: list[Any]) -> ast.Draw:
-        n, _random, per = items
-        return ast.Draw(int(n), per, **self._at(meta))
+    def send_loot(self, meta: Any, items: list[Any]) -> ast.Give | ast.ReturnLoot:
+        """"return …" or "give …": where to decides.  To the bag the tokens go back (``ReturnLoot``,
+        canonically "return"), to a player they are a gift (``Give``, canonically "give")."""
+        what, *to = items
+        return ast.Give(what, to[0], **self._at(meta)) if to else ast.ReturnLoot(what, **self._at(meta))
 
     @v_args(meta=True)
     def move_reputation(self, meta: Any, items: list[Any]) -> ast.MoveReputation:
@@ -410,7 +408,11 @@ class ToAst(Transformer[Token, Any]):
         return ast.Play(items[0], **self._at(meta))
 
     @v_args(meta=True)
-    def take(self, meta: Any, items: list[Any]) -> ast.Take | ast.TakeNoLoot:
+    def take(self, meta: Any, items: list[Any]) -> ast.Take | ast.TakeNoLoot | ast.Draw:
+        if len(items) != 1:  # "draw N random loot from the bag [for each …]" ("draw a loot from the bag": 1)
+            count, *_, per = items
+            n = int(count) if isinstance(count, Token) and count.type == "NUMBER" else 1
+            return ast.Draw(n, per, **self._at(meta))
         what = items[0]
         if what is None:
             return ast.TakeNoLoot(**self._at(meta))
@@ -418,10 +420,6 @@ class ToAst(Transformer[Token, Any]):
 
     def take_what(self, items: list[Any]) -> Any:
         return items[0] if items else None  # "no loot" keeps no item
-
-    @v_args(meta=True)
-    def return_loot(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
-        return ast.ReturnLoot(items[0], **self._at(meta))
 
     @v_args(meta=True)
     def keep(self, meta: Any, items: list[Any]) -> ast.Keep | ast.KeepLoot:
@@ -452,11 +450,8 @@ class ToAst(Transformer[Token, Any]):
         unit = "reputation" if str(unit) == "reputation" else "doubloons"
         return ast.Fixed(int(n), unit, per)
 
-    def half(self, items: list[Any]) -> ast.Half:
-        return ast.Half()
-
-    def up_to(self, items: list[Any]) -> ast.UpTo:
-        return ast.UpTo(int(items[0]))
+    def purse(self, items: list[Any]) -> ast.Half | ast.UpTo:
+        return ast.UpTo(int(items[0])) if items else ast.Half()
 
     def by_table(self, items: list[Any]) -> ast.ByTable:
         return ast.ByTable(items[0], items[1])
@@ -619,19 +614,19 @@ class ToAst(Transformer[Token, Any]):
         return _SHIP_PLACES[" ".join(words)]
 
     # loot
-    def choose_loot(self, items: list[Any]) -> ast.ChooseLoot | ast.RandomLoot:
-        random, np = items
-        return ast.ChooseLoot(np) if random is None else ast.RandomLoot(np)
+    @v_args(meta=True)
+    def choose_loot(self, meta: Any, items: list[Any]) -> ast.ChooseLoot | ast.RandomLoot | ast.ChooseLootN \
+            | ast.ChooseLootSet:
+        if len(items) == 2:  # "a [random] KINDS PLACE"
+            random, np = items
+            return ast.ChooseLoot(np) if random is None else ast.RandomLoot(np)
+        counts, kinds, one_kind, (place, prep) = items
+        np = ast.LootNP(kinds, place, prep, **self._at(meta))
+        return ast.ChooseLootN(counts, np) if one_kind is None else ast.ChooseLootSet(counts, np)
 
     def every_loot(self, items: list[Any]) -> ast.EveryLoot | ast.EveryLootBut:
         np, keep = items
         return ast.EveryLoot(np) if keep is None else ast.EveryLootBut(np, int(keep))
-
-    @v_args(meta=True)
-    def counted_loot(self, meta: Any, items: list[Any]) -> ast.ChooseLootN | ast.ChooseLootSet:
-        counts, kinds, one_kind, (place, prep) = items
-        np = ast.LootNP(kinds, place, prep, **self._at(meta))
-        return ast.ChooseLootN(counts, np) if one_kind is None else ast.ChooseLootSet(counts, np)
 
     @v_args(meta=True)
     def loot_np(self, meta: Any, items: list[Any]) -> ast.LootNP:

@@ -74,3 +74,30 @@ def map_nodes(value: _T, fn: Callable[[Any], Any]) -> _T:
 
 def _evolve(node: Any, changes: dict[str, Any]) -> Any:
     return type(node)(**{f.name: changes.get(f.name, getattr(node, f.name)) for f in fields(node)})
+
+
+_EVERY_TOKEN_FIRES = ("moon", "anchor")
+"""The timings at which every token a player holds runs its ability (at dusk only the one taken does)."""
+
+
+def once_for_own_kind(abilities: tuple[ast.Ability, ...], kind: str) -> tuple[ast.Ability, ...]:
+    """A loot tile's night or anchor abilities that score the holder's tokens of the tile's own kind as a
+    collection, in sets or by a table of how many are held, made ``once`` (E34): "each set of 2 maps is
+    worth 6 doubloons" on the map tile is the rule for all of them, and run by each map it would pay for
+    the same sets again and again."""
+    return tuple(ast.Ability(a.timing, (*a.modifiers, "once"), a.steps, line=a.line, column=a.column)
+                 if a.timing in _EVERY_TOKEN_FIRES and not a.once and _scores_kind(a, kind) else a
+                 for a in abilities)
+
+
+def _scores_kind(node: Any, kind: str) -> bool:
+    if isinstance(node, tuple):
+        return any(_scores_kind(n, kind) for n in node)
+    if not is_node(node):
+        return False
+    if isinstance(node, ast.InSets):
+        return node.kind == kind
+    if isinstance(node, ast.ByTable):
+        c = node.counter
+        return isinstance(c, ast.CountLoot | ast.CountKinds) and (not c.kinds or kind in c.kinds)
+    return any(_scores_kind(getattr(node, f.name), kind) for f in fields(node))

@@ -20,7 +20,7 @@ from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, Neutral
 from ..errors import CardError, DataError, DataErrors, RulesError, UnverifiedLootWarning
 from ..language import ast, checker, loops
 from ..language.compile import compile_ability
-from ..language.normalise import singular_kinds
+from ..language.normalise import once_for_own_kind, singular_kinds
 from ..language.parser import parse_checked, save_parsed
 from ..language.query import extra_counts, kinds_scored_in_sets
 from ..language.suggest import did_you_mean
@@ -712,9 +712,10 @@ def _choice(f: dict[str, Field], section: str, key: str, allowed: tuple[str, ...
     return value
 
 
-def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *,
-                loot: bool) -> tuple[str, tuple[ast.Ability, ...], tuple[Compiled, ...]]:
-    """A card's text, parsed, checked and compiled (a stored parse is checked as a fresh one is)."""
+def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *, loot: bool,
+                kind: str = "") -> tuple[str, tuple[ast.Ability, ...], tuple[Compiled, ...]]:
+    """A card's text, parsed, checked and compiled (a stored parse is checked as a fresh one is);
+    ``kind`` is a loot tile's kind."""
     text = field.as_str("text").strip("\n")
     line0, col0 = field.text_origin()
     indent = col0 if field.is_block() else 0
@@ -723,6 +724,8 @@ def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *,
     def check(parsed: tuple[ast.Ability, ...]) -> tuple[tuple[ast.Ability, ...], tuple[Compiled, ...]]:
         report = _reporter(doc)
         abilities = singular_kinds(parsed, vocab.kinds)  # "3 or more maps": the kind map
+        if loot:
+            abilities = once_for_own_kind(abilities, kind)  # E34
         checker.check(abilities, vocab, report, loot=loot)
         return abilities, tuple(compile_ability(a, report, kinds=vocab.kinds) for a in abilities)
 
@@ -781,7 +784,7 @@ def _neutral_card(n: NeutralSpec) -> CharacterSpec:
 
 def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
     f = root.mapping(_LOOT_KEYS, "a loot file")
-    text, abilities, compiled = _parse_text(f["text"], doc, vocab, loot=True)
+    text, abilities, compiled = _parse_text(f["text"], doc, vocab, loot=True, kind=f["kind"].as_str("kind"))
     verified = f["verified"].value if "verified" in f else True
     if not isinstance(verified, bool):
         raise f["verified"].error("verified must be true or false", "true or false")

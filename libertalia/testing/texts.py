@@ -337,7 +337,7 @@ class _Speller:
         if rule == "step":
             s.step_bound = s.bound
         elif rule == "action":
-            s.action, s.binds, s.losing = alt.alias, False, alt.alias == "lose"
+            s.action, s.binds, s.losing = _meaning(alt), False, alt.alias == "lose"
         elif rule == "cond":
             s.cond, s.plural = alt.alias, False
         elif rule == "quantity":
@@ -348,7 +348,7 @@ class _Speller:
             s.zone_used = True
         elif rule == "loot_sel":
             s.random_loot = "random" in alt.words
-            s.one_count = alt.alias == "counted_loot" and "kind" not in alt.words
+            s.one_count = alt.alias == "choose_loot" and "counts" in _names(alt) and "kind" not in alt.words
         elif rule == "loot_place" and s.action == "swap" and s.swapped is None:
             s.swapped = alt.words
         elif rule == "player_verb" and "loses" in alt.words:
@@ -373,8 +373,9 @@ class _Speller:
         if rule == "action":
             bound = s.bound or alt.alias in ("discard", "put", "play") or s.binds
             s.action, s.binds, s.losing, s.bound = saved.action, saved.binds, saved.losing, bound
-            if alt.alias in _COUNTED:
-                s.done = s.done | {_COUNTED[alt.alias]}
+            counted = _COUNTED.get(_meaning(alt) or "")
+            if counted:
+                s.done = s.done | {counted}
             s.swapped = saved.swapped
             s.side, s.acted = saved.side, saved.acted
         elif rule == "cond":
@@ -395,6 +396,15 @@ class _Speller:
             s.losing = saved.losing
 
 
+def _meaning(alt: _Alt) -> str | None:
+    """The action an alternative spells, where one form has several (its words say which)."""
+    if alt.alias == "send_loot":
+        return "return_loot" if "bag" in alt.words else "give"
+    if alt.alias == "take" and "draw" in alt.words:
+        return "draw"
+    return alt.alias
+
+
 _COUNTED = {"return_loot": "returned", "discard": "discarded", "take": "taken", "put": "moved", "play": "moved",
             "give": "moved", "move_reputation": "space", "they_return": "returned", "they_discard": "discarded",
             "they_give": "moved"}
@@ -413,7 +423,8 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if s.side and not _side_allowed(rule, alt, s):
         return False
     if rule == "action":
-        return {"play": t == "sun", "use_ability": not s.loot or t == "dusk"}.get(a or "", True)
+        return {"play": t == "sun", "use_ability": not s.loot or t == "dusk",
+                "discard_not_shipped": not s.loot and island}.get(a or "", True)
     if rule == "take_what":
         return "no" not in w  # "take no loot" must stand alone: ``_texts`` spells that ability whole
     if rule == "char_sel":
@@ -445,7 +456,7 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "loot_place":
         return _loot_place_allowed(w, s) and (a != "their_loot" or s.side == "acting")
     if rule == "loot_sel" and s.action == "swap":
-        return a == "choose_loot"
+        return a == "choose_loot" and "counts" not in _names(alt)
     if rule == "loot_sel" and s.action in ("keep", "give"):
         return "random" not in w and a != "every_loot_theirs"
     if rule == "loot_sel" and a == "every_loot_theirs":
@@ -453,7 +464,7 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "counts" and s.one_count:
         return alt.symbols == (("NUMBER", True),)
     if rule == "amount" and s.losing:
-        return a in ("fixed", "half")
+        return a == "fixed" or (a == "purse" and "half" in w)
     if rule == "player":
         if (a == "players_with_most" and "each" not in w and "every" not in w and "group" not in _names(alt)) \
                 or (s.recipient and a in ("players_who", "players_with_most")):

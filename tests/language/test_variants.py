@@ -105,6 +105,10 @@ PAIRS = [
     ("sun: the player with the fewest reputation loses 1 doubloon.",
      "sun: the player with the lowest reputation loses 1 doubloon."),
     ("sun: take a loot token from another player.", "sun: take a loot from another player."),
+    ("dusk: draw a loot token from the bag.", "dusk: draw 1 random loot from the bag."),
+    ("sun: draw two loot from the bag.", "sun: draw 2 random loot from the bag."),
+    ("sun: give every map you hold to the bag.", "sun: return every map you hold to the bag."),
+    ("sun: return a map you hold to the player on your left.", "sun: give a map you hold to the player on your left."),
 ]
 
 
@@ -203,3 +207,29 @@ def test_not_placing_a_card_in_its_ship_is_said_only_before_it_is(tmp_path: Path
     """By night and at anchor a character is aboard already: "instead of placing it in your ship" is refused."""
     with pytest.raises(lt.CardError, match="has yet to be placed in a ship"):
         mod_rules(write_cards(tmp_path, {"Gallows": (41.5, text)}))
+
+
+def _tile(tmp_path: Path, kind: str, text: str) -> lt.Rules:
+    count = dict(lt.load_rules("galecrest").board.bag)[kind]
+    (tmp_path / f"{kind}.yaml").write_text(f"kind: {kind}\nside: fan\ncount: {count}\ntext: |\n  {text}\n",
+                                           encoding="utf-8")
+    return mod_rules(tmp_path, loot={kind: "fan"})
+
+
+@pytest.mark.parametrize(("kind", "text", "canonical"), [
+    ("map", "anchor: each set of 2 maps is worth 6 doubloons.",
+     "anchor, once: gain doubloons for your map in sets (2 for 6)."),
+    ("relic", "anchor: score your relics: 1 relic, 1 doubloon; 2 or more relics, 4 doubloons.",
+     "anchor, once: gain doubloons by relic you hold (1 for 1, 2 or more for 4)."),
+    ("barrel", "anchor: gain 1 doubloon for each barrel you hold.",
+     "anchor: gain 1 doubloon for each barrel you hold."),
+    ("relic", "anchor: gain doubloons for your map in sets (2 for 6).",
+     "anchor: gain doubloons for your map in sets (2 for 6)."),
+])
+def test_a_tile_scoring_its_own_kind_as_a_collection_runs_once(tmp_path: Path, kind: str, text: str,
+                                                                canonical: str) -> None:
+    """E34: a tile's set or table scoring of its own kind is one rule for all its tokens, so it reads as
+    `once`; a count per token ("for each barrel") and a scoring of another kind keep running per token."""
+    rules = _tile(tmp_path, kind, text)
+    tile = next(t for t in rules.loot if t.kind == kind)
+    assert lt.render(tile.abilities) == canonical

@@ -1,0 +1,52 @@
+"""The blind fan set (tests/fan_set): its first-try sentences pass at least 90 % of the time, and every
+file whose lines all pass pins them with examples that hold (issue 21)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from libertalia.loading.examples import run_examples
+
+FAN = Path(__file__).parent / "fan_set"
+
+
+@functools.cache
+def _measure_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("fan_measure", FAN / "measure.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fan_measure"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def _outcomes() -> list:  # type: ignore[type-arg]
+    outcomes, _counts = _measure_module().measure()
+    return list(outcomes)
+
+
+def test_nine_in_ten_first_try_sentences_pass() -> None:
+    """At least 90 % of the fan set's ability lines, as first written, pass the checker (67 of 74 now)."""
+    outcomes = _outcomes()
+    totals = _measure_module().totals(outcomes)
+    assert totals["sentences"] == 74
+    assert totals["rate_percent"] >= 90.0, [o for o in outcomes if not o.accepted]
+
+
+@pytest.mark.parametrize("path", sorted(FAN.glob("*/*.yaml")), ids=lambda p: p.stem)
+def test_every_fan_file_with_examples_passes_them(path: Path) -> None:
+    """Each fan file's examples hold; a file whose lines all pass the checker has examples."""
+    results = run_examples(path)
+    failed = [r for r in results if not r.passed]
+    assert not failed, failed
+    shown = f"tests/fan_set/{path.parent.name}/{path.name}"
+    lines = [o for o in _outcomes() if o.file == shown]
+    assert lines, shown
+    if all(o.accepted for o in lines):
+        assert results, f"{shown}: every line passes the checker, so its examples must pin them"
