@@ -50,3 +50,23 @@ def test_every_fan_file_with_examples_passes_them(path: Path) -> None:
     assert lines, shown
     if all(o.accepted for o in lines):
         assert results, f"{shown}: every line passes the checker, so its examples must pin them"
+
+
+def test_lady_quills_accepted_line_does_what_it_says(tmp_path: Path) -> None:
+    """E32: `22`'s file cannot load (its line 4 is refused, E31), so its accepted line 5 is pinned alone:
+    "each player with 3 or more relics loses 1 reputation" hits the seats holding 3 relics, not the one holding 2."""
+    import libertalia as lt
+    from tests.helpers import at, mod_rules, reps, write_cards
+
+    line = (FAN / "characters" / "22-lady-quill.yaml").read_text(encoding="utf-8").splitlines()[4].strip()
+    assert line == "sun: each player with 3 or more relics loses 1 reputation."
+    rules = mod_rules(write_cards(tmp_path, {"Lady Quill": (61, line)}))
+    fillers = ["Quartermaster", "Governor"]
+    g = lt.new_game(rules, 3, seed=0, setup={
+        "reputation": [2, 0, 4], "loot": [["amulet", "barrel", "hook"]],
+        "players": [{"hand": ["Lady Quill", *fillers], "loot": ["relic"] * 3},
+                    {"hand": ["Explorer", *fillers], "loot": ["relic"] * 2},
+                    {"hand": ["Treasurer", *fillers], "loot": ["relic"] * 3}]})
+    g = g.choose("Lady Quill").choose("Explorer").choose("Treasurer")
+    at(g, "choose_loot")  # the day's sun abilities are done
+    assert reps(g) == [1, 0, 3]
