@@ -156,7 +156,11 @@ class GameRecord:
             roots.append(os.path.realpath(self.origin))
         given = [os.path.realpath(os.fspath(p)) for p in cards]
         for field, path in self._mod_fields():
-            real = os.path.realpath(path)
+            try:
+                real = os.path.realpath(path)
+            except (ValueError, UnicodeError):  # a NUL byte, or a lone surrogate no file system can name
+                raise RecordError(f"{_path_text(path)} cannot name a file: it holds a character no path may "
+                                  "hold", field, action="replay") from None
             if any(_within(real, root) for root in roots) or any(_within(real, g) for g in given):
                 continue
             where = "the current folder" if not self.origin else "the record's folder and the current folder"
