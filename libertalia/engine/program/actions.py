@@ -128,8 +128,13 @@ class Change(Node):
         return self.gain or w.net is not None or w.seats[seat].coins > 0
 
     def can_change(self, w: Work, f: Frame) -> bool:
-        return any(self._changes(w, seat, _amount_now(self.amount, w, f, seat))
-                   for seat in _preview(self.subject, w, f, self))
+        seats = _preview(self.subject, w, f, self)
+        if self.reputation and len(seats) > 1 and not isinstance(self.subject, OwnersOf):
+            # Several tokens move together: one may push another back where it was (two at the left
+            # end trading places), so the moves are tried together on a copy of the track (E25).
+            sign = 1 if self.gain else -1
+            return _moves_change(w, [(seat, sign * _amount_now(self.amount, w, f, seat)) for seat in seats])
+        return any(self._changes(w, seat, _amount_now(self.amount, w, f, seat)) for seat in seats)
 
 
 def _amount_now(amount: Amount, w: Work, f: Frame, seat: int) -> int:
@@ -152,6 +157,25 @@ def _reputation_changes(w: Work, seat: int, steps: int) -> bool:
         return pos < last or w.rules.board.overflow > 0
     # Past the left end each step costs a doubloon, which only a purse (or the anchor's netting) can pay.
     return pos > 0 or (w.rules.board.overflow > 0 and (w.net is not None or w.seats[seat].coins > 0))
+
+
+def _moves_change(w: Work, moves: list[tuple[int, int]]) -> bool:
+    """Whether these reputation moves, made one after another as ``Work.change_reputation`` makes them,
+    leave the track or a purse otherwise than they found it (R28: steps past an end pay or cost)."""
+    if not w.track:
+        return False
+    track, last, overflow = list(w.track), len(w.track) - 1, w.rules.board.overflow
+    for seat, steps in moves:
+        pos = track.index(seat)
+        target = min(max(pos + steps, 0), last)
+        over = pos + steps - target
+        if target != pos:
+            track.insert(target, track.pop(pos))
+        if over > 0 and overflow > 0:
+            return True
+        if over < 0 and overflow > 0 and (w.net is not None or w.seats[seat].coins > 0):
+            return True
+    return track != w.track
 
 
 class GainCoins(Node):

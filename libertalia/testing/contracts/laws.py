@@ -208,7 +208,7 @@ def _unbound(step: Any, v: View) -> bool:
         for field in ("subject", "to"):
             players = getattr(step, field, None)
             if players is not None:
-                found = oracle.subjects(players, v, _named_owner(step, v))
+                found = oracle.subjects(players, v, _named_owner(step, v, field))
                 if field == "to" and found.exact == []:
                     return True
     except oracle.Unbound:
@@ -278,11 +278,14 @@ def _show_changes(changes: Sequence[tuple[int, int]]) -> str:
     return ", ".join(f"seat {seat} {'+' if n >= 0 else ''}{n}" for seat, n in changes)
 
 
-def _named_owner(step: Any, v: View) -> Callable[[CardRef], bool]:
+def _named_owner(step: Any, v: View, field: str = "subject") -> Callable[[CardRef], bool]:
     """Which characters the ability's owner may pick for "the owner of a …" (E25): one whose owner
     the action would change something for.  (A character named by position or by "every" is
-    named whatever its owner's purse.)"""
+    named whatever its owner's purse.)  The receiver of what players give (``field`` "to") is
+    anyone's: the owner too ("gives … to you"), since the givers are the others."""
     seat, snap = v.seat, v.snap
+    if field == "to" and isinstance(step, act.TheyGive):
+        return lambda r: r[0] is not None
 
     def changes(owner: int, n: int | None, gain: bool, reputation: bool) -> bool:
         if n is None or n <= 0:
@@ -314,7 +317,7 @@ def _reputation_changes(v: View, seat: int, steps: int) -> bool:
     return pos > 0 or (overflow > 0 and (v.snap.net is not None or v.snap.coins[seat] > 0))
 
 
-def _owners(players: Any, s: Seen, out: Problems) -> tuple[list[int] | None, set[int]]:
+def _owners(players: Any, s: Seen, out: Problems, field: str = "subject") -> tuple[list[int] | None, set[int]]:
     """The seats ``players`` names, in order, and every seat it could name.
 
     For "the owner of …" a choice the step made is read from the phrase's mark, and checked
@@ -322,7 +325,7 @@ def _owners(players: Any, s: Seen, out: Problems) -> tuple[list[int] | None, set
     law reads them from the events, and checks them against the seats it could name.
     """
     v = s.view
-    named = _named_owner(s.step, v)
+    named = _named_owner(s.step, v, field)
     if not isinstance(players, amt.OwnersOf):
         found = oracle.subjects(players, v, named)
         assert found.exact is not None  # only "the owner of …" leaves a choice
@@ -1047,7 +1050,7 @@ def _they_discard(step: act.TheyDiscard, s: Seen, out: Problems) -> None:
 def _they_give(step: act.TheyGive, s: Seen, out: Problems) -> None:
     logged = [e for e in s.events if isinstance(e, ev.LootGiven)]
     givers = _in_turn(step, s, out, [e.seat for e in logged])
-    found, allowed = _owners(step.to, s, out)
+    found, allowed = _owners(step.to, s, out, "to")
     if found == []:
         raise oracle.Unbound  # "its owner" of a neutral card: nobody to give to
     receivers = _chosen(found, allowed, [e.to_seat for e in logged], out)
