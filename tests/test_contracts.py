@@ -400,3 +400,14 @@ def test_an_owner_of_amount_that_comes_to_nothing_is_not_offered() -> None:
     some, _ = _traced_game(text, {"players": [_seat(["Fuzzed Corsair"], ship=["Cook"], loot=["map"]),
                                               _seat(["Cook"])]})
     assert _corsair(some, "may") and not tracer.violations
+
+
+def test_the_owner_may_receive_what_the_other_players_give() -> None:
+    """Found (E32): "every other player gives … to the owner of a character in your ship" gives to the owner;
+    the law read the receiver with the givers' test, and called the step unbound when the owner held nothing."""
+    game, tracer = _traced_game("sun: every other player gives a map they hold to the owner of a character in "
+                                "your ship.", {"players": [_seat(["Fuzzed Corsair"], ship=["Cook"]),
+                                                          _seat(["Cook"], loot=["map"])]})
+    game = _until(game, lambda g: g.phase != "sun")
+    assert game.players[0].loot == ("map",) and game.players[1].loot == ()
+    assert not tracer.violations, tracer.violations

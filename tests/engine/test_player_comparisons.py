@@ -46,6 +46,7 @@ MOD = {
     "Debt Collector": (20.25, "sun: each player who has fewer doubloons than you pays you 1 doubloon."),
     "Grandee": (19.5, "sun: if you have the highest reputation, gain 6 doubloons."),
     "Reformer": (18.5, "sun: the player with the highest reputation loses 2 doubloons."),
+    "Humbler": (17.5, "sun: you may every other player with fewer reputation than you loses 5 reputation."),
 }
 QUIET = ("Explorer", "Treasurer")
 
@@ -308,3 +309,13 @@ def test_players_with_fewer_than_you_include_nobody_equal_and_never_you(rules: l
     """E33: "each player who has fewer doubloons than you" names those below the owner (never the owner)."""
     g = _day(rules, "Debt Collector", {"doubloons": 4}, {"doubloons": 1}, {"doubloons": 4})
     assert coins(g) == [5, 0, 4]
+
+
+@pytest.mark.parametrize(("purse", "asked"), [(0, False), (1, True)])
+def test_reputation_moves_that_undo_each_other_are_not_offered(rules: lt.Rules, purse: int, asked: bool) -> None:
+    """E25, R28: seats 1 and 2 at the two left spaces with empty purses trade places and trade back, so
+    "you may … loses 5 reputation" would change nothing and is not asked; with a doubloon to pay it is."""
+    g = lt.new_game(rules, 3, seed=0, setup={**_setup("Humbler", ({}, {}, {"doubloons": purse})),
+                                              "reputation": [4, 1, 0]})
+    g = g.choose("Humbler").choose("Explorer").choose("Treasurer")
+    assert g.decision is not None and (g.decision.kind == "may") == asked, g.decision
