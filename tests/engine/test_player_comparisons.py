@@ -63,40 +63,33 @@ def _setup(card: str, seats: tuple[dict[str, Any], ...]) -> dict[str, Any]:
     return {"players": players, "reputation": [0, 1, 2], "loot": [["amulet", "barrel", "hook"]]}
 
 
-def _start(rules: lt.Rules, card: str, *seats: dict[str, Any]) -> lt.Game:
-    """Seat 0 with ``card``, seats 1 and 2 with their quiet cards, each seat as declared in ``seats``."""
+def _start(rules: lt.Rules, card: str, *seats: dict[str, Any], reputation: list[int] | None = None) -> lt.Game:
+    """Seat 0 with ``card``, seats 1 and 2 with their quiet cards, each seat as declared in ``seats``
+    (and the reputation spaces as given, else 0, 1 and 2)."""
     seats = (*seats, *({} for _ in range(3 - len(seats))))
-    return lt.new_game(rules, 3, seed=0, setup=_setup(card, seats))
+    setup = _setup(card, seats)
+    return lt.new_game(rules, 3, seed=0, setup={**setup, "reputation": reputation or setup["reputation"]})
 
 
-def _day(rules: lt.Rules, card: str, *seats: dict[str, Any]) -> lt.Game:
+def _day(rules: lt.Rules, card: str, *seats: dict[str, Any], reputation: list[int] | None = None) -> lt.Game:
     """The game once the day's sun abilities are done (nobody's choice asked but the plays)."""
-    g = _start(rules, card, *seats).choose(card).choose("Explorer").choose("Treasurer")
+    g = _start(rules, card, *seats, reputation=reputation).choose(card).choose("Explorer").choose("Treasurer")
     at(g, "choose_loot")  # dusk: the first token to take
     return g
 
 
 # ---------------------------------------------------------------- comparisons (E30)
-def _day_at(rules: lt.Rules, card: str, reputation: list[int], *seats: dict[str, Any]) -> lt.Game:
-    """As ``_day``, with the seats' reputation spaces as given."""
-    seats = (*seats, *({} for _ in range(3 - len(seats))))
-    g = lt.new_game(rules, 3, seed=0, setup={**_setup(card, seats), "reputation": reputation})
-    g = g.choose(card).choose("Explorer").choose("Treasurer")
-    at(g, "choose_loot")
-    return g
-
-
 @pytest.mark.parametrize(("reputation", "paid"), [([5, 1, 2], 6), ([2, 5, 1], 0), ([4, 5, 3], 0)])
 def test_the_highest_reputation_is_more_than_every_other_players(rules: lt.Rules, reputation: list[int],
                                                                  paid: int) -> None:
     """E30: "you have the highest reputation" is "more reputation than every other player": one token a space,
     so it holds for exactly one seat (the rightmost token)."""
-    assert coins(_day_at(rules, "Grandee", reputation))[0] == paid
+    assert coins(_day(rules, "Grandee", reputation=reputation))[0] == paid
 
 
 def test_the_player_with_the_highest_reputation_is_one_player(rules: lt.Rules) -> None:
     """E31: reputation never ties, so "the player with the highest reputation" names one player, and loads."""
-    g = _day_at(rules, "Reformer", [0, 5, 2], {}, {"doubloons": 4}, {"doubloons": 4})
+    g = _day(rules, "Reformer", {}, {"doubloons": 4}, {"doubloons": 4}, reputation=[0, 5, 2])
     assert coins(g) == [0, 2, 4]
     assert lt.render(rules.card("Reformer").abilities) == MOD["Reformer"][1]
 
@@ -315,7 +308,6 @@ def test_players_with_fewer_than_you_include_nobody_equal_and_never_you(rules: l
 def test_reputation_moves_that_undo_each_other_are_not_offered(rules: lt.Rules, purse: int, asked: bool) -> None:
     """E25, R28: seats 1 and 2 at the two left spaces with empty purses trade places and trade back, so
     "you may … loses 5 reputation" would change nothing and is not asked; with a doubloon to pay it is."""
-    g = lt.new_game(rules, 3, seed=0, setup={**_setup("Humbler", ({}, {}, {"doubloons": purse})),
-                                              "reputation": [4, 1, 0]})
+    g = _start(rules, "Humbler", {}, {}, {"doubloons": purse}, reputation=[4, 1, 0])
     g = g.choose("Humbler").choose("Explorer").choose("Treasurer")
     assert g.decision is not None and (g.decision.kind == "may") == asked, g.decision
