@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, find, given, seed, settings
 from hypothesis import strategies as st
 from lark import Lark
@@ -16,7 +17,14 @@ from libertalia.language import words
 from libertalia.language.compile import compile_ability
 from libertalia.loading.rules import check_files
 from libertalia.testing import check_invariants, positions
-from libertalia.testing.texts import card_texts, spelled_texts, text_problem, vocabulary
+from libertalia.testing.texts import (
+    _ReadByContext,
+    _reads_as_spelled,
+    card_texts,
+    spelled_texts,
+    text_problem,
+    vocabulary,
+)
 from tests.helpers import galecrest
 
 MOD = "Fuzzed Corsair"
@@ -144,3 +152,15 @@ def test_spelled_texts_parse_and_the_checker_has_the_last_word(text: str) -> Non
     lt.parse(text)
     problem = text_problem(text, galecrest())
     assert problem is None or isinstance(problem, lt.CardError)
+
+
+def test_the_last_sets_instead_is_never_spelled_before_if() -> None:
+    """A last set's "instead" before "if" is read as a replaced step's "instead if": the walk never spells it there."""
+    text = ("the end of voyage, first: each set of 1 chest is worth 1 reputation; each set of 1 chest is worth 1 "
+            "reputation instead if you did; otherwise discard this if you did")
+    with pytest.raises(lt.CardError, match="unexpected mark ';'"):
+        lt.parse(text)
+    spelled = ["worth", "1", "reputation", _ReadByContext("instead", "_INSTEAD_LAST")]
+    assert not _reads_as_spelled([*spelled, "if", "you", "did"])
+    assert not _reads_as_spelled([*spelled, "unless", "you", "did"])
+    assert _reads_as_spelled([*spelled, "."])
