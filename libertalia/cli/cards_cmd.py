@@ -1,4 +1,4 @@
-"""``libertalia cards``: list, show, check and test card files."""
+"""``libertalia cards``: list, show, check, test and mutate card files."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from ..loading.yamlfile import Document, Field, read
 from . import console, friendly_errors, load, rules_args
 from .contracts_cmd import contracts
 from .interactions_cmd import interactions
+from .mutate_cmd import mutate
 
 if TYPE_CHECKING:
     from ..loading.canonical import Rewording
@@ -35,6 +36,7 @@ def cards() -> None:
 
 cards.add_command(interactions)
 cards.add_command(contracts)
+cards.add_command(mutate)
 
 
 _CARDS = click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),

@@ -127,7 +127,7 @@ class WordLexer(Lexer):
     def _type(self, word: str, accepts: Any, next_word: str, after_next: str = "") -> tuple[str, str]:
         """The terminal ``word`` is read as here, and its text as the parser sees it."""
         names = self.candidates(word)
-        if word == "or" and "OR_IF" in accepts and ("OR" not in accepts or next_word in COND_STARTS):
+        if word == "or" and "OR_IF" in accepts and ("OR" not in accepts or _starts_condition(next_word, after_next)):
             return "OR_IF", word
         if word.lower() == "instead" and "_INSTEAD_LAST" in accepts and next_word.lower() not in ("if", "unless"):
             return "_INSTEAD_LAST", word  # "…; each set of 3 maps is worth 13 doubloons instead."
@@ -192,6 +192,12 @@ cannot ("for each one returned" keeps its "one")."""
 # The first words of the ``cond`` alternatives in the grammar; a test keeps
 # this list equal to the grammar's (tests/language/test_lexer.py).
 COND_STARTS = {"this", "it", "the", "you", "your", "no", "there"}
+
+
+def _starts_condition(word: str, after: str) -> bool:
+    """Whether ``word`` (then ``after``) can open a condition: "your" does only as "your ship is empty",
+    so in "the player on your right or your left" the "or" joins the two sides of one place."""
+    return word in COND_STARTS and not (word == "your" and after.lower() in ("left", "right"))
 
 
 def _words(text: str) -> Iterator[tuple[str, str, int, int, int]]:

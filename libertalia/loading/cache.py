@@ -33,6 +33,7 @@ import stat
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -318,13 +319,33 @@ def _create(folder: int, name: str) -> int:
     return fd
 
 
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def writes_held() -> Iterator[None]:
+    """Nothing is written to the cache inside (in this thread); entries are still read.
+
+    For work whose files nobody loads again, such as the mutants of ``cards mutate``:
+    a thousand one-off entries would push out the ones a later start reads.
+    """
+    depth = getattr(_held, "depth", 0)
+    _held.depth = depth + 1
+    try:
+        yield
+    finally:
+        _held.depth = depth
+
+
 def save(kind: str, full_key: bytes | None, value: Any, codec: Codec) -> bool:
     """Keep ``value`` under ``full_key``; whether it was written (a read-only folder is no error).
 
     The first entry a process writes also prunes the folder (see ``prune``): a cost paid
-    only by processes that had work to do.
+    only by processes that had work to do.  Inside ``writes_held`` nothing is written.
     """
     global _pruned
+    if getattr(_held, "depth", 0):
+        return False
     folder = _folder()
     if folder is None or full_key is None:
         return False

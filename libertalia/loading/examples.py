@@ -51,7 +51,7 @@ def run_examples(path: str | Path, edition: str | None = None) -> list[ExampleRe
     examples, loot = read_examples(path)
     if not examples:
         return []
-    own_edition, extra = _placement(path, edition)
+    own_edition, extra = placement(path, edition)
     rules = _rules(own_edition, loot, extra, hash(path.read_bytes()) if extra else 0)
     return [run_example(example, rules) for example in examples]
 
@@ -188,7 +188,7 @@ def _under_cards(resolved: Path) -> tuple[str, ...] | None:
     return resolved.parts[idx[-1] + 1:] if idx else None
 
 
-def _placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
+def placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
     """The edition a file runs under, and the extra card files to load (none for a bundled file).
 
     A file of a bundled edition (``edition_of``) runs under that edition; unless it is byte for

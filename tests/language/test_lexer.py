@@ -79,3 +79,13 @@ def test_no_cache_folder_is_no_error(monkeypatch) -> None:  # type: ignore[no-un
     monkeypatch.setenv("LIBERTALIA_CACHE_DIR", "off")
     assert _paths.cache_dir() is None
     assert build_parser(cached=True).parse("sun: gain 1 doubloon.")
+
+
+def test_or_before_your_and_a_side_joins_the_sides_of_one_place() -> None:
+    """'or your left' names the other side of a place; 'or your hand is empty' starts a condition."""
+    import libertalia as lt
+
+    place = "sun: discard a character from the ship of the player on your right or {}."
+    assert lt.parse(place.format("your left")) == lt.parse(place.format("left"))
+    both = lt.parse("sun: gain 1 doubloon if you hold a map or your hand is empty.")
+    assert len(both[0].steps[0].condition.groups) == 2  # type: ignore[attr-defined]
