@@ -110,3 +110,32 @@ def test_only_the_operators_asked_for_are_tried(tmp_path: Path) -> None:
     assert report["total"]["mutants"] == 4
     bad = CliRunner().invoke(main, ["cards", "mutate", str(_queen(tmp_path)), "--operator", "typo"])
     assert bad.exit_code == 2 and "expected one of number" in bad.output
+
+
+def test_the_modding_guides_worked_example_prints_what_the_guide_shows(tmp_path: Path) -> None:
+    """docs/modding.md's Pirate Queen and its survivors are what ``cards mutate`` gives today."""
+    import re
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "modding.md").read_text(encoding="utf-8")
+    section = guide[guide.index("### Do the examples catch mistakes?"):]
+    card = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    shown = re.search(r"```text\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    folder = tmp_path / "my-cards"
+    folder.mkdir()
+    (folder / "queen.yaml").write_text(card, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        out = CliRunner().invoke(main, ["cards", "mutate", "my-cards/queen.yaml"], catch_exceptions=False)
+    assert out.output == shown
+
+
+def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
+    """--jobs only spreads the files over processes: the report is the one a single process makes."""
+    _queen(tmp_path)
+    (tmp_path / "queen-two.yaml").write_text(
+        (tmp_path / "queen.yaml").read_text(encoding="utf-8").replace("Pirate Queen", "Sea Queen"), encoding="utf-8")
+    one = CliRunner().invoke(main, ["cards", "mutate", str(tmp_path), "--json"])
+    two = CliRunner().invoke(main, ["cards", "mutate", str(tmp_path), "--json", "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 0
+    assert json.loads(one.output) == json.loads(two.output)
+    assert json.loads(one.output)["total"]["mutants"] == 16
