@@ -441,7 +441,8 @@ class KeptAboard(Event):
 @attrs.frozen(slots=True)
 class Borrowed(Event):
     """``seat`` uses ``target``'s ``borrowed_timing`` ability; ``source`` is the borrower (the
-    Witch, the Apprentice), ``None`` in an older log or for a loot token borrowing."""
+    Witch, the Apprentice, or a loot tile's kind borrowing through its taker), ``None`` in an
+    older log."""
 
     kind: ClassVar[str] = "borrow"
     seat: int

@@ -409,3 +409,72 @@ def test_events_since_reads_only_the_new_records(monkeypatch: pytest.MonkeyPatch
         assert new == game.events[seen:]
     assert sum(n for n, _ in costs) > 0
     assert all(n <= 6 * max(count, 1) for n, count in costs), costs  # a few arguments a record, never the log
+
+
+# ------------------------------------------------------------------ every event an ability causes names it
+ABILITY_ONLY = (Discarded, Moved, ev.TakenOver, KeptAboard, ev.Borrowed, DoubloonsChanged, ev.Paid,
+                ReputationChanged, ev.ReputationMovedTo, Pushed, ev.ReputationOverflowed, ev.LootReturned,
+                ev.LootKept, ev.LootGiven, ev.LootDrawn, ev.LootSwapped)
+"""The classes only an ability logs (a take by an ability, and a play by one, are told by their fields)."""
+
+
+def _cause(e: lt.Event) -> str | None:
+    """The card or loot kind whose ability logged ``e``: a play's ``source`` is the card played."""
+    return e.cause if isinstance(e, ev.PutOnIsland) else e.source
+
+
+def _caused_by_an_ability(e: lt.Event) -> bool:
+    return isinstance(e, ABILITY_ONLY + (ev.PutOnIsland,)) or (isinstance(e, LootTaken) and e.card is None)
+
+
+def _check_sources(game: lt.Game) -> int:
+    """Every event an ability caused, or with a timing, names a source these rules know; the count checked."""
+    known = {source[2:] for source in game.rules.sources}
+    checked = 0
+    for e in game.events:
+        if e.timing is not None or _caused_by_an_ability(e):
+            assert _cause(e) in known, f"{e!r} names no ability's card or loot kind"
+            checked += 1
+    return checked
+
+
+SOURCED = [("galecrest", None, n) for n in (1, 2, 3, 4, 5, 6)] + [
+    ("galecrest", "stormy", 4), ("galecrest", "stormy", 1), ("galecrest", "uncharted", 5),
+    ("classic", None, 2), ("classic", None, 4), ("classic", None, 6)]
+
+
+@pytest.mark.parametrize(("edition", "loot", "players"), SOURCED, ids=[f"{e}-{loot or 'calm'}-{n}p"
+                                                                       for e, loot, n in SOURCED])
+def test_every_event_an_ability_causes_names_its_source(edition: str, loot: str | None, players: int) -> None:
+    """Seeded random games: each event an ability logged (a gain, a discard, a return to the bag...) has its source."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # reconstructed loot and solo cards warn on purpose
+        rules = lt.load_rules(edition, loot=loot) if loot else lt.load_rules(edition)
+        checked = 0
+        for seed in range(4):
+            agents = [lt.agents.RandomAgent(seed * 8 + i) for i in range(players)]
+            checked += _check_sources(lt.play(rules, agents, seed=seed))
+    assert checked > 50
+
+
+def test_a_loot_tile_borrowing_names_its_kind(tmp_path: Any) -> None:
+    """R10/E18: a chest that uses its taker's dusk ability logs the borrowing under the chest, within its contract."""
+    from libertalia.testing import Tracer, traced
+
+    from ..helpers import mod_rules, write_cards
+
+    folder = write_cards(tmp_path / "cards", {"Collector": (4.5, "dusk: gain 3 doubloons.")})
+    (folder / "chest.yaml").write_text(
+        "kind: chest\nside: calm\ncount: 4\ntext: |\n  dusk: use the dusk ability of the character that took this.\n",
+        encoding="utf-8")
+    tracer = Tracer()
+    rules = traced(mod_rules(folder), tracer)
+    game = lt.new_game(rules, 3, seed=0, setup={
+        "voyage": 1, "day": 1, "reputation": [0, 1, 2], "loot": [["chest"]] * 4,
+        "players": [{"hand": ["Collector"]}, {"hand": []}, {"hand": []}]}).choose("chest")
+    (borrowed,) = ev.select(game.events, type=ev.Borrowed)
+    assert (borrowed.seat, borrowed.source, borrowed.target, borrowed.timing) == (0, "chest", "Collector", "dusk")
+    assert str(borrowed) == "seat 0's chest uses the dusk ability of Collector"
+    assert tracer.counts["Borrow"] >= 1 and not tracer.violations, [str(v) for v in tracer.violations]
