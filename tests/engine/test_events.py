@@ -459,6 +459,25 @@ def test_every_event_an_ability_causes_names_its_source(edition: str, loot: str 
     assert checked > 50
 
 
+def test_events_logged_while_an_ability_runs_name_a_source() -> None:
+    """Moments say when an ability was on the stack: every event logged then names a card or loot kind."""
+    import random
+
+    from libertalia.testing import moments
+
+    for edition, players, seed in (("galecrest", 4, 3), ("galecrest", 1, 4), ("classic", 5, 6)):
+        rules = lt.load_rules(edition)
+        known = {source[2:] for source in rules.sources}
+        game, pick, running = lt.new_game(rules, players, seed=seed), random.Random(seed), 0
+        while not game.is_over:
+            game, seen = moments(game, pick.choice(game.legal_keys()))
+            for m in seen:
+                if m.state.frames:
+                    running += 1
+                    assert _cause(m.event) in known, f"{m.event!r} was logged by an ability and names none"
+        assert running > 20
+
+
 def test_a_loot_tile_borrowing_names_its_kind(tmp_path: Any) -> None:
     """R10/E18: a chest that uses its taker's dusk ability logs the borrowing under the chest, within its contract."""
     from libertalia.testing import Tracer, traced

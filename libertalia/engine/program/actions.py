@@ -405,10 +405,10 @@ class Borrow(Node):
         borrower = f.this[1].partition("#")[0] if f.source[0] == "c" and f.this is not None else source_name(f)
         for r in refs:
             spec = w.rules.card(r[1])
-            w.log(journal.BORROW_BY, f.seat, borrower, self.timing, spec.name)
             for i in reversed(range(len(spec.compiled))):
                 if spec.compiled[i].timing == self.timing and not spec.compiled[i].passive:
                     w.push_frame(f"c:{r[1]}", i, f.seat, f.this, origin=r)
+            w.log(journal.BORROW_BY, f.seat, borrower, self.timing, spec.name)  # once its text is stacked
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:
