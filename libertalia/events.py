@@ -1,11 +1,37 @@
 """What happened in a game, as typed values: one frozen class per kind of event.
 
-``game.events`` holds these, oldest first.  Every event has the fields of the common base
+``game.events`` holds these, oldest first, and ``game.events_since(earlier)`` those logged after
+an earlier game of the same line of play.  Every event has the fields of the common base
 ``Event`` (``voyage``, ``day``, ``phase``, ``kind``, ``text``, ``seat``, ``source``,
-``amount``, ``timing``) and its own typed fields, so a test names what it looks for instead
-of matching sentences::
+``amount``, ``timing``, ``targets``, ``target``, ``target_seats``, ``target_seat``) and its own
+typed fields, so a test names what it looks for instead of matching sentences.
 
-    discarded = [e for e in game.events if isinstance(e, Discarded) and e.target_seat == 2]
+``select(events, ...)`` keeps the events that match every filter given, so a property reads
+like the rule it checks::
+
+    hits = select(game.events_since(before), type=Discarded, source="saber", target_seat=2)
+
+Its filters, all keyword-only and each left out to match anything:
+
+- ``type``: an event class or a tuple of them (``Discarded``; the result is typed so);
+- ``kind``: the family, such as ``"discard"`` or ``"loot"`` (``KINDS`` lists them);
+- ``seat``, ``source``, ``timing``, ``phase``, ``voyage``, ``day``: the base fields;
+- ``target``: a card or loot kind among the event's ``targets``; ``target_seat``: a seat
+  among its ``target_seats``.
+
+A filter's value may be a set, frozenset, tuple or list of values, meaning any of them; ``None``
+matches an event without one (``source=None``: no ability caused it; ``target=None``: it acts on
+no card or token).  A card name matches however the card is held: ``source="Cook"`` finds seat
+1's Cook held by seat 0 (``Cook#1``) too, and ``"Cook#1"`` only that one.  A kind, phase or
+timing that no event can have raises ``ValueError`` naming the ones there are.
+
+The targets of each class: the card moved, discarded, played, kept or borrowed, with the seat
+that owns it (``TakenOver``: the seat it is taken from; ``Borrowed``: none, the lender's seat is
+not logged); the loot taken, returned, kept, given, drawn or swapped (both kinds), with the seat
+it was taken from (``LootTaken``, ``LootReturned``, ``LootSwapped``: its holders) or given to
+(``LootGiven``: ``to_seat``); for doubloons, income, banking and reputation, the seat whose purse
+or token changed (``Paid``: the payer).  Events of the table (a voyage or day beginning, the
+reveal, the game's end) target nothing.
 
 Words used throughout:
 
@@ -19,13 +45,19 @@ Words used throughout:
 - a *card* is named as its holder holds it: ``Cook#1`` is seat 1's Cook, taken over by
   another seat.
 
+Every event an ability caused names that ability's card or loot kind as its ``source``; a
+``play`` event's ``source`` is the card played, and ``PutOnIsland.cause`` the ability that
+played it.
+
 Events are built when the log is read (``engine.journal``), and their sentences when
 ``str()`` or ``text`` is read: the engine only appends a template number and its arguments.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import builtins
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, ClassVar, TypeVar, overload
 
 import attrs
 
@@ -37,7 +69,7 @@ __all__ = [
     "LootLeftOver", "LootRemoved", "LootReturned", "LootSwapped", "LootTaken", "Moved", "Paid",
     "PilfererPlayed", "PilfererTook", "Played", "Pushed", "PutOnIsland", "Reranked", "ReputationChanged",
     "ReputationMovedTo", "ReputationOverflowed", "Revealed", "StartingDoubloons", "TakenOver", "TieBroken",
-    "VoyageBegan",
+    "VoyageBegan", "select",
 ]
 
 PHASES: tuple[str, ...] = ("setup", "voyage", "select", "sun", "dusk", "night", "anchor", "over")
@@ -62,6 +94,11 @@ def _doubloons(n: int) -> str:
     return f"{n} doubloon{'' if n == 1 else 's'}"
 
 
+def _seats(*seats: int | None) -> tuple[int, ...]:
+    """The seats named, each once and in order, without the missing ones."""
+    return tuple(dict.fromkeys(seat for seat in seats if seat is not None))
+
+
 # ------------------------------------------------------------------ the game and its voyages
 @attrs.frozen(slots=True)
 class GameStarted(Event):
@@ -82,6 +119,10 @@ class HandicapDoubloons(Event):
     kind: ClassVar[str] = "income"
     seat: int
     doubloons: int
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         return f"seat {self.seat} starts with {self.doubloons} extra doubloons"
@@ -107,6 +148,10 @@ class IncomeCollected(Event):
     seat: int
     doubloons: int
 
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} collects {self.doubloons} doubloons of income"
 
@@ -118,6 +163,10 @@ class StartingDoubloons(Event):
     kind: ClassVar[str] = "income"
     seat: int
     doubloons: int
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         return f"seat {self.seat} starts with {self.doubloons} doubloons"
@@ -142,6 +191,10 @@ class Banked(Event):
     seat: int
     doubloons: int
     score: int  # after banking
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         return f"seat {self.seat} banks {self.doubloons} doubloons (score {self.score})"
@@ -183,6 +236,14 @@ class Played(Event):
     def source(self) -> str:
         return self.card.partition("#")[0]
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.card,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} plays {self.card}"
 
@@ -193,6 +254,10 @@ class PilfererPlayed(Event):
 
     kind: ClassVar[str] = "play"
     card: str
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.card,)
 
     def sentence(self) -> str:
         return f"the Pilferer plays {self.card}"
@@ -230,6 +295,14 @@ class PutOnIsland(Event):
     def to_zone(self) -> str:
         return "island"
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.card,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} puts {self.card} onto the island"
 
@@ -242,6 +315,14 @@ class Reranked(Event):
     seat: int
     card: str
     rank: float
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.card,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         return f"seat {self.seat}'s {self.card} changed nothing: it now ranks {self.rank:g}"
@@ -269,6 +350,14 @@ class Discarded(Event):
     def to_zone(self) -> str:
         return "graveyard"
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.target,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.target_seat,)
+
     def sentence(self) -> str:
         if self.by_seat is None:
             return f"seat {self.target_seat}'s {self.target} is discarded"
@@ -287,6 +376,14 @@ class Moved(Event):
     to_zone: str
     source: str | None = None
     timing: str | None = None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return () if self.card is None else (self.card,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         if self.card is None:
@@ -307,6 +404,14 @@ class TakenOver(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.target,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.target_seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} takes seat {self.target_seat}'s {self.target} into their own zones"
 
@@ -321,6 +426,14 @@ class KeptAboard(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.card,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} keeps {self.card} aboard for the next voyage"
 
@@ -328,7 +441,8 @@ class KeptAboard(Event):
 @attrs.frozen(slots=True)
 class Borrowed(Event):
     """``seat`` uses ``target``'s ``borrowed_timing`` ability; ``source`` is the borrower (the
-    Witch, the Apprentice), ``None`` in an older log or for a loot token borrowing."""
+    Witch, the Apprentice, or a loot tile's kind borrowing through its taker), ``None`` in an
+    older log."""
 
     kind: ClassVar[str] = "borrow"
     seat: int
@@ -336,6 +450,10 @@ class Borrowed(Event):
     borrowed_timing: str
     source: str | None = None
     timing: str | None = None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.target,)
 
     def sentence(self) -> str:
         who = f"seat {self.seat}" if self.source is None else f"seat {self.seat}'s {self.source}"
@@ -352,6 +470,10 @@ class DoubloonsChanged(Event):
     amount: int
     source: str
     timing: str | None = None
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         n = abs(self.amount)
@@ -370,6 +492,10 @@ class Paid(Event):
     source: str
     timing: str | None = None
 
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.payer,)
+
     def sentence(self) -> str:
         return f"seat {self.payer} pays seat {self.seat} {self.amount} doubloons ({self.source})"
 
@@ -384,6 +510,10 @@ class ReputationChanged(Event):
     source: str
     timing: str | None = None
 
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} {'gains' if self.steps > 0 else 'loses'} {abs(self.steps)} reputation ({self.source})"
 
@@ -397,6 +527,10 @@ class ReputationMovedTo(Event):
     end: str
     source: str | None = None
     timing: str | None = None
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         return f"seat {self.seat} moves to the {self.end} reputation space"
@@ -413,6 +547,10 @@ class Pushed(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} is pushed along the track to space {self.space}"
 
@@ -426,6 +564,10 @@ class ReputationOverflowed(Event):
     doubloons: int
     source: str | None = None
     timing: str | None = None
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         verb = "gains" if self.doubloons > 0 else "loses"
@@ -448,6 +590,14 @@ class LootTaken(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.loot,)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return _seats(self.from_seat)
+
     def sentence(self) -> str:
         if self.card is not None:
             return f"seat {self.seat}'s {self.card} takes {_a(self.loot)}"
@@ -469,6 +619,10 @@ class LootRemoved(Event):
     def from_zone(self) -> str:
         return "today's loot"
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.loot,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} removes {_a(self.loot)} from today's loot"
 
@@ -479,6 +633,10 @@ class LootLeftOver(Event):
 
     kind: ClassVar[str] = "loot"
     loot: tuple[str, ...]
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self.loot
 
     def sentence(self) -> str:
         return f"unclaimed loot leaves the day: {', '.join(self.loot)}"
@@ -497,6 +655,14 @@ class LootReturned(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self.loot
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return _seats(*self.from_seats or ())
+
     def sentence(self) -> str:
         return f"seat {self.seat} returns {', '.join(self.loot)} to the bag"
 
@@ -510,6 +676,14 @@ class LootKept(Event):
     loot: tuple[str, ...]
     source: str | None = None
     timing: str | None = None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self.loot
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
 
     def sentence(self) -> str:
         return f"seat {self.seat} keeps {', '.join(self.loot)} for the next voyage"
@@ -528,6 +702,14 @@ class LootGiven(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self.loot
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return (self.to_seat,)
+
     def sentence(self) -> str:
         return f"seat {self.seat} gives {', '.join(self.loot)} to seat {self.to_seat}"
 
@@ -545,6 +727,10 @@ class LootDrawn(Event):
     @property
     def from_zone(self) -> str:
         return "the bag"
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self.loot
 
     def sentence(self) -> str:
         return f"seat {self.seat} draws {', '.join(self.loot)} from the bag"
@@ -565,6 +751,14 @@ class LootSwapped(Event):
     source: str | None = None
     timing: str | None = None
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.loot, self.swapped_for)
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return _seats(self.from_seat, self.to_seat)
+
     def sentence(self) -> str:
         return f"seat {self.seat} swaps {_a(self.loot)} for {_a(self.swapped_for)}"
 
@@ -576,5 +770,164 @@ class PilfererTook(Event):
     kind: ClassVar[str] = "loot"
     loot: str
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.loot,)
+
     def sentence(self) -> str:
         return f"the Pilferer takes {_a(self.loot)} and returns it to the bag"
+
+
+# ------------------------------------------------------------------ querying
+CLASSES: tuple[builtins.type[Event], ...] = tuple(
+    cls for cls in (globals()[name] for name in __all__ if name[0].isupper() and name != "Event"))
+"""Every class of event, in the order ``__all__`` lists them."""
+
+KINDS: frozenset[str] = frozenset(cls.kind for cls in CLASSES)
+"""Every ``kind`` an event can have."""
+
+TIMINGS: frozenset[str] = frozenset(TIMING_OF_PHASE.values())
+"""Every ``timing`` an ability's event can have."""
+
+E = TypeVar("E", bound=Event)
+
+
+class _Anything:
+    """What a filter left out stands for: matches every event (``None`` matches only missing values)."""
+
+    def __repr__(self) -> str:
+        return "anything"
+
+
+ANY: Any = _Anything()
+"""The default of every ``select`` filter: it matches anything."""
+
+
+@overload
+def select(events: Iterable[Event], *, type: builtins.type[E] | tuple[builtins.type[E], ...],
+           kind: Any = ANY, seat: Any = ANY, source: Any = ANY, target: Any = ANY, target_seat: Any = ANY,
+           timing: Any = ANY, phase: Any = ANY, voyage: Any = ANY, day: Any = ANY) -> tuple[E, ...]: ...
+
+
+@overload
+def select(events: Iterable[Event], *, kind: Any = ANY, seat: Any = ANY, source: Any = ANY, target: Any = ANY,
+           target_seat: Any = ANY, timing: Any = ANY, phase: Any = ANY, voyage: Any = ANY,
+           day: Any = ANY) -> tuple[Event, ...]: ...
+
+
+def select(events: Iterable[Event], *, type: Any = ANY, kind: Any = ANY, seat: Any = ANY, source: Any = ANY,
+           target: Any = ANY, target_seat: Any = ANY, timing: Any = ANY, phase: Any = ANY, voyage: Any = ANY,
+           day: Any = ANY) -> tuple[Event, ...]:
+    """The events that match every filter given, in their order (the module docstring says how each matches)."""
+    test = matcher("select", type=type, kind=kind, seat=seat, source=source, target=target,
+                   target_seat=target_seat, timing=timing, phase=phase, voyage=voyage, day=day)
+    return tuple([e for e in events if test(e)])
+
+
+def matcher(where: str, **filters: Any) -> Callable[[Event], bool]:
+    """One test for ``select``'s filters (``where`` names the caller in errors): every filter given must match.
+
+    Checked once, before any event is read: a kind, phase or timing that cannot be, or a filter
+    of the wrong type, is refused here rather than matching nothing.
+    """
+    unknown = set(filters) - set(_FIELDS)
+    if unknown:
+        raise TypeError(f"{where}: no filter {', '.join(sorted(unknown))}; the filters are {', '.join(_FIELDS)}")
+    tests: list[Callable[[Event], bool]] = []
+    for name, value in filters.items():
+        if value is ANY:
+            continue
+        tests.append(_FIELDS[name](where, name, value))
+    if not tests:
+        return _always
+    if len(tests) == 1:
+        return tests[0]
+    return lambda e: all(test(e) for test in tests)
+
+
+def _always(e: Event) -> bool:
+    return True
+
+
+def _values(where: str, name: str, value: Any, kinds: tuple[builtins.type, ...], known: Collection[Any] | None = None,
+            what: str = "") -> frozenset[Any]:
+    """A filter's value as the set of values it accepts, each checked."""
+    many = isinstance(value, set | frozenset | tuple | list)
+    wanted = frozenset(value) if many else frozenset((value,))
+    for v in wanted:
+        if v is not None and not isinstance(v, kinds):
+            raise TypeError(f"{where}: {name} is {what}, or a set of them, not {v!r}")
+        if isinstance(v, bool) and int in kinds:
+            raise TypeError(f"{where}: {name} is {what}, or a set of them, not {v!r}")
+        if known is not None and v is not None and v not in known:
+            raise ValueError(f"{where}: {name} {v!r} is none of {', '.join(sorted(known))}")
+    return wanted
+
+
+def _field(attribute: str, kinds: tuple[builtins.type, ...], what: str, known: Collection[Any] | None = None
+           ) -> Callable[[str, str, Any], Callable[[Event], bool]]:
+    def build(where: str, name: str, value: Any) -> Callable[[Event], bool]:
+        wanted = _values(where, name, value, kinds, known, what)
+        return lambda e: getattr(e, attribute) in wanted
+    return build
+
+
+def _printed(name: str) -> str:
+    return name.partition("#")[0]
+
+
+def _names(attribute: str) -> Callable[[str, str, Any], Callable[[Event], bool]]:
+    """A card or loot kind: ``"Cook"`` matches a Cook however it is held (``Cook#1``), ``"Cook#1"`` only that one."""
+    def build(where: str, name: str, value: Any) -> Callable[[Event], bool]:
+        wanted = _values(where, name, value, (str,), None, "a card name or loot kind")
+
+        def test(e: Event) -> bool:
+            got = getattr(e, attribute)
+            return got in wanted or (got is not None and _printed(got) in wanted)
+        return test
+    return build
+
+
+def _targets(where: str, name: str, value: Any) -> Callable[[Event], bool]:
+    """Any of the event's targets; ``None``: it has none."""
+    wanted = _values(where, name, value, (str,), None, "a card name or loot kind")
+    none = None in wanted
+
+    def test(e: Event) -> bool:
+        found = e.targets
+        return any(t in wanted or _printed(t) in wanted for t in found) if found else none
+    return test
+
+
+def _target_seats(where: str, name: str, value: Any) -> Callable[[Event], bool]:
+    """Any of the event's target seats; ``None``: it has none."""
+    wanted = _values(where, name, value, (int,), None, "a seat number")
+    none = None in wanted
+
+    def test(e: Event) -> bool:
+        found = e.target_seats
+        return any(t in wanted for t in found) if found else none
+    return test
+
+
+def _type(where: str, name: str, value: Any) -> Callable[[Event], bool]:
+    classes = value if isinstance(value, tuple) else (value,)
+    for cls in classes:
+        if not (isinstance(cls, builtins.type) and issubclass(cls, Event)):
+            raise TypeError(f"{where}: type is an event class (such as Discarded), or a tuple of them, not {cls!r}")
+    return lambda e: isinstance(e, classes)
+
+
+_FIELDS: dict[str, Callable[[str, str, Any], Callable[[Event], bool]]] = {
+    "type": _type,
+    "kind": _field("kind", (str,), "an event kind", KINDS),
+    "seat": _field("seat", (int,), "a seat number"),
+    "source": _names("source"),
+    "target": _targets,
+    "target_seat": _target_seats,
+    "timing": _field("timing", (str,), "a timing", TIMINGS),
+    "phase": _field("phase", (str,), "a phase", PHASES),
+    "voyage": _field("voyage", (int,), "a voyage number"),
+    "day": _field("day", (int,), "a day number"),
+}
+"""Each filter ``select`` takes, and how it builds its test from the value given."""

@@ -53,7 +53,15 @@ class Event:
     - ``seat``: the seat the event concerns (``None``: nobody's, or the whole table);
     - ``source``: the card or loot kind whose ability caused it (for a ``play`` event, the card);
     - ``amount``: doubloons that ability gained (+) or lost (-) for ``seat``, else 0;
-    - ``timing``: that ability's timing (``sun``, ``dusk``, ``moon``, ``anchor``), if one acted.
+    - ``timing``: that ability's timing (``sun``, ``dusk``, ``moon``, ``anchor``), if one acted;
+    - ``targets``: the cards or loot kinds the event acts on (moves, discards, borrows, takes,
+      returns, keeps), in the order it names them; ``target`` is the one of them when there is
+      exactly one, else ``None``;
+    - ``target_seats``: the seats it acts on: whose card or token it was (or, given, whose it
+      becomes), whose doubloons or reputation changed, who paid; ``target_seat`` likewise.
+
+    ``target`` and ``target_seat`` are fields of their own in the classes that always have one
+    (a discard's); every class answers all four, so a filter over any events can use them.
     """
 
     kind: ClassVar[str] = ""
@@ -76,6 +84,24 @@ class Event:
     @property
     def timing(self) -> str | None:
         return None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def target_seats(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    def target(self) -> str | None:
+        found = self.targets
+        return found[0] if len(found) == 1 else None
+
+    @property
+    def target_seat(self) -> int | None:
+        found = self.target_seats
+        return found[0] if len(found) == 1 else None
 
     @property
     def text(self) -> str:

@@ -325,15 +325,19 @@ def _rerank(w: Work) -> None:
     """S2: each Automa card whose sun ability changed nothing takes its "No effect" rank."""
     solo = w.rules.board.solo
     assert solo is not None
+    reranked = []
     for ref in w.no_effect:
         card = solo.find(ref[1])
         if ref in w.island and card is not None:  # S9: a card with no solo card keeps its printed rank
-            rank = card.no_effect
-            w.ranks[ref] = rank
-            w.log(journal.NO_EFFECT, ref[0], ref[1], f"{rank:g}")
+            w.ranks[ref] = card.no_effect
+            reranked.append(ref)
     w.no_effect = []
     w.island = sorted(w.island, key=w.sort_key)
     w.moves += 1
+    # Logged once the island stands in its new order, as every event is logged once it is done
+    # (``testing.moments`` shows the game as it stands after each event).
+    for ref in reranked:
+        w.log(journal.NO_EFFECT, ref[0], ref[1], f"{w.ranks[ref]:g}")
 
 
 def _left_of_neutral(w: Work) -> CardRef | None:
@@ -391,8 +395,9 @@ def _dusk(w: Work) -> None:
                 w.to_bag(kind)
         else:
             w.aside.extend(leftover)
-        w.log(journal.LEFTOVER, tuple(leftover))
+        gone = tuple(leftover)
         leftover.clear()
+        w.log(journal.LEFTOVER, gone)
     w.step, w.sub = "night", 0
     w.log(journal.NIGHT)
 
@@ -520,9 +525,9 @@ def _anchor(w: Work) -> None:
         return
     _apply_net(w)
     for seat, p in enumerate(w.seats):
-        p.score += p.coins
-        w.log(journal.BANK, seat, p.coins, p.score)
-        p.coins = 0
+        banked, p.coins = p.coins, 0
+        p.score += banked
+        w.log(journal.BANK, seat, banked, p.score)
     w.net = None
     _voyage_end(w)
 

@@ -557,9 +557,28 @@ def decode(data: bytes, words: Sequence[str], players: int | None = None,
     for an ability's event in a phase other than its own (a token's dusk ability fires when
     it is taken, whatever the phase); without it an ability's timing is its phase's.
     ``start`` is a byte offset where a record begins: only the events from there on are
-    returned (what comes before is still read, for the clock).
+    returned.  What comes before is read for the clock only, and not even that when it is a
+    log read to its end before (``ENDS``): a property that reads each step's new events
+    (``Game.events_since``) reads each record once, not the whole log at every step.
     """
     return tuple(_events(data, words, players, timings, start))
+
+
+def records(data: bytes, words: Sequence[str], players: int | None = None,
+            timings: Mapping[str, str] | None = None, start: int = 0) -> Iterator[tuple[Event, ...]]:
+    """``decode``, one record at a time from ``start``: the events each record stands for.
+
+    A record is one ``Work.log`` call: a marker stands for none (``()``), ``PLAYS_REVEALED``
+    for a day's plays and its reveal, any other for one event.  ``testing.moments`` pairs each
+    with the state the engine was in when it logged it.
+    """
+    for built in _records(data, words, players, timings, start):
+        if built is None:
+            yield ()
+        elif isinstance(built, tuple):
+            yield built
+        else:
+            yield (built,)
 
 
 _SETUP = frozenset({RULES, HANDICAP, VOYAGE, POSITION})
@@ -570,12 +589,38 @@ declared position's, whose first day has no event saying when it is."""
 _CLOCK = frozenset({VOYAGE, DAY, REVEAL, BANK, OVER, TIE_BROKEN, *MARKERS, PLAYS_REVEALED, SOLO_PLAYS_REVEALED})
 """The templates that move the clock: before ``start`` only these need building."""
 
+ENDS: dict[tuple[int, int | None, bytes], tuple[int, int, str | None]] = {}
+"""The clock (voyage, day, phase) at the end of logs read to their end, keyed by (lexicon size,
+seats, log): a later read of a log that begins with one of them starts there, instead of
+reading it again.  The lexicon's size and the seats are in the key because they decide which
+logs read without an error; a log's clock depends on nothing else."""
+ENDS_KEPT = 256
+"""Logs whose end clock ``ENDS`` remembers before it starts afresh."""
+
 
 def _events(data: bytes, words: Sequence[str], players: int | None,
             timings: Mapping[str, str] | None = None, start: int = 0) -> Iterator[Event]:
     """``decode``, one event at a time: a reader that stops early reads no further."""
+    for built in _records(data, words, players, timings, start):
+        if built is None:
+            continue
+        if isinstance(built, tuple):
+            yield from built
+        else:
+            yield built
+
+
+def _records(data: bytes, words: Sequence[str], players: int | None,
+             timings: Mapping[str, str] | None = None, start: int = 0) -> Iterator[Built]:
+    """What each record from ``start`` on stands for, in order (``None`` for a marker)."""
     r = _Reader(data, words)
     clock = Clock(timings)
+    keep = data.__class__ is bytes  # a log to remember the end of (a bytearray is no key)
+    if start and keep:
+        known_end = ENDS.get((len(words), players, data[:start]))
+        if known_end is not None:
+            r.pos = start
+            clock.set(*known_end)
     templates, known = TEMPLATES, len(TEMPLATES)
     end = len(data)
     while r.pos < end:
@@ -595,12 +640,13 @@ def _events(data: bytes, words: Sequence[str], players: int | None,
         if at < start and number not in _CLOCK:
             continue
         built = t.build(values, clock)
-        if built is None or at < start:
+        if at < start:
             continue
-        if isinstance(built, tuple):
-            yield from built
-        else:
-            yield built
+        yield built
+    if end and keep:
+        if len(ENDS) >= ENDS_KEPT:
+            ENDS.clear()
+        ENDS[(len(words), players, data)] = (clock.voyage, clock.day, clock.phase)
 
 
 def began_with_deal(packed: bytes | None, words: Sequence[str]) -> bool:

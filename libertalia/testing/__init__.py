@@ -1,6 +1,9 @@
 """Tools for property-testing rule interactions (docs/testing.md).
 
 - ``check_invariants(game)`` raises ``AssertionError`` naming a broken invariant;
+- ``moments(game, key)`` answers like ``choose`` and returns each event of the answer with the
+  state right after it (``Moment``); ``when(moments, source=...)`` filters them like
+  ``libertalia.events.select`` filters events;
 - ``positions()`` and ``games()`` are hypothesis strategies for declared positions and for
   games at random points, ``featuring=`` cards where they act; ``interactions()`` gives games
   stopped once the featured cards have all acted;
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .focus import FocusedPosition, Placement, acted, focused_position, interactions
 from .invariants import cards_by_owner, check_invariants
+from .moments import Moment, moments, when  # the function ``moments`` hides its module's name here
 from .repro import Reproduction, load_call, reproduction
 from .strategies import games, positions
 from .texts import card_texts, spelled_texts, text_problem, vocabulary
@@ -44,8 +48,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "PHASES", "ContractReport", "FocusedPosition", "GameMachine", "Placement", "Reproduction", "Tracer", "acted",
-    "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts", "games",
-    "interactions", "load_call", "positions", "reproduction", "spelled_texts", "text_problem", "traced",
-    "vocabulary",
+    "PHASES", "ContractReport", "FocusedPosition", "GameMachine", "Moment", "Placement", "Reproduction", "Tracer",
+    "acted", "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts", "games",
+    "interactions", "load_call", "moments", "positions", "reproduction", "spelled_texts", "text_problem", "traced",
+    "vocabulary", "when",
 ]

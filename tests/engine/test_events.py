@@ -12,7 +12,16 @@ import pytest
 import libertalia as lt
 from libertalia import events as ev
 from libertalia.engine import journal
-from libertalia.events import Discarded, KeptAboard, LootTaken, Moved, Played, Pushed, ReputationChanged
+from libertalia.events import (
+    Discarded,
+    DoubloonsChanged,
+    KeptAboard,
+    LootTaken,
+    Moved,
+    Played,
+    Pushed,
+    ReputationChanged,
+)
 
 from . import golden_events
 
@@ -252,7 +261,8 @@ def test_events_since_refuses_a_later_game_and_a_game_without_a_log() -> None:
 # ------------------------------------------------------------------ the classes
 def test_every_event_class_is_frozen_slotted_and_reachable_from_the_log() -> None:
     """Each public class is a frozen attrs class with slots, and some template decodes to it."""
-    classes = {getattr(ev, name) for name in ev.__all__} - {lt.Event}
+    classes = {getattr(ev, name) for name in ev.__all__ if isinstance(getattr(ev, name), type)} - {lt.Event}
+    assert classes == set(ev.CLASSES)
     for cls in classes:
         assert attrs.has(cls) and "__slots__" in cls.__dict__ and issubclass(cls, lt.Event), cls
         assert cls.kind and cls.sentence is not lt.Event.sentence, cls
@@ -286,3 +296,204 @@ def _every_template() -> list[lt.Event]:
         journal.write(out, ids, number, OVERRIDE.get(number) or tuple(SAMPLE[shape] for shape in t.shapes))
     journal.write(out, ids, journal.CHANGE, ("doubloons", 1, 2, "Cook"))
     return list(journal.decode(bytes(out), words, players=2))
+
+
+# ------------------------------------------------------------------ targets
+def test_every_class_names_its_targets_consistently() -> None:
+    """Every class: ``target`` is the one of ``targets`` (else None), ``target_seat`` the one of ``target_seats``."""
+    for e in _every_template():
+        assert isinstance(e.targets, tuple) and isinstance(e.target_seats, tuple), repr(e)
+        assert e.target == (e.targets[0] if len(e.targets) == 1 else None), repr(e)
+        assert e.target_seat == (e.target_seats[0] if len(e.target_seats) == 1 else None), repr(e)
+        assert len(set(e.target_seats)) == len(e.target_seats), repr(e)
+
+
+def test_each_class_targets_what_it_acts_on() -> None:
+    """A discard targets the card and its owner, a payment the payer, a gift its receiver, a swap both kinds."""
+    discard = Discarded(2, "Cook", "island", 0, "saber", "dusk", voyage=1, day=1, phase="dusk")
+    assert (discard.targets, discard.target_seats, discard.target, discard.target_seat) == (("Cook",), (2,), "Cook", 2)
+    assert ev.TakenOver(0, 1, "Cook", "ship", "Pirate").target_seat == 1
+    assert ev.Paid(1, 0, 3, "Gambler").target_seats == (1,)
+    assert ev.LootGiven(0, ("map", "relic"), 2, (0, 0), "Beggar").target_seats == (2,)
+    assert ev.LootGiven(0, ("map", "relic"), 2).targets == ("map", "relic")
+    assert ev.LootGiven(0, ("map", "relic"), 2).target is None  # two tokens: no one target
+    assert ev.LootReturned(1, ("map", "map"), ("loot", "loot"), (1, 1), "Preacher").target_seats == (1,)
+    swap = ev.LootSwapped(0, "map", "relic", "loot", 0, "loot", 2, "Smuggler")
+    assert (swap.targets, swap.target_seats) == (("map", "relic"), (0, 2))
+    assert ev.LootTaken(0, "map", "today's loot", None, "Cook").target_seats == ()
+    assert ev.Moved(0, None, "graveyard", "hand", "Surgeon").targets == ()  # face down: no card named
+    assert ev.DoubloonsChanged(3, -2, "Cook").target_seat == 3
+    assert ev.Borrowed(1, "Cook", "moon", "Witch").target_seats == ()  # the lender's seat is not logged
+    assert (ev.DayBegan(("map",)).targets, ev.DayBegan(("map",)).target_seats) == ((), ())
+
+
+# ------------------------------------------------------------------ select
+def _finished(edition: str = "galecrest", players: int = 3, seed: int = 2) -> lt.Game:
+    return lt.play(lt.load_rules(edition), [lt.agents.RandomAgent(seed * 8 + i) for i in range(players)], seed=seed)
+
+
+def test_select_filters_by_kind_seat_source_target_and_type() -> None:
+    """Each filter keeps what a comprehension over the same field keeps; several filters all must match."""
+    events = _finished().events
+    assert ev.select(events) == events
+    assert ev.select(events, kind="discard") == tuple(e for e in events if e.kind == "discard")
+    assert ev.select(events, type=Discarded) == tuple(e for e in events if isinstance(e, Discarded))
+    assert ev.select(events, seat=1, phase="dusk") == tuple(e for e in events if e.seat == 1 and e.phase == "dusk")
+    assert ev.select(events, target_seat=2, kind="doubloons") == tuple(
+        e for e in events if e.kind == "doubloons" and e.seat == 2)
+    taken = ev.select(events, type=LootTaken, target="map")
+    assert taken and taken == tuple(e for e in events if isinstance(e, LootTaken) and e.loot == "map")
+    sources = {e.source for e in events if e.source is not None and e.kind != "play"}
+    for source in sources:
+        assert ev.select(events, source=source) == tuple(e for e in events if e.source == source)
+
+
+def test_select_takes_a_set_of_values_and_none_for_missing() -> None:
+    """A set means any of its values; ``None`` keeps the events without one (no source, no target)."""
+    events = _finished("classic", 4, 5).events
+    assert ev.select(events, seat={0, 1}) == tuple(e for e in events if e.seat in (0, 1))
+    assert ev.select(events, kind=("bank", "over")) == tuple(e for e in events if e.kind in ("bank", "over"))
+    assert ev.select(events, source=None) == tuple(e for e in events if e.source is None)
+    assert ev.select(events, target=None) == tuple(e for e in events if not e.targets)
+    assert ev.select(events, target_seat=None, kind="day")  # a day's beginning targets nobody
+    assert ev.select(events, type=(ev.Banked, ev.GameOver)) == tuple(
+        e for e in events if isinstance(e, ev.Banked | ev.GameOver))
+
+
+def test_select_matches_a_card_however_it_is_held() -> None:
+    """``source="Cook"`` finds seat 1's Cook held by seat 0 (``Cook#1``); ``"Cook#1"`` finds only that one."""
+    mine = DoubloonsChanged(0, 3, "Cook", "sun")
+    theirs = DoubloonsChanged(0, 3, "Cook#1", "sun")
+    taken = ev.TakenOver(0, 1, "Cook", "ship", "Pirate")
+    events = (mine, theirs, taken)
+    assert ev.select(events, source="Cook") == (mine, theirs)
+    assert ev.select(events, source="Cook#1") == (theirs,)
+    assert ev.select(events, target="Cook", target_seat=1) == (taken,)
+
+
+@pytest.mark.parametrize(("filters", "error", "says"), [
+    ({"kind": "discrad"}, ValueError, "is none of bank, borrow"),
+    ({"phase": "noon"}, ValueError, "noon"),
+    ({"timing": "night"}, ValueError, "anchor, dusk, moon, sun"),
+    ({"seat": "0"}, TypeError, "a seat number"),
+    ({"seat": True}, TypeError, "a seat number"),
+    ({"source": 3}, TypeError, "a card name or loot kind"),
+    ({"type": "Discarded"}, TypeError, "an event class"),
+])
+def test_select_refuses_a_filter_no_event_can_match(filters: dict[str, Any], error: type, says: str) -> None:
+    """A misspelt kind or phase, or a value of the wrong type, is refused by name instead of matching nothing."""
+    with pytest.raises(error, match=says):
+        ev.select((), **filters)
+
+
+def test_events_since_reads_only_the_new_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log read to its end before is not read again: a late step's new events cost what an early one's do."""
+    reads = 0
+    real = journal._read
+
+    def counting(r: Any, shape: str) -> Any:
+        nonlocal reads
+        reads += 1
+        return real(r, shape)
+
+    monkeypatch.setattr(journal, "_read", counting)
+    game = lt.new_game(lt.load_rules("galecrest"), 3, seed=4)
+    costs = []
+    for _ in range(60):
+        before = game
+        seen = len(before.events)  # read to its end, as a property reading every step does
+        game = game.choose(game.legal_keys()[0])
+        reads = 0
+        new = game.events_since(before)
+        costs.append((reads, len(new)))
+        assert new == game.events[seen:]
+    assert sum(n for n, _ in costs) > 0
+    assert all(n <= 6 * max(count, 1) for n, count in costs), costs  # a few arguments a record, never the log
+
+
+# ------------------------------------------------------------------ every event an ability causes names it
+ABILITY_ONLY = (Discarded, Moved, ev.TakenOver, KeptAboard, ev.Borrowed, DoubloonsChanged, ev.Paid,
+                ReputationChanged, ev.ReputationMovedTo, Pushed, ev.ReputationOverflowed, ev.LootReturned,
+                ev.LootKept, ev.LootGiven, ev.LootDrawn, ev.LootSwapped)
+"""The classes only an ability logs (a take by an ability, and a play by one, are told by their fields)."""
+
+
+def _cause(e: lt.Event) -> str | None:
+    """The card or loot kind whose ability logged ``e``: a play's ``source`` is the card played."""
+    return e.cause if isinstance(e, ev.PutOnIsland) else e.source
+
+
+def _caused_by_an_ability(e: lt.Event) -> bool:
+    return isinstance(e, ABILITY_ONLY + (ev.PutOnIsland,)) or (isinstance(e, LootTaken) and e.card is None)
+
+
+def _check_sources(game: lt.Game) -> int:
+    """Every event an ability caused, or with a timing, names a source these rules know; the count checked."""
+    known = {source[2:] for source in game.rules.sources}
+    checked = 0
+    for e in game.events:
+        if e.timing is not None or _caused_by_an_ability(e):
+            assert _cause(e) in known, f"{e!r} names no ability's card or loot kind"
+            checked += 1
+    return checked
+
+
+SOURCED = [("galecrest", None, n) for n in (1, 2, 3, 4, 5, 6)] + [
+    ("galecrest", "stormy", 4), ("galecrest", "stormy", 1), ("galecrest", "uncharted", 5),
+    ("classic", None, 2), ("classic", None, 4), ("classic", None, 6)]
+
+
+@pytest.mark.parametrize(("edition", "loot", "players"), SOURCED, ids=[f"{e}-{loot or 'calm'}-{n}p"
+                                                                       for e, loot, n in SOURCED])
+def test_every_event_an_ability_causes_names_its_source(edition: str, loot: str | None, players: int) -> None:
+    """Seeded random games: each event an ability logged (a gain, a discard, a return to the bag...) has its source."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # reconstructed loot and solo cards warn on purpose
+        rules = lt.load_rules(edition, loot=loot) if loot else lt.load_rules(edition)
+        checked = 0
+        for seed in range(4):
+            agents = [lt.agents.RandomAgent(seed * 8 + i) for i in range(players)]
+            checked += _check_sources(lt.play(rules, agents, seed=seed))
+    assert checked > 50
+
+
+def test_events_logged_while_an_ability_runs_name_a_source() -> None:
+    """Moments say when an ability was on the stack: every event logged then names a card or loot kind."""
+    import random
+
+    from libertalia.testing import moments
+
+    for edition, players, seed in (("galecrest", 4, 3), ("galecrest", 1, 4), ("classic", 5, 6)):
+        rules = lt.load_rules(edition)
+        known = {source[2:] for source in rules.sources}
+        game, pick, running = lt.new_game(rules, players, seed=seed), random.Random(seed), 0
+        while not game.is_over:
+            game, seen = moments(game, pick.choice(game.legal_keys()))
+            for m in seen:
+                if m.state.frames:
+                    running += 1
+                    assert _cause(m.event) in known, f"{m.event!r} was logged by an ability and names none"
+        assert running > 20
+
+
+def test_a_loot_tile_borrowing_names_its_kind(tmp_path: Any) -> None:
+    """R10/E18: a chest that uses its taker's dusk ability logs the borrowing under the chest, within its contract."""
+    from libertalia.testing import Tracer, traced
+
+    from ..helpers import mod_rules, write_cards
+
+    folder = write_cards(tmp_path / "cards", {"Collector": (4.5, "dusk: gain 3 doubloons.")})
+    (folder / "chest.yaml").write_text(
+        "kind: chest\nside: calm\ncount: 4\ntext: |\n  dusk: use the dusk ability of the character that took this.\n",
+        encoding="utf-8")
+    tracer = Tracer()
+    rules = traced(mod_rules(folder), tracer)
+    game = lt.new_game(rules, 3, seed=0, setup={
+        "voyage": 1, "day": 1, "reputation": [0, 1, 2], "loot": [["chest"]] * 4,
+        "players": [{"hand": ["Collector"]}, {"hand": []}, {"hand": []}]}).choose("chest")
+    (borrowed,) = ev.select(game.events, type=ev.Borrowed)
+    assert (borrowed.seat, borrowed.source, borrowed.target, borrowed.timing) == (0, "chest", "Collector", "dusk")
+    assert str(borrowed) == "seat 0's chest uses the dusk ability of Collector"
+    assert tracer.counts["Borrow"] >= 1 and not tracer.violations, [str(v) for v in tracer.violations]

@@ -400,15 +400,15 @@ class Borrow(Node):
     def act(self, w: Work, f: Frame) -> int:
         refs = self.target.pick(w, f, self)
         leave_mark(f, self.mark, tuple(refs), (), len(refs), bool(refs))
+        # Logged under the borrower: the character whose text borrows, or a loot tile's kind (it
+        # borrows through the character that took it, which is not what acts).
+        borrower = f.this[1].partition("#")[0] if f.source[0] == "c" and f.this is not None else source_name(f)
         for r in refs:
             spec = w.rules.card(r[1])
-            if f.source[0] == "c" and f.this is not None:
-                w.log(journal.BORROW_BY, f.seat, f.this[1].partition("#")[0], self.timing, spec.name)
-            else:
-                w.log(journal.BORROW, f.seat, self.timing, spec.name)
             for i in reversed(range(len(spec.compiled))):
                 if spec.compiled[i].timing == self.timing and not spec.compiled[i].passive:
                     w.push_frame(f"c:{r[1]}", i, f.seat, f.this, origin=r)
+            w.log(journal.BORROW_BY, f.seat, borrower, self.timing, spec.name)  # once its text is stacked
         return f.pc + 1
 
     def can_change(self, w: Work, f: Frame) -> bool:

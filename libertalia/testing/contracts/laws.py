@@ -715,7 +715,7 @@ def _borrow(step: act.Borrow, s: Seen, out: Problems) -> None:
                         if compiled[i].timing == step.timing and not compiled[i].passive]
     if list(pushed) != want_frames:
         out.append(f"it stacked {list(pushed)}; borrowing {[_card(r) for r in acted]} stacks {want_frames}")
-    borrower = s.this[1].partition("#")[0] if character and s.this is not None else None
+    borrower = s.this[1].partition("#")[0] if character and s.this is not None else s.name  # a loot tile: its kind
     _acted(s, groups, acted, out)
     _events(s, [ev.Borrowed(s.seat, v.printed(r[1]), step.timing, borrower) for r in acted], out)
     _mark(s, step.mark, (tuple(acted), (), len(acted), bool(acted)), out)
