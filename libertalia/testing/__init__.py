@@ -2,8 +2,8 @@
 
 - ``check_invariants(game)`` raises ``AssertionError`` naming a broken invariant;
 - ``positions()`` and ``games()`` are hypothesis strategies for declared positions and for
-  games at random points, ``featuring=`` cards where they act; ``interactions()`` gives games
-  stopped once the featured cards have all acted;
+  games at random points, ``featuring=`` cards where they act (``Feature``: each where it goes,
+  in which seat); ``interactions()`` gives games stopped once the featured cards have all acted;
 - ``GameMachine`` is a hypothesis state machine that plays games and checks every step;
 - ``card_texts(rules)`` generates valid card texts, to fuzz a mod;
 - ``reproduction(...)`` writes a failure as a script and as a card example to paste;
@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .focus import FocusedPosition, Placement, acted, focused_position, interactions
+from .focus import Feature, FocusedPosition, Placement, acted, focused_position, interactions
 from .invariants import cards_by_owner, check_invariants
 from .repro import Reproduction, load_call, reproduction
 from .strategies import games, positions
@@ -44,8 +44,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "PHASES", "ContractReport", "FocusedPosition", "GameMachine", "Placement", "Reproduction", "Tracer", "acted",
-    "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts", "games",
+    "PHASES", "ContractReport", "Feature", "FocusedPosition", "GameMachine", "Placement", "Reproduction", "Tracer",
+    "acted", "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts", "games",
     "interactions", "load_call", "positions", "reproduction", "spelled_texts", "text_problem", "traced",
     "vocabulary",
 ]
