@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,8 @@ import libertalia as lt
 from libertalia.testing import check_invariants, games, positions
 from libertalia.testing.focus import (
     TIMINGS,
+    Feature,
+    Featured,
     FocusedPosition,
     Placement,
     acted,
@@ -166,19 +169,125 @@ def test_acted_credits_a_borrow_to_the_borrower_of_that_seat() -> None:
     assert not acted(game.events, Placement("Witch", False, "moon", "ship", 1), rules)
 
 
+@settings(max_examples=30)
+@given(data=st.data())
+def test_an_apprentice_is_played_while_a_carpenter_is_in_the_same_ship(data: st.DataObject) -> None:
+    """Per-card zones and one seat label: the Apprentice is its seat's play, the Carpenter is aboard there."""
+    rules = _rules("galecrest")
+    position = data.draw(positions(rules, None, featuring=[("Apprentice", "play", "a"), ("Carpenter", "ship", "a")]))
+    apprentice, carpenter = position.featured
+    seat = apprentice.seat
+    assert seat is not None and carpenter.seat == seat
+    assert (apprentice.zone, carpenter.zone, apprentice.timing, carpenter.timing) == ("play", "ship", None, None)
+    mine = position.setup["players"][seat]
+    assert position.plays[seat] == "Apprentice" and "Apprentice" in mine["hand"] and "Carpenter" in mine["ship"]
+    game = position.start(rules)
+    assert f"Apprentice (seat {seat})" in _revealed(game)
+    while game.decision is not None and game.phase in ("select", "day"):  # on to the end of the sun
+        game = game.choose(game.legal_keys()[0])
+    check_invariants(game)
+    borrowed = [e for e in game.events if e.kind == "borrow" and e.source == "Apprentice"]
+    assert [e.seat for e in borrowed] == [seat]  # the Carpenter is always there to borrow from
+
+
+@given(position=focused_positions(_rules("galecrest"), 4, [("Wind Nymph", "ship", "x"), ("Witch", "ship", "x"),
+                                                            ("Cook", "play", "y")]))
+def test_different_labels_are_different_seats(position: FocusedPosition) -> None:
+    """Features of one label share a drawn seat, and two labels never share one."""
+    nymph, witch, cook = position.featured
+    assert nymph.seat == witch.seat != cook.seat
+
+
+def test_labelled_seats_are_drawn_not_fixed() -> None:
+    """A label is a seat drawn per position: over a few seeds it lands on more than one seat."""
+    rules = _rules("galecrest")
+    drawn = {focused_position(rules, 4, [("Apprentice", "play", "a"), ("Carpenter", "ship", "a")],
+                              rng=random.Random(i)).featured[0].seat for i in range(20)}
+    assert len(drawn) > 1
+
+
+@given(data=st.data())
+def test_a_card_featured_in_the_hand_is_not_played(data: st.DataObject) -> None:
+    """``hand``: the card is held, its seat plays another, so it stays out of the island."""
+    rules = _rules("galecrest")
+    position = data.draw(focused_positions(rules, 3, [("Wind Nymph", "hand", 1), ("Captain", "island", 1)]))
+    nymph, captain = position.featured
+    assert (nymph.zone, captain.zone) == ("hand", "play")  # "island" is said "play"
+    assert "Wind Nymph" in position.setup["players"][1]["hand"] and position.plays[1] == "Captain"
+    assert "Wind Nymph (seat" not in _revealed(position.start(rules))
+
+
+@given(data=st.data())
+def test_each_entry_may_name_its_own_timing(data: st.DataObject) -> None:
+    """A timing per card: the Carpenter's anchor (aboard, on the last day) beside a Witch for the moon."""
+    rules = _rules("galecrest")
+    position = data.draw(focused_positions(rules, 3, [("Carpenter", "anchor"), ("Witch", "moon")]))
+    carpenter, witch = position.featured
+    assert (carpenter.timing, carpenter.zone, witch.timing, witch.zone) == ("anchor", "ship", "moon", "ship")
+    assert position.setup["day"] == rules.board.voyage_days[position.setup["voyage"] - 1]
+
+
+def test_a_zone_with_a_timing_counts_only_that_ability() -> None:
+    """``Feature(..., timing=)``: aboard for its sun ability, so only a borrowed sun counts as it acting."""
+    rules = _rules("galecrest")
+    feature = Feature("Carpenter", "ship", seat=0, timing="sun")
+    position = focused_position(rules, 2, [feature], rng=random.Random(1))
+    (placed,) = position.featured
+    assert (placed.zone, placed.timing, placed.seat) == ("ship", "sun", 0)
+    game = lt.new_game(rules, 2, setup={"voyage": 1, "day": 4, "players": [
+        {"hand": ["Apprentice", "Cook"], "ship": ["Carpenter"], "doubloons": 9}, {"hand": ["Scout", "Cook"]}]})
+    game = game.play_out([lt.agents.FirstOptionAgent(), lt.agents.FirstOptionAgent()])
+    anchor = [e for e in game.events if e.source == "Carpenter" and e.timing == "anchor"]
+    assert anchor and not acted(anchor, placed, rules)  # its own anchor is not the sun ability featured
+    assert acted(game.events, placed, rules)  # the Apprentice's borrowed sun is
+    assert acted(anchor, attrs.evolve(placed, timing=None), rules)
+
+
+def test_old_entries_and_phase_still_work() -> None:
+    """Names, (name, seat) pairs and ``phase=`` build the same positions as before per-card placement."""
+    rules = _rules("galecrest")
+    position = focused_position(rules, 3, ["Barkeep", ("Witch", 2)], rng=random.Random(3), phase="moon")
+    assert [(p.name, p.zone, p.timing) for p in position.featured] == [("Barkeep", "ship", "moon"),
+                                                                      ("Witch", "ship", "moon")]
+    assert position.featured[1].seat == 2
+    same = focused_position(rules, 3, [Feature("Barkeep"), Feature("Witch", seat=2)], rng=random.Random(3),
+                            phase="moon")
+    assert same == position
+
+
+def test_without_takes_a_hand_card_out() -> None:
+    """``without`` on a hand feature removes the card from the hand and keeps the seat's play."""
+    rules = _rules("galecrest")
+    position = focused_position(rules, 3, [("Wind Nymph", "hand", 0)], rng=random.Random(2))
+    alone = position.without(0, rules)
+    assert "Wind Nymph" not in alone.setup["players"][0]["hand"] and alone.plays == position.plays
+    check_invariants(alone.start(rules))
+
+
 @pytest.mark.parametrize(("featuring", "players", "phase", "message"), [
     (["Midshipman"], 2, None, "neutral card"),
     (["Kraken"], 3, None, "neither a character nor a loot kind"),
     (["Wind Nimph"], 3, None, "did you mean"),
     (["Wind Nymph"], 1, None, "solo"),
     (["Scout"], 3, "moon", "Scout has no moon ability"),
-    ([("Scout", 0), ("Captain", 0)], 3, None, "no seating"),
+    ([("Scout", 0), ("Captain", 0)], 3, None, "both played today by seat 0"),
     ([("Scout", 5)], 3, None, "not a seat"),
     ([("saber", 1)], 3, None, "today's loot"),
     (["Cook", "Explorer", "Gunner"], 2, None, "no seating"),
     ([], 3, None, "names no card"),
+    ([("Apprentice", "play", "a"), ("Carpenter", "play", "a")], 3, None, "both played today by seat 'a'"),
+    ([("Wind Nymph", "ship", "a"), ("Wind Nymph", "ship", "a")], 3, None, "2 times in seat 'a'"),
+    ([("Cook", "play", "a"), ("Scout", "hand", "b"), ("Witch", "ship", "c")], 2, None, "3 seat labels"),
+    ([("Apprentice", "a")], 3, None, "a seat label comes third"),
+    ([("Apprentice", "shp")], 3, None, 'did you mean "ship"'),
+    ([("Apprentice", "loot")], 3, None, "it goes to 'play', 'hand', 'ship'"),
+    ([("map", "ship")], 3, None, "held \\('loot'\\) or lies in today's loot"),
+    ([("saber", "day loot", "a")], 3, None, "no seat's"),
+    ([("Carpenter", "ship", -1)], 3, None, "seat number"),
+    ([Feature("Carpenter", "ship", timing="moon")], 3, None, "Carpenter has no moon ability"),
+    ([("Carpenter", "ship", 0, 1)], 3, None, "a feature is a card name"),
 ])
-def test_features_that_cannot_act_are_refused(featuring: list[str | tuple[str, int]], players: int,
+def test_features_that_cannot_act_are_refused(featuring: list[Featured], players: int,
                                               phase: str | None, message: str) -> None:
     """A feature that cannot be put where it acts is a ValueError naming it, when the strategy is made."""
     with pytest.raises(ValueError, match=message):

@@ -14,6 +14,7 @@ from hypothesis.stateful import invariant, run_state_machine_as_test
 import libertalia as lt
 from libertalia.loading.examples import run_examples
 from libertalia.testing import positions
+from libertalia.testing.focus import Featured
 from libertalia.testing.machine import PHASES, GameMachine
 
 MOD_CARD = """\
@@ -136,6 +137,61 @@ def test_featuring_starts_from_a_focused_position() -> None:
     first = starts[0]
     held = [c for p in first.players for c in (*p.hand, *p.ship)]
     assert "Witch" in held and "Wind Nymph" in held
+
+
+def test_featuring_takes_per_card_placements() -> None:
+    """``featuring`` takes the entries ``positions`` does: an Apprentice played beside a Carpenter aboard."""
+    runs: list[tuple[dict[str, Any], lt.Game]] = []
+
+    class ApprenticeAndCarpenter(GameMachine):
+        players = 3
+        featuring: ClassVar[list[Featured]] = [("Apprentice", "play", "a"), ("Carpenter", "ship", "a")]
+
+        @invariant()
+        def remember_the_run(self) -> None:
+            assert self.setup is not None and self.game is not None
+            runs.append((self.setup, self.game))
+
+    run_state_machine_as_test(ApprenticeAndCarpenter, settings=_settings(5, 4))
+    assert runs
+    for setup, game in runs:
+        [seat] = [i for i, p in enumerate(setup["players"]) if "Carpenter" in p["ship"]]
+        assert "Apprentice" in setup["players"][seat]["hand"]
+        played = [e.seat for e in game.events if e.kind == "play" and e.source == "Apprentice"]
+        assert played == [seat]  # the plays are made before the first drawn answer
+
+
+FINISHED = {"voyage": 3, "day": 6, "loot": [["chest"] * 3],  # last voyage, last day, one card each:
+            "players": [{"hand": ["Carpenter"]}, {"hand": ["Scout"]}]}  # the game is over at new_game
+
+
+def test_a_start_that_asks_nothing_is_a_run_of_the_finished_game() -> None:
+    """A start with no question is checked as it is (no InvalidDefinition); a failure there is reproduced."""
+    checked: list[lt.Game] = []
+
+    class Finished(GameMachine):
+        players = 2
+
+        def setups(self, rules: lt.Rules, players: int) -> st.SearchStrategy[dict[str, Any]]:
+            return st.just(FINISHED)
+
+        @invariant()
+        def see_the_game(self) -> None:
+            assert self.game is not None
+            checked.append(self.game)
+
+    run_state_machine_as_test(Finished, settings=_settings(3, 5))
+    assert checked and all(game.is_over and game.history == () for game in checked)
+
+    class NeverOver(Finished):
+        @invariant()
+        def not_over(self) -> None:
+            assert self.game is not None and not self.game.is_over, "the game is over"
+
+    with pytest.raises(AssertionError, match="the game is over") as caught:
+        run_state_machine_as_test(NeverOver, settings=_settings(3, 5))
+    python, _ = _blocks(_notes(caught.value))
+    assert "NeverOver.not_over fails here" in python and _exec(python)["game"].is_over
 
 
 def _failing_script(error: type[BaseException], match: str, *, steps: int) -> str:

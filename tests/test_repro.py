@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import warnings
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import Phase
 
 import libertalia as lt
 from libertalia import _paths
@@ -170,3 +172,82 @@ def test_a_failing_strategy_game_prints_a_reproduction_that_runs(focused: bool) 
     exec(script.group(1), namespace)  # noqa: S102 - running the printed reproduction is the point
     game = namespace["game"]
     assert not (game.day < 2 and game.voyage == 1)  # the script reaches a game that fails the same way
+
+
+QUICK = (Phase.generate,)  # no shrinking: the notes come from the final replay of the failing example all the same
+
+
+def _noted_script(test: Any) -> tuple[str, str]:
+    """Run a property that must fail; the notes hypothesis printed, and the first script in them."""
+    with pytest.raises(AssertionError) as info:
+        test()
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    script = re.search(r"```python\n(.*?)```", notes, re.S)
+    assert script is not None, notes
+    return notes, script.group(1)
+
+
+def test_a_failing_property_over_positions_prints_the_position_as_drawn() -> None:
+    """positions() notes a script that rebuilds the minimal failing setup, as drawn even if the test changed it."""
+    from hypothesis import given, settings
+
+    from libertalia.testing import positions
+
+    rules = galecrest()
+    seen: list[dict[str, Any]] = []
+
+    @settings(max_examples=60, database=None, phases=QUICK)
+    @given(positions(rules, 3))
+    def first_day_only(setup: dict[str, Any]) -> None:
+        seen.append(copy.deepcopy(setup))
+        setup["players"][0]["hand"].append("Kraken")  # a test may change what it was given
+        assert setup["day"] == 1
+
+    notes, script = _noted_script(first_day_only)
+    assert notes.count("Reproduction of the drawn position") == 1
+    namespace = _run_python(script)
+    assert namespace["setup"] == seen[-1] and namespace["setup"]["day"] != 1  # the minimal failing one, unchanged
+    assert namespace["game"] == lt.new_game(rules, 3, setup=seen[-1])
+
+
+def test_a_failing_property_over_focused_positions_rebuilds_the_position() -> None:
+    """positions(featuring=) notes a script whose ``position`` is the one drawn and whose ``game`` is its start."""
+    from hypothesis import given, settings
+
+    from libertalia.testing import FocusedPosition, positions
+
+    rules = galecrest()
+    seen: list[FocusedPosition] = []
+
+    @settings(max_examples=60, database=None, phases=QUICK)
+    @given(positions(rules, 3, featuring=[("Apprentice", "play", "a"), ("Carpenter", "ship", "a")]))
+    def never_rich(position: FocusedPosition) -> None:
+        seen.append(position)
+        game = position.start(rules)
+        assert all(p.doubloons < 8 for p in game.players)
+
+    notes, script = _noted_script(never_rich)
+    namespace = _run_python(script)
+    assert namespace["position"] == seen[-1]
+    assert namespace["position"].start(rules) == namespace["game"]
+    assert any(p.doubloons >= 8 for p in namespace["game"].players)  # the script reaches the failing game
+    assert script.count("game = game.choose(") == len(namespace["game"].history)  # the plays, one line each
+
+
+@pytest.mark.parametrize("focused", [False, True])
+def test_games_drawn_from_positions_print_one_reproduction(focused: bool) -> None:
+    """games() notes the game it played, not also the position it started from."""
+    from hypothesis import given, settings
+
+    from libertalia.testing import games
+
+    rules = galecrest()
+    strategy = games(rules, 3, max_steps=5, from_position=not focused, featuring=["Beggar"] if focused else None)
+
+    @settings(max_examples=30, database=None, phases=QUICK)
+    @given(strategy)
+    def first_voyage_only(game: lt.Game) -> None:
+        assert game.voyage == 1
+
+    notes, _ = _noted_script(first_voyage_only)
+    assert notes.count("Reproduction of the drawn") == 1 and "Reproduction of the drawn game" in notes

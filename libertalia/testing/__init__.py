@@ -5,8 +5,8 @@
   state right after it (``Moment``); ``when(moments, source=...)`` filters them like
   ``libertalia.events.select`` filters events;
 - ``positions()`` and ``games()`` are hypothesis strategies for declared positions and for
-  games at random points, ``featuring=`` cards where they act; ``interactions()`` gives games
-  stopped once the featured cards have all acted;
+  games at random points, ``featuring=`` cards where they act (``Feature``: each where it goes,
+  in which seat); ``interactions()`` gives games stopped once the featured cards have all acted;
 - ``GameMachine`` is a hypothesis state machine that plays games and checks every step;
 - ``card_texts(rules)`` generates valid card texts, to fuzz a mod;
 - ``reproduction(...)`` writes a failure as a script and as a card example to paste;
@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .focus import FocusedPosition, Placement, acted, focused_position, interactions
+from .focus import Feature, FocusedPosition, Placement, acted, focused_position, interactions
 from .invariants import cards_by_owner, check_invariants
 from .moments import Moment, moments, when  # the function ``moments`` hides its module's name here
 from .repro import Reproduction, load_call, reproduction
@@ -48,8 +48,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "PHASES", "ContractReport", "FocusedPosition", "GameMachine", "Moment", "Placement", "Reproduction", "Tracer",
-    "acted", "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts", "games",
-    "interactions", "load_call", "moments", "positions", "reproduction", "spelled_texts", "text_problem", "traced",
-    "vocabulary", "when",
+    "PHASES", "ContractReport", "Feature", "FocusedPosition", "GameMachine", "Moment", "Placement", "Reproduction",
+    "Tracer", "acted", "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts",
+    "games", "interactions", "load_call", "moments", "positions", "reproduction", "spelled_texts", "text_problem",
+    "traced", "vocabulary", "when",
 ]

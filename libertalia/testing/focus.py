@@ -11,10 +11,15 @@ random and consistent:
 - a loot kind featured for ``dusk`` lies in today's loot, one featured for another timing is held;
 - with an ``anchor`` feature the position is the voyage's last day, so the anchor comes tonight.
 
-A card's timing is its first ability in day order (sun, dusk, moon, anchor) unless ``phase``
-names another.  Every seat holds one copy of each character, so a name may be featured more
-than once (``["Wind Nymph", "Wind Nymph"]``: two seats' Nymphs).  An unpinned feature goes to a
-seat drawn among those that can take it (a seat holds a name once and plays one card); pin one
+A card's timing is its first ability in day order (sun, dusk, moon, anchor) unless its entry
+or ``phase`` names another.  An entry may instead say where the card goes (``Feature``):
+``("Apprentice", "play")`` and ``("Carpenter", "ship")`` put an Apprentice on today's island
+while a Carpenter is already aboard, whatever their timings, and a seat label
+(``("Apprentice", "play", "a"), ("Carpenter", "ship", "a")``) puts them in one drawn seat.
+
+Every seat holds one copy of each character, so a name may be featured more than once
+(``["Wind Nymph", "Wind Nymph"]``: two seats' Nymphs).  An unpinned feature goes to a seat
+drawn among those that can take it (a seat holds a name once and plays one card); pin one
 with ``("Witch", 0)``.  Copies of a featured name that are not featured stay out of the
 position, so an event naming the card comes from a featured copy.
 
@@ -25,7 +30,9 @@ that must not depend on hypothesis (``testing.sweep``).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -39,7 +46,7 @@ from ..game import Game, new_game
 from ..language import ast
 from ..language.suggest import did_you_mean
 from ..state import Event
-from .repro import note_game
+from .repro import note_game, note_position, noting
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
@@ -49,21 +56,108 @@ T = TypeVar("T")
 TIMINGS = ("sun", "dusk", "moon", "anchor")
 """The card language's triggers, in the order a day runs them."""
 
-Featured = str | tuple[str, int]
-"""A character name or loot kind, or ``(name, seat)`` to pin it to a seat."""
+ZONES = ("play", "hand", "ship", "loot", "day loot")
+"""Where a feature may be put: a character ``play`` (in the hand, and the card its seat plays
+today, so on the island), ``hand`` (held, not played) or ``ship`` (already aboard); a loot kind
+``loot`` (held by a seat) or ``day loot`` (in today's loot)."""
+
+_CHARACTER_ZONES = ("play", "hand", "ship")
+_LOOT_ZONES = ("loot", "day loot")
+_ALIASES = {"island": "play"}  # a character reaches the island only by being played today
+
+
+def _unalias(at: Any) -> Any:
+    return _ALIASES.get(at, at) if isinstance(at, str) else at
+
+
+def _close(word: Any) -> str:
+    return did_you_mean(word, [*ZONES, *_ALIASES, *TIMINGS]) if isinstance(word, str) else ""
+
+
+def _words() -> str:
+    return ", ".join(repr(w) for w in (*ZONES, *_ALIASES, *TIMINGS))
+
+
+@attrs.frozen
+class Feature:
+    """A card or loot kind to feature, where it goes and which seat holds it.
+
+    ``at`` is a zone of ``ZONES`` ("island" says "play"), or a timing: the zone where that
+    ability runs (sun or dusk: ``play``, moon or anchor: ``ship``; for loot, dusk: ``day loot``,
+    else ``loot``).  None: where the card's first ability runs (or the ``phase`` given to
+    ``positions``).  ``timing`` names the ability featured beside a zone
+    (``Feature("Carpenter", "ship", timing="sun")``: aboard, its sun ability lent to a borrower);
+    with a zone and no timing, any of the card's abilities counts as it acting (``acted``).
+    ``seat`` is a seat number (pinned), or a label: a seat drawn for it, shared by the features
+    that give the same label; different labels get different seats.
+
+    Plain entries convert: ``"Witch"``, ``("Witch", 0)`` (pinned), ``("Witch", "moon")``,
+    ``("Apprentice", "play")`` and ``("Apprentice", "play", "a")`` (zone or timing, then seat).
+    """
+
+    name: str
+    at: str | None = attrs.field(default=None, converter=_unalias)
+    seat: int | str | None = None
+    timing: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a feature names a card or loot kind, not {self.name!r}")
+        if self.at is not None and self.at not in ZONES and self.at not in TIMINGS:
+            raise ValueError(f"{self.name} cannot be featured at {self.at!r}{_close(self.at)}: say {_words()} "
+                             "(or None: where its first ability runs)")
+        if self.timing is not None and self.timing not in TIMINGS:
+            raise ValueError(f"{self.name}'s timing must be one of {', '.join(TIMINGS)} (or None), "
+                             f"not {self.timing!r}")
+        if self.at in TIMINGS and self.timing not in (None, self.at):
+            raise ValueError(f"{self.name} is featured at {self.at} and for its {self.timing} ability: give a "
+                             f"zone ({', '.join(ZONES)}) with timing={self.timing!r}, or one timing")
+        seat = self.seat
+        if isinstance(seat, bool) or not (seat is None or (isinstance(seat, int) and seat >= 0)
+                                          or (isinstance(seat, str) and seat)):
+            raise ValueError(f"{self.name}'s seat is a seat number (0, 1, ...) or a label naming a seat to "
+                             f"draw (\"a\"), not {seat!r}")
+
+    @classmethod
+    def of(cls, entry: Featured) -> Feature:
+        """An entry of ``featuring`` as a ``Feature``: a name, a tuple or a ``Feature``."""
+        if isinstance(entry, Feature):
+            return entry
+        if isinstance(entry, str):
+            return cls(entry)
+        if isinstance(entry, tuple) and len(entry) in (2, 3) and isinstance(entry[0], str):
+            name, second = entry[0], entry[1]
+            if len(entry) == 3:
+                return cls(name, second, entry[2])  # the class checks the words and the seat
+            if isinstance(second, int) and not isinstance(second, bool):
+                return cls(name, seat=second)
+            if isinstance(second, str) and (second in ZONES or second in TIMINGS or second in _ALIASES):
+                return cls(name, second)
+            raise ValueError(f"({name!r}, {second!r}){_close(second)}: the second item of a pair is a seat number "
+                             f"or one of {_words()}; a seat label comes third: ({name!r}, where, {second!r}) "
+                             f"or Feature({name!r}, seat={second!r})")
+        raise ValueError(f"a feature is a card name or loot kind, (name, seat), (name, where), "
+                         f"(name, where, seat) or a Feature, not {entry!r}")
+
+
+Featured = str | tuple[str, int] | tuple[str, str] | tuple[str, str | None, int | str] | Feature
+"""A ``featuring`` entry: a character name or loot kind, ``(name, seat)`` to pin it to a seat,
+``(name, where)`` or ``(name, where, seat)`` to say where it goes, or a ``Feature``."""
 
 
 @attrs.frozen
 class Placement:
     """Where a featured character or loot kind was put, and for which of its timings.
 
-    ``zone`` is ``"play"`` (in the hand, played today), ``"ship"``, ``"loot"`` (held by
-    ``seat``) or ``"day loot"`` (in today's loot: ``seat`` is ``None``).
+    ``zone`` is ``"play"`` (in the hand, played today), ``"hand"`` (in the hand, not played),
+    ``"ship"``, ``"loot"`` (held by ``seat``) or ``"day loot"`` (in today's loot: ``seat`` is
+    ``None``).  ``timing`` is None when the feature gave a zone and no timing: any of the card's
+    abilities counts as it acting.
     """
 
     name: str
     loot: bool
-    timing: str
+    timing: str | None
     zone: str
     seat: int | None
 
@@ -93,7 +187,7 @@ class FocusedPosition:
     def without(self, index: int, rules: Rules) -> FocusedPosition:
         """The same position with ``featured[index]`` taken out: the others' games "alone".
 
-        A ship card or held token is removed.  A played card is replaced, in hand and as the
+        A ship or hand card or a held token is removed.  A played card is replaced, in hand and as the
         play, by a stand-in: the nearest-ranked character without a sun or dusk ability that
         its seat does not hold.  A token of today's loot is replaced by a kind without a dusk
         ability that the bag still has (or dropped if there is none).
@@ -113,8 +207,8 @@ class FocusedPosition:
             seat = setup["players"][gone.seat]
             if gone.zone == "loot":
                 seat["loot"].remove(gone.name)
-            elif gone.zone == "ship":
-                seat["ship"].remove(gone.name)
+            elif gone.zone in ("ship", "hand"):
+                seat[gone.zone].remove(gone.name)
             else:
                 stand_in = _stand_in(rules, gone.name, seat, {p.name for p in self.featured if not p.loot})
                 seat["hand"][seat["hand"].index(gone.name)] = stand_in
@@ -153,8 +247,8 @@ def acted(events: Iterable[Event], placement: Placement, rules: Rules) -> bool:
     The engine logs a borrowed ability under the card lent, and the borrowing itself
     (``seat 0's Witch uses the moon ability of ...``) under the borrower.  An older log's
     borrowing event has no source: it counts for a featured borrower of the same seat.  Only
-    events of the featured timing count where the event knows its timing.  An ability that
-    changed nothing logs nothing.
+    events of the featured timing count where the event knows its timing (a placement without a
+    timing: any of the card's).  An ability that changed nothing logs nothing.
     """
     name = placement.name
     borrower = not placement.loot and borrows(rules, name)
@@ -252,8 +346,11 @@ def positions(rules: Rules, players: int | None, featuring: Sequence[Featured],
     """A hypothesis strategy of ``FocusedPosition``s with every featured card where it acts.
 
     ``players=None`` draws the seat count (the fewest that can take the features first).
+    ``phase`` is the timing of every entry that names neither a timing nor a zone.
     Refused with ``ValueError`` when the strategy is made: an unknown or neutral card, a card
-    without an ability at ``phase``, a solo game, seats that cannot take the features.
+    without an ability at its timing, a zone it cannot go to, a solo game, seats that cannot
+    take the features.  A test that fails on a drawn position prints its reproduction (the
+    rules, the setup, the plays and the position itself: ``repro.note_position``).
     """
     from hypothesis import strategies as st
 
@@ -261,7 +358,12 @@ def positions(rules: Rules, players: int | None, featuring: Sequence[Featured],
 
     @st.composite
     def focused(draw: DrawFn) -> FocusedPosition:
-        return plan.build(_Drawn(draw))
+        position = plan.build(_Drawn(draw))
+        if noting():
+            kept = attrs.evolve(position, setup=copy.deepcopy(position.setup))  # as drawn, whatever the test does
+            note_position(rules, kept.players, kept.setup, seed=kept.seed,
+                          keys=functools.partial(_plays_made, rules, kept), check=_position_code(kept))
+        return position
 
     return focused()
 
@@ -308,15 +410,63 @@ def interactions(rules: Rules, cards: Sequence[Featured], players: int | None = 
     return stopped()
 
 
+def _plays_made(rules: Rules, position: FocusedPosition) -> list[str]:
+    """The answers ``position.start`` gives, up to one that raises (the reproduction replays it)."""
+    record: list[str] = []
+    with contextlib.suppress(Exception):
+        position.answer(new_game(rules, position.players, position.seed, setup=position.setup), record)
+    return record
+
+
+def _position_code(position: FocusedPosition) -> str:
+    """The lines that rebuild the drawn ``FocusedPosition`` after a reproduction's script."""
+    plays = ", ".join(repr(p) for p in position.plays) + ("," if len(position.plays) == 1 else "")
+    lines = ["# game is position.start(rules): the position drawn, each seat's first card played",
+             "from libertalia.testing import FocusedPosition, Placement",
+             f"position = FocusedPosition(setup, plays=({plays}), players={position.players}, "
+             f"seed={position.seed}, featured=(",
+             *(f"    {p!r}," for p in position.featured),
+             "))",
+             "position  # your test's assertions on position"]
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------ the plan
 @attrs.frozen
 class _Want:
-    """A feature as asked: the card, whether it is loot, the timing asked for, a pinned seat."""
+    """A feature as checked: the card, whether it is loot, the zone and timing asked for (None:
+    derived), a pinned seat or a seat label."""
 
     name: str
     loot: bool
+    zone: str | None
     phase: str | None
     seat: int | None
+    label: str | None
+
+    def timing(self, rules: Rules) -> str | None:
+        """The timing featured in a game of ``rules``: the one asked for, else the first ability's
+        (for a loot kind, of the side in play), else None for a feature given a zone."""
+        if self.phase is not None or self.zone is not None:
+            return self.phase
+        spec = rules.loot_spec(self.name) if self.loot else rules.card(self.name)
+        have = [t for t in TIMINGS if spec.has(t)]
+        return have[0] if have else None
+
+    def where(self, timing: str | None) -> str:
+        """The zone: the one asked for, else where ``timing`` runs."""
+        if self.zone is not None:
+            return self.zone
+        assert timing is not None, "a feature without a zone has a timing"
+        return _zone(self.loot, timing)
+
+    def shown(self) -> str:
+        said = [w for w in (self.zone, self.phase) if w is not None]
+        if self.seat is not None:
+            said.append(f"seat {self.seat}")
+        if self.label is not None:
+            said.append(f"seat {self.label!r}")
+        return f"{self.name} ({', '.join(said)})" if said else self.name
 
 
 def _zone(loot: bool, timing: str) -> str:
@@ -345,11 +495,12 @@ class _Plan:
                                  "(setup= declares positions of 2 or more players)")
             if not lo <= players <= hi:
                 raise ValueError(f"{board.title} is for {lo} to {hi} players, not {players}")
-        if isinstance(featuring, str):
+        if isinstance(featuring, str | Feature):
             featuring = [featuring]  # a lone name, not its letters
         wants = tuple(_want(rules, entry, phase, players) for entry in featuring)
         if not wants:
             raise ValueError("featuring names no card: give at least one character or loot kind")
+        _check_groups(rules, wants)
         plan = cls(rules, players, wants)
         counts = Counter(w.name for w in wants if w.loot)
         for kind, n in counts.items():
@@ -357,20 +508,15 @@ class _Plan:
                 raise ValueError(f"{kind} is featured {n} times, but the bag holds {dict(board.bag)[kind]}")
         seats = [players] if players is not None else list(range(max(2, board.players[0]), board.players[1] + 1))
         if not any(plan._feasible(n) for n in seats):
+            labels = {w.label for w in wants if w.label is not None}
+            more = f"; {len(labels)} seat labels take {len(labels)} seats" if len(labels) > 1 else ""
             raise ValueError(f"no seating of {_names(wants)} works with {_seats(seats)}: a seat plays one "
-                             "card a day and holds each character once")
+                             f"card a day and holds each character once{more}")
         return plan
 
     def _feasible(self, players: int) -> bool:
-        timings = [self._timings(w, self.rules)[0] for w in self.wants]
-        return _assign(self.wants, timings, players, None) is not None
-
-    @staticmethod
-    def _timings(want: _Want, rules: Rules) -> list[str]:
-        """The timings the feature may take: the asked phase, or its first ability's."""
-        spec = rules.loot_spec(want.name) if want.loot else rules.card(want.name)
-        have = [t for t in TIMINGS if spec.has(t)]
-        return [want.phase] if want.phase is not None else have[:1]
+        zones = [w.where(w.timing(self.rules)) for w in self.wants]
+        return _assign(self.wants, zones, players, None) is not None
 
     def build(self, src: Source) -> FocusedPosition:
         """Draw one position: the simple parts first, so that a shrunk one is small."""
@@ -378,24 +524,25 @@ class _Plan:
         rules = self.rules.for_game(seed)  # uncharted sides: the features' timings are this game's
         board = rules.board
         timings = [self._game_timing(w, rules) for w in self.wants]
+        zones = [w.where(t) for w, t in zip(self.wants, timings, strict=True)]
         if self.players is not None:
             players = self.players
         else:
             # More seats never make a seating impossible: the fewest that work, up to the board's most.
             fits = [n for n in range(max(2, board.players[0]), board.players[1] + 1)
-                    if _assign(self.wants, timings, n, None) is not None]
+                    if _assign(self.wants, zones, n, None) is not None]
             if not fits:  # this game's uncharted sides gave the features other timings
                 raise ValueError(f"no seating of {_names(self.wants)} works with these loot sides")
             players = src.integer(fits[0], board.players[1])
         voyage = src.integer(1, len(board.voyage_days))
         last = board.voyage_days[voyage - 1]
         day = last if "anchor" in timings else src.integer(1, last)
-        seats_of = _assign(self.wants, timings, players, src)
+        seats_of = _assign(self.wants, zones, players, src)
         if seats_of is None:  # checked when the plan was made: only a different seat count fails
             raise ValueError(f"no seating of {_names(self.wants)} works with {players} players")
         placements = tuple(
-            Placement(w.name, w.loot, t, zone := _zone(w.loot, t), None if zone == "day loot" else seat)
-            for w, t, seat in zip(self.wants, timings, seats_of, strict=True))
+            Placement(w.name, w.loot, t, zone, None if zone == "day loot" else seat)
+            for w, t, zone, seat in zip(self.wants, timings, zones, seats_of, strict=True))
         featured_names = {p.name for p in placements if not p.loot}
         pool = [c.name for c in rules.characters
                 if not c.neutral and "#" not in c.name and c.name not in featured_names]
@@ -412,19 +559,21 @@ class _Plan:
         for seat in range(players):
             mine = [p for p in placements if p.seat == seat]
             played = [p.name for p in mine if p.zone == "play"]
+            held = [p.name for p in mine if p.zone == "hand"]
             hand_n = src.integer(0 if played else 1, 6)
             ship_n, grave_n = src.integer(0, 4), src.integer(0, 3)
             cards = src.distinct(pool, min(len(pool), hand_n + ship_n + grave_n))
-            hand = played + cards[:hand_n]
+            playable = played + cards[:hand_n]  # a featured hand card stays in the hand
+            hand = played + held + cards[:hand_n]
             ship = [p.name for p in mine if p.zone == "ship"] + cards[hand_n:hand_n + ship_n]
             loot = [p.name for p in mine if p.zone == "loot"] + _tokens(src, bag, src.integer(0, 4))
             seats.append({
                 "hand": hand, "ship": ship, "graveyard": cards[hand_n + ship_n:], "loot": loot,
                 "doubloons": src.integer(0, 25), "score": src.integer(0, 80),
             })
-            if not hand:  # the pool ran dry (a tiny mod edition): nothing to play
+            if not playable:  # the pool ran dry (a tiny mod edition): nothing to play
                 raise ValueError(f"seat {seat} has no character to play: the edition has too few characters")
-            plays.append(played[0] if played else src.choice(sorted(hand, key=rules.rank)))
+            plays.append(played[0] if played else src.choice(sorted(playable, key=rules.rank)))
         setup: dict[str, Any] = {"voyage": voyage, "day": day, "players": seats}
         if today:
             setup["loot"] = [today + _tokens(src, bag, per_day - len(today))]
@@ -432,37 +581,43 @@ class _Plan:
             setup["reputation"] = src.distinct(range(len(board.track_income)), players)
         return FocusedPosition(setup, tuple(plays), players, seed, placements)
 
-    def _game_timing(self, want: _Want, rules: Rules) -> str:
-        found = self._timings(want, rules)
-        if not found:  # an uncharted side drawn for this game lacks the phase (checked for every side)
-            raise ValueError(f"{want.name} has no {want.phase} ability on its {rules.loot_sides[want.name]} side")
-        return found[0]
+    def _game_timing(self, want: _Want, rules: Rules) -> str | None:
+        found = want.timing(rules)
+        if found is None and want.zone is None:  # an uncharted side drawn for this game lacks the phase
+            raise ValueError(f"{want.name} has no ability on its {rules.loot_sides[want.name]} side")
+        return found
 
 
 def _want(rules: Rules, entry: Featured, phase: str | None, players: int | None) -> _Want:
     """One ``featuring`` entry, checked: a feature that cannot act is refused, never ignored."""
-    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str):
-        name, seat = entry
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0 \
-                or (players is not None and seat >= players) or seat >= rules.board.players[1]:
-            raise ValueError(f"{name} is pinned to seat {seat!r}, which is not a seat of the game")
-    elif isinstance(entry, str):
-        name, seat = entry, None
-    else:
-        raise ValueError(f"a feature is a card name or loot kind, or (name, seat), not {entry!r}")
+    feature = Feature.of(entry)
+    name, seat = feature.name, feature.seat
+    zone = feature.at if feature.at in ZONES else None
+    timing = feature.timing or (feature.at if feature.at in TIMINGS else None)
+    if timing is None and zone is None:
+        timing = phase
+    label = seat if isinstance(seat, str) else None
+    pinned = seat if isinstance(seat, int) else None
+    if pinned is not None and ((players is not None and pinned >= players) or pinned >= rules.board.players[1]):
+        raise ValueError(f"{name} is pinned to seat {pinned!r}, which is not a seat of the game")
     title = rules.board.title
     if name in rules.kinds:
+        if zone is not None and zone not in _LOOT_ZONES:
+            raise ValueError(f"loot kind {name} is held ('loot') or lies in today's loot ('day loot'), "
+                             f"not in a {zone!r}: that is for characters")
         sides = rules.uncharted.get(name) or (rules.loot_spec(name),)
         for spec in sides:
             have = [t for t in TIMINGS if spec.has(t)]
             if not have:
                 raise ValueError(f"loot kind {name} ({spec.side} side) has no ability to feature")
-            if phase is not None and phase not in have:
-                raise ValueError(f"loot kind {name} ({spec.side} side) has no {phase} ability (it has "
+            if timing is not None and timing not in have:
+                raise ValueError(f"loot kind {name} ({spec.side} side) has no {timing} ability (it has "
                                  f"{', '.join(have)})")
-        if seat is not None and _zone(True, phase or [t for t in TIMINGS if sides[0].has(t)][0]) == "day loot":
-            raise ValueError(f"loot kind {name} acts at dusk from today's loot, which is no seat's: do not pin it")
-        return _Want(name, True, phase, seat)
+        first = timing or [t for t in TIMINGS if sides[0].has(t)][0]
+        if seat is not None and (zone or _zone(True, first)) == "day loot":
+            raise ValueError(f"loot kind {name} lies in today's loot, which is no seat's: do not give it a seat "
+                             "(or say 'loot': held by a seat)")
+        return _Want(name, True, zone, timing, pinned, label)
     if not rules.has_card(name):
         names = [c.name for c in rules.characters]
         raise ValueError(f"{name!r} is neither a character nor a loot kind of {title}"
@@ -471,68 +626,105 @@ def _want(rules: Rules, entry: Featured, phase: str | None, players: int | None)
     if card.neutral:
         raise ValueError(f"{name} is a neutral card of {title}: it belongs to no seat and is put on the "
                          "island by the rules, so it cannot be featured")
+    if zone is not None and zone not in _CHARACTER_ZONES:
+        raise ValueError(f"{name} is a character: it goes to {', '.join(repr(z) for z in _CHARACTER_ZONES)} "
+                         f"(or 'island', said 'play'), not {zone!r}, which is for loot")
     have = [t for t in TIMINGS if card.has(t)]
     if not have:
         raise ValueError(f"{name} has no ability to feature")
-    if phase is not None and phase not in have:
-        raise ValueError(f"{name} has no {phase} ability (it has {', '.join(have)})")
-    return _Want(name, False, phase, seat)
+    if timing is not None and timing not in have:
+        raise ValueError(f"{name} has no {timing} ability (it has {', '.join(have)})")
+    return _Want(name, False, zone, timing, pinned, label)
 
 
-def _assign(wants: Sequence[_Want], timings: Sequence[str], players: int, src: Source | None) -> list[int] | None:
+def _check_groups(rules: Rules, wants: Sequence[_Want]) -> None:
+    """Features one seat must hold together (a pinned seat, a label), refused when no seat can:
+    a seat holds each character once and plays one card a day."""
+    groups: dict[int | str, list[_Want]] = {}
+    for w in wants:
+        key = w.seat if w.seat is not None else w.label
+        if key is not None and not w.loot:
+            groups.setdefault(key, []).append(w)
+    for key, group in groups.items():
+        seat = f"seat {key}" if isinstance(key, int) else f"seat {key!r}"
+        names = Counter(w.name for w in group)
+        twice = [n for n, k in names.items() if k > 1]
+        if twice:
+            raise ValueError(f"{twice[0]} is featured {names[twice[0]]} times in {seat}, which holds each "
+                             "character once: give the copies different seats")
+        played = [w.name for w in group if w.where(w.timing(rules)) == "play"]
+        if len(played) > 1:
+            raise ValueError(f"{' and '.join(played)} are both played today by {seat}, which plays one card a "
+                             "day: put one in 'hand' or 'ship', or give it another seat")
+
+
+def _assign(wants: Sequence[_Want], zones: Sequence[str], players: int, src: Source | None) -> list[int] | None:
     """A seat per feature: pinned ones as pinned, the others drawn from the seats that can
     still take them (without ``src``, the first that can: a feasibility check).
 
-    A seat holds each character once and plays one card; loot has no such limit.
+    A seat holds each character once and plays one card; loot has no such limit.  The features
+    of one label share a seat, drawn once; two labels never share one.
     """
-    chosen: list[int | None] = [None] * len(wants)
+    n = len(wants)
+    chosen: list[int | None] = [w.seat for w in wants]
+    if any(seat is not None and seat >= players for seat in chosen):
+        return None
+    groups: list[list[int]] = []  # the features that take one drawn seat: a label's, or one free feature
+    by_label: dict[str, int] = {}
     for i, w in enumerate(wants):
         if w.seat is not None:
-            if w.seat >= players:
-                return None
-            chosen[i] = w.seat
+            continue
+        if w.label is None:
+            groups.append([i])
+        elif w.label in by_label:
+            groups[by_label[w.label]].append(i)
+        else:
+            by_label[w.label] = len(groups)
+            groups.append([i])
+    labelled = set(by_label.values())
+    group_seat: list[int | None] = [None] * len(groups)
 
-    def ok(i: int, seat: int, taken: Sequence[int | None]) -> bool:
-        w = wants[i]
-        if w.loot:
+    def clash(i: int, j: int) -> bool:
+        a, b = wants[i], wants[j]
+        if a.loot or b.loot or chosen[i] != chosen[j] or chosen[i] is None:
+            return False
+        return a.name == b.name or (zones[i] == "play" and zones[j] == "play")
+
+    def ok(g: int) -> bool:
+        """Whether group ``g``'s seat clashes with no seat taken so far."""
+        if g in labelled and any(h in labelled and h != g and group_seat[h] == group_seat[g]
+                                 for h in range(len(groups))):
+            return False
+        return not any(clash(i, j) for i in groups[g] for j in range(n) if j != i)
+
+    def put(g: int, seat: int | None) -> None:
+        group_seat[g] = seat
+        for i in groups[g]:
+            chosen[i] = seat
+
+    def complete(g: int) -> bool:
+        if g == len(groups):
             return True
-        for j, other in enumerate(taken):
-            if j == i or other != seat or wants[j].loot:
-                continue
-            if wants[j].name == w.name:
-                return False
-            if _zone(False, timings[i]) == "play" and _zone(False, timings[j]) == "play":
-                return False
-        return True
-
-    if not all(chosen[i] is None or ok(i, chosen[i], chosen) for i in range(len(wants))):  # type: ignore[arg-type]
-        return None
-
-    def complete(taken: list[int | None], i: int) -> bool:
-        if i == len(wants):
-            return True
-        if taken[i] is not None:
-            return complete(taken, i + 1)
         for seat in range(players):
-            taken[i] = seat
-            if ok(i, seat, taken) and complete(taken, i + 1):
-                taken[i] = None
+            put(g, seat)
+            if ok(g) and complete(g + 1):
+                put(g, None)
                 return True
-        taken[i] = None
+        put(g, None)
         return False
 
-    for i in range(len(wants)):
-        if chosen[i] is not None:
-            continue
+    if any(clash(i, j) for i in range(n) for j in range(i + 1, n)):
+        return None
+    for g in range(len(groups)):
         fits = []
         for seat in range(players):
-            chosen[i] = seat
-            if ok(i, seat, chosen) and complete(chosen, i + 1):
+            put(g, seat)
+            if ok(g) and complete(g + 1):
                 fits.append(seat)
-        chosen[i] = None
+        put(g, None)
         if not fits:
             return None
-        chosen[i] = fits[0] if src is None else src.choice(fits)
+        put(g, fits[0] if src is None else src.choice(fits))
     return [seat for seat in chosen if seat is not None]
 
 
@@ -575,7 +767,7 @@ def _stand_in(rules: Rules, name: str, seat: dict[str, Any], featured: set[str])
 
 
 def _names(wants: Sequence[_Want]) -> str:
-    return ", ".join(w.name if w.seat is None else f"{w.name} (seat {w.seat})" for w in wants)
+    return ", ".join(w.shown() for w in wants)
 
 
 def _seats(counts: Sequence[int]) -> str:

@@ -38,9 +38,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from ..engine.specs import Rules
 from ..game import Game, new_game
 from ..loading.rules import load_rules
-from .focus import FocusedPosition
+from .focus import Featured, FocusedPosition
 from .invariants import check_invariants
-from .repro import Reproduction, load_call, reproduction
+from .repro import Reproduction, load_call, reproduction, unnoted
 from .strategies import positions
 
 __all__ = ["GameMachine"]
@@ -63,16 +63,22 @@ class GameMachine(RuleBasedStateMachine):
     Override the class attributes: ``game_rules`` (loaded rules, or an edition name), ``players``
     (a count, several to draw from, or None for every count the board allows),
     ``from_position`` (start from a random declared position instead of a deal) and
-    ``featuring`` (card names a position must hold), or the ``setups`` method for a position
+    ``featuring`` (the entries ``positions(featuring=...)`` takes: names, ``(name, seat)``,
+    ``(name, where, seat)`` or ``focus.Feature``s), or the ``setups`` method for a position
     strategy of your own.  An ``@invariant()`` reads ``self.game`` (the current game),
     ``self.before`` (the game before the last answer, or None) and ``self.line`` (every game
     from the start to this one).
+
+    A start that asks nothing (the last day of the last voyage with one card in every hand: the
+    game ends at once) is a run like any other, not redrawn: the invariants check the finished
+    game, and the run's remaining steps are ``over``, which does nothing.  Such a position is
+    what the setups asked for, and the end of the game is worth checking too.
     """
 
     game_rules: ClassVar[Rules | str] = "galecrest"  # not ``rules``: hypothesis keeps its own rules there
     players: ClassVar[int | Sequence[int] | None] = None
     from_position: ClassVar[bool] = False
-    featuring: ClassVar[Sequence[str]] = ()
+    featuring: ClassVar[Sequence[Featured]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -110,7 +116,7 @@ class GameMachine(RuleBasedStateMachine):
                players: int) -> st.SearchStrategy[dict[str, Any]] | st.SearchStrategy[FocusedPosition] | None:
         """The positions a run may start from (declared, or focused on ``featuring``), or None for a deal."""
         if self.featuring:
-            return positions(rules, players, featuring=list(self.featuring))
+            return positions(rules, players, featuring=self.featuring)
         return positions(rules, players) if self.from_position else None
 
     # ------------------------------------------------------------ the steps
@@ -120,7 +126,8 @@ class GameMachine(RuleBasedStateMachine):
         rules = self.loaded_rules()
         self.player_count = data.draw(st.sampled_from(self.player_counts(rules)), label="players")
         strategy = self.setups(rules, self.player_count)
-        drawn = data.draw(strategy, label="position") if strategy is not None else None
+        with unnoted():  # the run's own reproduction (teardown) replaces the strategies' notes
+            drawn = data.draw(strategy, label="position") if strategy is not None else None
         plays: list[str] = []
         if isinstance(drawn, FocusedPosition):  # its own seed, and the plays that put its cards to work
             self.setup, self.seed = drawn.setup, drawn.seed
@@ -172,6 +179,14 @@ class GameMachine(RuleBasedStateMachine):
         self._doing = "purity"
         assert earlier.to_json() == self.saved[at], "answering a game changed it"
         assert self.line[-1].to_json() == self.saved[-1], "answering an earlier game changed the newest one"
+
+    @precondition(lambda self: len(self.line) == 1 and self.line[0].decision is None)
+    @rule()
+    def over(self) -> None:
+        """The start asked nothing: the game is over, and the invariants have checked it.
+
+        Hypothesis needs a step to take; with an earlier game to answer, ``branch`` is that step.
+        """
 
     def _extend(self, game: Game) -> None:
         self.before, self.game = self.game, game

@@ -8,8 +8,11 @@ card example (to keep it as a regression test that ``libertalia cards test`` run
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import attrs
@@ -18,7 +21,7 @@ import yaml
 from ..engine.specs import Rules
 from ..game import Game, new_game
 
-__all__ = ["Reproduction", "load_call", "reproduction"]
+__all__ = ["Reproduction", "load_call", "note_game", "note_position", "noting", "reproduction", "unnoted"]
 
 _LISTS = ("hand", "ship", "graveyard", "loot")  # always given in ``expect``; the others only when not empty
 _MORE_LISTS = ("kept", "kept_loot", "removed")
@@ -262,22 +265,51 @@ def _dealt_position(rules: Rules, players: int, seed: int) -> dict[str, Any] | N
     return out
 
 
+_QUIET: ContextVar[bool] = ContextVar("libertalia_testing_unnoted", default=False)
+
+
+@contextmanager
+def unnoted() -> Iterator[None]:
+    """Strategies drawn inside note no reproduction: for a caller that notes its own (``games``
+    notes the game it plays from a drawn position; ``GameMachine`` its whole run)."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
 class _Deferred:
     """A reproduction written only if hypothesis prints it (for the minimal failing example)."""
 
     def __init__(self, rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None,
-                 keys: Sequence[str]) -> None:
-        self.args = (rules, players, seed, setup, tuple(keys))
+                 keys: Sequence[str] | Callable[[], Sequence[str]], *, what: str, note: str, check: str) -> None:
+        self.args = (rules, players, seed, setup, keys)
+        self.what, self.note, self.check = what, note, check
 
     def __repr__(self) -> str:
         rules, players, seed, setup, keys = self.args
         try:
-            text = str(reproduction(rules, players, seed, setup, keys,
-                                    note="the game this strategy drew (with your test's check)",
-                                    check="game  # your test's assertions on game"))
+            answers = keys() if callable(keys) else keys
+            text = str(reproduction(rules, players, seed, setup, answers, note=self.note, check=self.check))
         except Exception as exc:  # a reproduction must never hide the failure it explains
             return f"(no reproduction: {type(exc).__name__}: {exc})"
-        return "Reproduction of the drawn game:\n" + text
+        return f"Reproduction of the drawn {self.what}:\n" + text
+
+
+def noting() -> bool:
+    """Whether ``note_game`` and ``note_position`` would note anything here: inside a hypothesis
+    test, outside ``unnoted()`` (a caller can then skip preparing what they would write)."""
+    from hypothesis import currently_in_test_context
+
+    return currently_in_test_context() and not _QUIET.get()
+
+
+def _note(deferred: _Deferred) -> None:
+    from hypothesis import note
+
+    if noting():
+        note(deferred)
 
 
 def note_game(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | None, game: Game) -> None:
@@ -285,9 +317,24 @@ def note_game(rules: Rules, players: int, seed: int, setup: Mapping[str, Any] | 
 
     Hypothesis prints notes for the minimal failing example only, and the reproduction is
     written then, so strategies can call this for every game they draw at no real cost.
-    Outside a hypothesis test (``strategy.example()``) it does nothing.
+    Outside a hypothesis test (``strategy.example()``), or inside ``unnoted()``, it does nothing.
     """
-    from hypothesis import currently_in_test_context, note
+    _note(_Deferred(rules, players, seed, setup, game.history, what="game",
+                    note="the game this strategy drew (with your test's check)",
+                    check="game  # your test's assertions on game"))
 
-    if currently_in_test_context():
-        note(_Deferred(rules, players, seed, setup, game.history))
+
+def note_position(rules: Rules, players: int, setup: Mapping[str, Any], *, seed: int = 0,
+                  keys: Sequence[str] | Callable[[], Sequence[str]] = (), check: str = "") -> None:
+    """Attach a drawn position's reproduction to the running hypothesis test case, as ``note_game``.
+
+    The script starts ``new_game(rules, players, seed, setup)`` and gives ``keys`` (a callable
+    is called only when the reproduction is written: a focused position's plays), then runs
+    ``check``: by default a line naming ``setup`` for the test's own assertions.  The setup is
+    copied now: a test that changes the drawn one still gets the position as it was drawn.
+    """
+    if not noting():
+        return
+    check = check or "setup  # your test's assertions on setup (and on a game from it: your seed may differ)"
+    _note(_Deferred(rules, players, seed, copy.deepcopy(setup), keys, what="position",
+                    note="the position this strategy drew (with your test's check)", check=check))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, overload
 from ..engine.specs import Rules
 from ..game import Game, new_game
 from . import focus
-from .repro import note_game
+from .repro import note_game, note_position, unnoted
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
@@ -34,9 +34,10 @@ def positions(rules: Rules, players: int, featuring: Sequence[focus.Featured] | 
     """A consistent declared position (``setup=``) for ``new_game``: any voyage and day,
     hands, ships, graveyards, loot, doubloons, scores and (where there is a track) reputation.
 
-    With ``featuring`` (card names or loot kinds, or ``(name, seat)``), a
-    ``focus.FocusedPosition`` instead: those cards where they act, the rest random
-    (``focus.positions``; ``phase`` picks the timing to feature).
+    With ``featuring`` (card names or loot kinds, each alone or with where it goes and a seat:
+    ``focus.Feature``), a ``focus.FocusedPosition`` instead: those cards where they act, the
+    rest random (``focus.positions``; ``phase`` picks the timing of the entries that name none).
+    A test that fails on a drawn position prints a script that rebuilds it (``repro.note_position``).
     """
     if featuring is not None:
         return focus.positions(rules, players, featuring, phase)
@@ -72,6 +73,7 @@ def positions(rules: Rules, players: int, featuring: Sequence[focus.Featured] | 
         if board.track_income:
             spaces = draw(st.permutations(range(len(board.track_income))))
             setup["reputation"] = list(spaces[:players])
+        note_position(rules, players, setup)
         return setup
 
     return declared()
@@ -94,11 +96,13 @@ def games(rules: Rules, players: int, max_steps: int = 400, from_position: bool 
     def played(draw: DrawFn) -> Game:
         setup: dict[str, Any] | None
         if focused is not None:
-            position = draw(focused)
+            with unnoted():  # the game's reproduction below says it all
+                position = draw(focused)
             game = position.start(rules)
             seed, setup = position.seed, position.setup
         else:
-            setup = draw(positions(rules, players)) if from_position else None
+            with unnoted():
+                setup = draw(positions(rules, players)) if from_position else None
             seed = draw(st.integers(0, 2**32 - 1))
             game = new_game(rules, players, seed=seed, setup=setup)
         for _ in range(draw(st.integers(0, max_steps))):
