@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import attrs
 
 from . import _args, saves
+from . import pickling as _pickling  # noqa: F401 - imported for its effect: rules pickle as their load arguments
 from .engine import flow, journal, rng
 from .engine.driver import answer as _answer
 from .engine.driver import begin as _begin
@@ -284,6 +285,21 @@ class Game(_PublicReading):
 
     def __hash__(self) -> int:
         return hash(self.state)
+
+    # ------------------------------------------------------------ copies and pickles
+    def __copy__(self) -> Game:
+        """The game itself: it is an immutable value (``choose`` returns a new one), so a copy could
+        never differ from it, and sharing it is what passing it around does already."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """The game itself, as ``copy.copy``: its parts are immutable too (its rules, its state)."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its rules and its frozen state, which unpickle to a game equal to this one that
+        plays on identically; the rules pickle as their load arguments (``libertalia.pickling``)."""
+        return _unpickled_game, (self.rules, self.state)
 
     def __repr__(self) -> str:
         """Short: ``<Game galecrest, 4 players, seed 7: voyage 1, day 1 (select), seat 0 to answer play_character>``."""
@@ -601,6 +617,11 @@ class Game(_PublicReading):
 _set = object.__setattr__
 
 
+def _unpickled_game(rules: Rules, state: GameState) -> Game:
+    """A game from its pickle: its rules and state (a pickle is the user's own, so nothing is checked)."""
+    return Game._frozen(rules, state)
+
+
 def _check_agents(agents: object, start: GameState, where: str) -> None:
     """One agent per seat that can be asked (Automa's seat may have one, never asked)."""
     if not isinstance(agents, list | tuple):
@@ -699,6 +720,47 @@ class Observation(_PublicReading):
     @property
     def _rules(self) -> Rules:
         return self._source.rules
+
+    # ------------------------------------------------------------ comparing, copies and pickles
+    def _viewed(self) -> Game:
+        """The game this observation views; inside ``play_out``, the game as it stands now."""
+        source = self._source
+        return source if isinstance(source, Game) else source.game()
+
+    def _seen(self) -> tuple[Any, ...]:
+        """Everything this view shows, and nothing it hides: what observations compare by."""
+        view = self.__copy__()  # a view of a Game, which a view inside ``play_out`` is not
+        s = view._public
+        return (view.seat, s.voyage, s.day, view.phase, s.island, s.days, s.automa, len(s.solo_deck),
+                view.solo_top_picks, view.players, view.decision, view.committed, s.journal)
+
+    def __eq__(self, other: object) -> bool:
+        """Whether two observations show the same: the same seat's view of the same rules, table, log
+        and question.  Two games that differ only in what the seat cannot see give equal observations,
+        so comparing them tells an agent nothing hidden."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Observation)
+        return self._rules == other._rules and self._seen() == other._seen()
+
+    def __hash__(self) -> int:
+        return hash((self._rules.identity, self._seen()))
+
+    def __copy__(self) -> Observation:
+        """A view of a game is as immutable as the game (itself); a view inside ``play_out``, which
+        follows the game as it goes on, copies to a view of the game as it stands now."""
+        return self if isinstance(self._source, Game) else Observation(self._source.game(), self.seat)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the seat and the game it views (inside ``play_out``, the game as it stands now).
+
+        The game is whole, hidden parts included (``sample_game`` draws from it), so the pickle of an
+        observation holds what its seat may not see: send it only where the game itself may go.
+        """
+        return Observation, (self._viewed(), self.seat)
 
     def __repr__(self) -> str:
         """Short: ``<Observation by seat 0: voyage 1, day 1 (select), seat 0 to answer play_character>``."""

@@ -255,6 +255,9 @@ class Rules:
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
     lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
     event_cache: dict[Any, bytes] = attrs.field(init=False, factory=dict, eq=False, repr=False)  # journal memo
+    # For ``for_game`` and ``for_solo``'s rules: the rules they came from, and their key in its ``_per_game``
+    # (the uncharted kinds' sides, or ``("solo",)``).  What they pickle as.
+    _derived: tuple[Rules, tuple[str, ...]] | None = attrs.field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         def put(name: str, value: object) -> None:
@@ -307,15 +310,20 @@ class Rules:
         """
         if not self.uncharted:
             return self
-        chosen = {kind: specs[rng.draw(seed, UNCHARTED_COUNTER + i, len(specs))]
-                  for i, (kind, specs) in enumerate(self.uncharted.items())}
-        key = tuple(spec.side for spec in chosen.values())
-        if key not in self._per_game:
+        return self._with_sides(tuple(specs[rng.draw(seed, UNCHARTED_COUNTER + i, len(specs))].side
+                                      for i, specs in enumerate(self.uncharted.values())))
+
+    def _with_sides(self, key: tuple[str, ...]) -> Rules:
+        """The rules of the games whose uncharted kinds (in order) took the sides ``key``."""
+        found = self._per_game.get(key)
+        if found is None:
+            chosen = {kind: next(spec for spec in specs if spec.side == side)
+                      for (kind, specs), side in zip(self.uncharted.items(), key, strict=True)}
             loot = tuple(chosen.get(spec.kind, spec) for spec in self.loot)
             sides = {spec.kind: spec.side for spec in loot}
             identity = f"{self.board.edition}:" + ",".join(f"{k}={sides[k]}" for k in sides)
-            self._per_game[key] = attrs.evolve(self, loot=loot, loot_sides=sides, identity=identity, uncharted={})
-        return self._per_game[key]
+            found = self._per_game[key] = self._derive(key, loot=loot, loot_sides=sides, identity=identity)
+        return found
 
     def for_solo(self) -> Rules:
         """The rules of a solo game: the replaced kinds take the solo side (the board's ``solo:``).
@@ -330,8 +338,35 @@ class Rules:
             loot = tuple(self.solo_loot[spec.kind] if spec.kind in solo.replaced else spec for spec in self.loot)
             sides = {spec.kind: spec.side for spec in loot}
             identity = f"{self.board.edition}:" + ",".join(f"{k}={sides[k]}" for k in sides)
-            self._per_game[key] = attrs.evolve(self, loot=loot, loot_sides=sides, identity=identity, uncharted={})
+            self._per_game[key] = self._derive(key, loot=loot, loot_sides=sides, identity=identity)
         return self._per_game[key]
+
+    def _derive(self, key: tuple[str, ...], **changes: Any) -> Rules:
+        """These rules with ``changes`` and no uncharted kinds left, kept under ``key``: what they pickle as."""
+        derived = attrs.evolve(self, uncharted={}, **changes)
+        object.__setattr__(derived, "_derived", (self, key))
+        return derived
+
+    # ------------------------------------------------------------ copies and pickles
+    def __copy__(self) -> Rules:
+        """The rules themselves: they are immutable (their mutable parts are memos of what never changes)."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        """The rules themselves, like ``copy.copy``: a copy would repeat the compiled programs, and games of
+        one set of rules rely on sharing it (its memos, and ``is`` checks that skip comparing rules)."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How rules pickle when ``libertalia.pickling`` does not pickle them as their load arguments.
+
+        The rules of one game (``for_game``, ``for_solo``) pickle as the rules they came from and the
+        sides drawn (or the solo step), which unpickles to the very object ``for_game`` or ``for_solo``
+        returns there; any other rules, field by field, with the memos left out (built again when used).
+        """
+        if self._derived is not None:
+            return _derived_again, self._derived
+        return _rules_again, ({f.alias: getattr(self, f.name) for f in attrs.fields(Rules) if f.init},)
 
     def card(self, name: str) -> CharacterSpec:
         """The character called ``name``; ``RulesError`` (with the nearest names) if there is none."""
@@ -364,3 +399,16 @@ class Rules:
 
     def ability(self, source: str, index: int) -> Compiled:
         return self.sources[source][index]
+
+
+def _derived_again(parent: Rules, key: tuple[str, ...]) -> Rules:
+    """Unpickling the rules of one game: what the parent's ``for_solo()`` or ``for_game`` with these sides returns."""
+    found = parent._per_game.get(key)
+    if found is not None:
+        return found
+    return parent.for_solo() if key == ("solo",) else parent._with_sides(key)
+
+
+def _rules_again(fields: dict[str, Any]) -> Rules:
+    """Unpickling rules pickled field by field: built again, the lookups and memos with them."""
+    return Rules(**fields)
