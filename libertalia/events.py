@@ -888,26 +888,24 @@ def _names(attribute: str) -> Callable[[str, str, Any], Callable[[Event], bool]]
     return build
 
 
-def _targets(where: str, name: str, value: Any) -> Callable[[Event], bool]:
-    """Any of the event's targets; ``None``: it has none."""
-    wanted = _values(where, name, value, (str,), None, "a card name or loot kind")
-    none = None in wanted
+def _any_target(attribute: str, types: tuple[type, ...], what: str,
+                by_name: bool) -> Callable[[str, str, Any], Callable[[Event], bool]]:
+    """Any of the event's ``attribute`` values (its targets, or their seats); ``None``: it has none."""
+    def build(where: str, name: str, value: Any) -> Callable[[Event], bool]:
+        wanted = _values(where, name, value, types, None, what)
+        none = None in wanted
 
-    def test(e: Event) -> bool:
-        found = e.targets
-        return any(t in wanted or _printed(t) in wanted for t in found) if found else none
-    return test
+        def test(e: Event) -> bool:
+            found = getattr(e, attribute)
+            if not found:
+                return none
+            return any(t in wanted or (by_name and _printed(t) in wanted) for t in found)
+        return test
+    return build
 
 
-def _target_seats(where: str, name: str, value: Any) -> Callable[[Event], bool]:
-    """Any of the event's target seats; ``None``: it has none."""
-    wanted = _values(where, name, value, (int,), None, "a seat number")
-    none = None in wanted
-
-    def test(e: Event) -> bool:
-        found = e.target_seats
-        return any(t in wanted for t in found) if found else none
-    return test
+_targets = _any_target("targets", (str,), "a card name or loot kind", by_name=True)
+_target_seats = _any_target("target_seats", (int,), "a seat number", by_name=False)
 
 
 def _type(where: str, name: str, value: Any) -> Callable[[Event], bool]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,17 +60,11 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         chosen = operators or OPERATORS
         tasks = [(str(f), edition, tuple(chosen)) for f in files]
         done: list[CardMutation] = []
-        if jobs == 1 or len(tasks) < 2:
-            for task in tasks:
-                done.append(_one(task))
+        with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and len(tasks) > 1 else nullcontext() as pool:
+            for result in (pool.map(_one, tasks) if pool is not None else map(_one, tasks)):
+                done.append(result)
                 if not as_json:
-                    _print_card(done[-1])
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for result in pool.map(_one, tasks):
-                    done.append(result)
-                    if not as_json:
-                        _print_card(result)
+                    _print_card(result)
         report = MutationReport(tuple(done))
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
