@@ -7,6 +7,8 @@ and the stamp a save carries (edition and loot sides, the fingerprint of their f
 library version).  Unpickling loads them once per process and stamp, and every later
 pickle of them, a game's or an observation's, gets that same object: a pool of worker
 processes plays with rules identical to the sender's, at the cost of one load per worker.
+A process that loads the same rules twice holds two equal objects; pickles of either come
+back as the first of them this module met, equal to both.
 Files that have changed since the pickle was made are refused with ``RulesError``, as a
 save is.
 

@@ -6,7 +6,7 @@ import copy
 import multiprocessing
 import pickle
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -19,6 +19,20 @@ from libertalia.engine import rng
 
 PROTOCOLS = (pickle.DEFAULT_PROTOCOL, pickle.HIGHEST_PROTOCOL)
 MOD_CARD = "name: Pirate Queen\nrank: 41\ntext: |\n  sun: gain 2 doubloons.\n"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fresh_registry() -> Iterator[None]:
+    """Start this module with no rules seen: unpickling gives the first equal rules a process met, and
+    earlier tests in the same process may have met other, equal, galecrest rules."""
+    kept = dict(pickling._LOADED), dict(pickling._RECIPES)
+    pickling._LOADED.clear()
+    pickling._RECIPES.clear()
+    yield
+    pickling._LOADED.clear()
+    pickling._RECIPES.clear()
+    pickling._LOADED.update(kept[0])
+    pickling._RECIPES.update(kept[1])
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +100,16 @@ def test_rules_and_a_games_rules_round_trip_to_the_same_rules(case: str, cases: 
         for again in _round_trips(value):
             assert again == value and again is value
     assert (own is not rules) == (case in ("solo", "uncharted"))
+
+
+def test_two_loads_of_the_same_rules_come_back_as_the_first_one_met(cases: dict[str, tuple[lt.Rules, int]]) -> None:
+    """Rules loaded again in this process pickle as the first equal rules met, so games of both stay equal."""
+    first, players = cases["galecrest"]
+    pickle.dumps(first)
+    second = lt.load_rules("galecrest")
+    assert second == first and second is not first
+    again = pickle.loads(pickle.dumps(lt.new_game(second, players, seed=4)))
+    assert again.rules is first and again == lt.new_game(first, players, seed=4)
 
 
 @pytest.mark.parametrize("case", CASES)
