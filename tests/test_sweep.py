@@ -94,7 +94,7 @@ def test_a_card_failing_alone_is_reported_once_and_kept_out_of_the_pairs(
         galecrest: lt.Rules, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bundled card that fails alone (here: every game featuring a Cook fails) cannot leave the rules: it
     is reported once, its pairs are skipped, and the other pairs' positions deal it to nobody."""
-    real_play, real_position = sweep._play, sweep.focused_position
+    real_play, real_position = sweep._play, focus.focused_position
     built: list[focus.FocusedPosition] = []
 
     def failing(rules: lt.Rules, position: focus.FocusedPosition, bot_seed: int, *, to_end: bool) -> Any:

@@ -50,7 +50,8 @@ failures: how many failures in all, alone and in pairs."""
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted or kind=side,...")
 @click.option("--with-mod", "mods", multiple=True, type=click.Path(exists=True), metavar="DIR",
               help="A mod folder (or file) loaded beside the edition; without CARDs, every pair involving its cards.")
-@click.option("--games", default=5, show_default=True, type=click.IntRange(min=1), help="Positions per pair.")
+@click.option("--games", default=5, show_default=True, type=click.IntRange(min=1),
+              help="Positions per card alone and per pair.")
 @click.option("--players", default=None, type=click.IntRange(min=2),
               help="Players per game (default: drawn per game, from the fewest the pair needs).")
 @click.option("--seed", default=0, show_default=True, help="Varies every position (the same seed, the same report).")
@@ -70,9 +71,9 @@ def interactions(names: tuple[str, ...], named: tuple[str, ...], edition: str, l
     played without its file. Each pair plays --games positions (both cards where they act: a
     sun or dusk card played that day, a moon or anchor card aboard), checking the invariants
     after the plays, at the day's end and at the game's end, and replays each position to the
-    day's end without each card in turn. Failures are listed with a reproduction (Python and
-    an examples: entry); the exit status is then 1. The bots answer at random, and a question
-    asked again afresh: a loop is a game that goes round whatever is answered.
+    day's end without each card in turn. The bots answer at random, and a question asked again
+    afresh: a loop is a game that goes round whatever is answered. Failures are listed with a
+    reproduction (Python and an examples: entry); the exit status is then 1.
 
     swing: what the other card's presence was worth to this card's owner, in doubloons (held
     plus banked) at the end of the day, mean over the games. idle: the share of the games in
