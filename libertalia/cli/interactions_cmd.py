@@ -1,4 +1,4 @@
-"""``libertalia cards interactions``: play pairs of cards together and report what goes wrong.
+"""``libertalia cards interactions``: play each card alone, then pairs of cards together, and report what goes wrong.
 
 The sweep itself is ``libertalia.testing.sweep`` (pure, no printing); this module picks the
 pairs, shows progress and prints the report.
@@ -21,15 +21,23 @@ from . import console, friendly_errors, load, rules_args
 
 if TYPE_CHECKING:
     from ..engine.specs import Rules
-    from ..testing.sweep import PairReport
+    from ..testing.sweep import Failure, PairReport, SweepReport
 
 JSON_HELP = """With --json the report is one object:
-run: edition, title, loot_sides, extra_cards, games (per pair), seed, players (null: drawn
-per game), pairs (how many), seconds, version, rules_fingerprint;
+run: edition, title, loot_sides, extra_cards, games (per card and per pair), seed, players
+(null: drawn per game), cards (how many played alone), pairs (how many), seconds, version,
+rules_fingerprint;
+solo: one entry per card, in order: card, games (finished without a failure), failure (null,
+or its first: cards [CARD], game, variant "alone", kind, message, python, yaml) and skipped
+(null, or why the card could not be focused);
+left_out: the cards that failed alone (their pairs are skipped); dropped: their files, left
+out of extra_cards for the pairs' games; kept_out: those that could not be, kept out of the
+pairs' positions only;
 pairs: one entry per pair, in order: cards [A, B], games (finished without a failure),
-swing [A, B] and idle [A, B] (as above), failures (each: cards, game, variant, kind,
-message, python, yaml) and skipped (null, or why the pair could not be focused);
-failures: how many failures in all."""
+swing [A, B] and idle [A, B] (as above), failures (each: cards, game, variant, kind
+(error, loop or invariant), message, python, yaml) and skipped (null, or why the pair was
+not played);
+failures: how many failures in all, alone and in pairs."""
 
 
 @click.command("interactions", epilog=JSON_HELP)
@@ -42,7 +50,8 @@ failures: how many failures in all."""
 @click.option("--loot", default=None, help="Loot sides: calm, stormy, uncharted or kind=side,...")
 @click.option("--with-mod", "mods", multiple=True, type=click.Path(exists=True), metavar="DIR",
               help="A mod folder (or file) loaded beside the edition; without CARDs, every pair involving its cards.")
-@click.option("--games", default=5, show_default=True, type=click.IntRange(min=1), help="Positions per pair.")
+@click.option("--games", default=5, show_default=True, type=click.IntRange(min=1),
+              help="Positions per card alone and per pair.")
 @click.option("--players", default=None, type=click.IntRange(min=2),
               help="Players per game (default: drawn per game, from the fewest the pair needs).")
 @click.option("--seed", default=0, show_default=True, help="Varies every position (the same seed, the same report).")
@@ -54,13 +63,17 @@ failures: how many failures in all."""
 def interactions(names: tuple[str, ...], named: tuple[str, ...], edition: str, loot: str | None,
                  mods: tuple[str, ...], games: int, players: int | None, seed: int, jobs: int, top: int,
                  as_json: bool) -> None:
-    """Play every pair of cards together from positions where both act, with random bots.
+    """Play each card alone, then every pair of cards together from positions where both act, with random bots.
 
-    Each pair plays --games positions (both cards where they act: a sun or dusk card played
-    that day, a moon or anchor card aboard), checking the invariants after the plays, at the
-    day's end and at the game's end, and replays each position to the day's end without
-    each card in turn. Errors and broken invariants are listed with a reproduction (Python and an
-    examples: entry); the exit status is then 1.
+    Each card first plays --games positions alone, each to the game's end (a mod card beside
+    the edition's cards only). A card that fails alone (a loop, an error, a broken invariant)
+    is reported once, as its own failure; its pairs are skipped and the pairs' games are
+    played without its file. Each pair plays --games positions (both cards where they act: a
+    sun or dusk card played that day, a moon or anchor card aboard), checking the invariants
+    after the plays, at the day's end and at the game's end, and replays each position to the
+    day's end without each card in turn. The bots answer at random, and a question asked again
+    afresh: a loop is a game that goes round whatever is answered. Failures are listed with a
+    reproduction (Python and an examples: entry); the exit status is then 1.
 
     swing: what the other card's presence was worth to this card's owner, in doubloons (held
     plus banked) at the end of the day, mean over the games. idle: the share of the games in
@@ -76,18 +89,20 @@ def interactions(names: tuple[str, ...], named: tuple[str, ...], edition: str, l
             raise click.BadParameter(f"{rules.board.title} is for {lo} to {hi} players, not {players}",
                                      param_hint="--players")
         pairs = _pairs(rules, [*named, *names], mods)
+        cards = len(dict.fromkeys(name for pair in pairs for name in pair))
         started = time.perf_counter()
         with Progress(console=out, transient=True, disable=not out.is_terminal or as_json) as progress:
-            task = progress.add_task("pairs", total=len(pairs))
-            reports = sweep.sweep(rules, pairs, games, seed=seed, players=players, jobs=jobs,
-                                  progress=lambda n: progress.advance(task, n))
+            task = progress.add_task("cards alone, then pairs", total=cards + len(pairs))
+            report = sweep.sweep(rules, pairs, games, seed=seed, players=players, jobs=jobs,
+                                 progress=lambda n: progress.advance(task, n))
         seconds = time.perf_counter() - started
-    run = _run(rules, games=games, seed=seed, players=players, pairs=len(pairs), seconds=seconds, mods=mods)
-    failures = sum(len(r.failures) for r in reports)
+    run = _run(rules, games=games, seed=seed, players=players, cards=cards, pairs=len(pairs), seconds=seconds,
+               mods=mods)
+    failures = len(report.failures)
     if as_json:
-        click.echo(json.dumps({"run": run, "pairs": [r.to_json() for r in reports], "failures": failures}, indent=1))
+        click.echo(json.dumps({"run": run, **report.to_json(), "failures": failures}, indent=1))
     else:
-        _print(out, run, reports, top)
+        _print(out, run, report, top)
     if failures:
         raise SystemExit(1)
 
@@ -115,35 +130,46 @@ def _pairs(rules: Rules, wanted: list[str], mods: tuple[str, ...]) -> list[tuple
     return sweep.pairs_of(everyone)
 
 
-def _run(rules: Rules, *, games: int, seed: int, players: int | None, pairs: int, seconds: float,
+def _run(rules: Rules, *, games: int, seed: int, players: int | None, cards: int, pairs: int, seconds: float,
          mods: tuple[str, ...]) -> dict[str, Any]:
     return {
         "edition": rules.board.edition, "title": rules.board.title, "loot_sides": dict(rules.loot_sides),
         "extra_cards": list(rules.load_args.get("extra_cards", mods)), "games": games, "seed": seed,
-        "players": players, "pairs": pairs, "seconds": round(seconds, 2), "version": library_version(),
+        "players": players, "cards": cards, "pairs": pairs, "seconds": round(seconds, 2),
+        "version": library_version(),
         "rules_fingerprint": rules.fingerprint,
     }
 
 
-def _print(out: Any, run: dict[str, Any], reports: list[PairReport], top: int) -> None:
-    """Failures first, each with its reproduction; then the pairs with the largest swings; then a legend."""
-    failed = [f for r in reports for f in r.failures]
+def _print(out: Any, run: dict[str, Any], report: SweepReport, top: int) -> None:
+    """Failures first, each with its reproduction (the cards' alone, then the pairs'); then the pairs with the
+    largest swings; then a legend."""
+    reports = report.pairs
     players = "drawn per game" if run["players"] is None else str(run["players"])
-    out.print(Text(f"{run['title']} ({run['edition']}): {_count(run['pairs'], 'pair')}, "
-                   f"{_count(run['games'], 'game')} each, "
+    out.print(Text(f"{run['title']} ({run['edition']}): {_count(run['cards'], 'card')} alone, then "
+                   f"{_count(run['pairs'], 'pair')}, {_count(run['games'], 'game')} each, "
                    f"seed {run['seed']}, players {players}; {run['seconds']:.1f} s"))
     if run["extra_cards"]:
         out.print(Text(f"  mod: {', '.join(run['extra_cards'])}"))
+    alone = [r.failure for r in report.solo if r.failure is not None]
+    for n, f in enumerate(alone, 1):
+        _show(out, f"Failure alone {n}: {f.cards[0]}, game {f.game}, {f.kind}:", f)
+    if report.left_out:
+        out.print(Text(f"\nLeft out of the pairs (they fail alone): {', '.join(report.left_out)}.", style="bold"))
+        if report.dropped:
+            out.print(Text(f"  The pairs' games were played without {_count(len(report.dropped), 'file')}: "
+                           f"{', '.join(report.dropped)}"))
+        if report.kept_out:
+            out.print(Text(f"  {', '.join(report.kept_out)} could not be left out of the rules (a bundled card, or "
+                           "the mod does not load without it): kept out of the pairs' positions only."))
+    for solo in report.solo:
+        if solo.skipped:
+            out.print(Text(f"skipped {solo.card} alone: {solo.skipped}"))
+    failed = [f for r in reports for f in r.failures]
     for n, f in enumerate(failed, 1):
-        out.print(Text(f"\nFailure {n}: {f.cards[0]} and {f.cards[1]}, game {f.game} ({f.variant}), {f.kind}:",
-                       style="bold red"))
-        out.print(Text(f.message))
-        out.print(Text("Replay it in Python:"))
-        out.print(Text(f.python))
-        out.print(Text("or as an examples: entry:"))
-        out.print(Text(f.yaml))
+        _show(out, f"Failure {n}: {f.cards[0]} and {f.cards[1]}, game {f.game} ({f.variant}), {f.kind}:", f)
     for r in reports:
-        if r.skipped:
+        if r.skipped and not set(r.cards) & set(report.left_out):
             out.print(Text(f"skipped {r.cards[0]} and {r.cards[1]}: {r.skipped}"))
     shown = sorted((r for r in reports if r.skipped is None), key=_largest_swing, reverse=True)
     if top:
@@ -163,8 +189,26 @@ def _print(out: Any, run: dict[str, Any], reports: list[PairReport], top: int) -
                  "idle: the share of the games in which the card's ability logged nothing that day.",
                  "games: positions played through (with both, and without each) without a failure."):
         out.print(Text(line, style="dim"))
+    if report.solo:
+        out.print(Text(f"{_count(len(alone), 'card')} of {len(report.solo)} failed alone"
+                       + (f" ({', '.join(report.left_out)}: {_count(len(reports) - _played(report), 'pair')} "
+                          "skipped)" if report.left_out else "")))
     out.print(Text(f"{_count(len(failed), 'failure')} in {sum(1 for r in reports if r.failures)} of "
                    f"{_count(len(reports), 'pair')}"))
+
+
+def _show(out: Any, title: str, f: Failure) -> None:
+    out.print(Text(f"\n{title}", style="bold red"))
+    out.print(Text(f.message))
+    out.print(Text("Replay it in Python:"))
+    out.print(Text(f.python))
+    out.print(Text("or as an examples: entry:"))
+    out.print(Text(f.yaml))
+
+
+def _played(report: SweepReport) -> int:
+    """The pairs played: those without a card that failed alone."""
+    return sum(1 for r in report.pairs if not set(r.cards) & set(report.left_out))
 
 
 def _count(n: int, what: str) -> str:

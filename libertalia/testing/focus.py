@@ -35,7 +35,7 @@ import copy
 import functools
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
@@ -369,9 +369,13 @@ def positions(rules: Rules, players: int | None, featuring: Sequence[Featured],
 
 
 def focused_position(rules: Rules, players: int | None, featuring: Sequence[Featured], *,
-                     rng: random.Random, phase: str | None = None) -> FocusedPosition:
-    """One focused position drawn from ``rng`` (no hypothesis): as ``positions`` draws them."""
-    return _Plan.of(rules, players, featuring, phase).build(_Seeded(rng))
+                     rng: random.Random, phase: str | None = None, exclude: Collection[str] = ()) -> FocusedPosition:
+    """One focused position drawn from ``rng`` (no hypothesis): as ``positions`` draws them.
+
+    ``exclude`` names characters the position deals to nobody (the sweep keeps a card that
+    failed alone out of the others' games); later voyages still deal them from the deck.
+    """
+    return _Plan.of(rules, players, featuring, phase).build(_Seeded(rng), exclude)
 
 
 def interactions(rules: Rules, cards: Sequence[Featured], players: int | None = None, *,
@@ -518,7 +522,7 @@ class _Plan:
         zones = [w.where(w.timing(self.rules)) for w in self.wants]
         return _assign(self.wants, zones, players, None) is not None
 
-    def build(self, src: Source) -> FocusedPosition:
+    def build(self, src: Source, exclude: Collection[str] = ()) -> FocusedPosition:
         """Draw one position: the simple parts first, so that a shrunk one is small."""
         seed = src.integer(0, 2**32 - 1)
         rules = self.rules.for_game(seed)  # uncharted sides: the features' timings are this game's
@@ -545,7 +549,7 @@ class _Plan:
             for w, t, zone, seat in zip(self.wants, timings, zones, seats_of, strict=True))
         featured_names = {p.name for p in placements if not p.loot}
         pool = [c.name for c in rules.characters
-                if not c.neutral and "#" not in c.name and c.name not in featured_names]
+                if not c.neutral and "#" not in c.name and c.name not in featured_names and c.name not in exclude]
         bag: Counter[str] = Counter(dict(board.bag))
         for p in placements:
             if p.loot:
