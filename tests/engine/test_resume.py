@@ -28,12 +28,12 @@ import pytest
 
 # (edition, loot, players, seed, declared position, log)
 LINES: tuple[tuple[str, str | None, int, int, dict[str, Any] | None, bool], ...] = (
-    *((("galecrest", None, n, seed, None, True) for n in (2, 3, 4, 5) for seed in (1, 2, 3))),
-    *((("galecrest", None, 1, seed, None, True) for seed in (4, 5, 6))),
+    *(("galecrest", None, n, seed, None, True) for n in (2, 3, 4, 5) for seed in (1, 2, 3)),
+    *(("galecrest", None, 1, seed, None, True) for seed in (4, 5, 6)),
     ("galecrest", "stormy", 4, 7, None, True),
     ("galecrest", "stormy", 1, 8, None, True),
     ("galecrest", "uncharted", 3, 9, None, True),
-    *((("classic", None, n, seed, None, True) for n in (2, 3, 4, 5) for seed in (10, 11))),
+    *(("classic", None, n, seed, None, True) for n in (2, 3, 4, 5) for seed in (10, 11)),
     ("galecrest", None, 3, 12, {"voyage": 2, "day": 2, "reputation": [0, 3, 5],
                                 "loot": [["map", "chest", "relic"]]}, True),
     ("galecrest", None, 4, 13, None, False),
@@ -130,6 +130,104 @@ def test_choose_lines_play_saves_and_branch_exactly_as_before_the_resume(
         line: tuple[str, str | None, int, int, dict[str, Any] | None, bool]) -> None:
     """Determinism bit for bit: every decision, mid-question save, branch and final game as before."""
     assert play_line(*line)[0] == GOLDEN[_name(line)]
+
+
+@contextmanager
+def _counting_selects(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Count entries of the select step (``count["select"]``) while the block runs."""
+    from libertalia.engine import flow
+
+    count: Counter[str] = Counter()
+    select = flow._STEPS["select"]
+
+    def counted(w: Any) -> None:
+        count["select"] += 1
+        select(w)
+
+    with monkeypatch.context() as m:
+        m.setitem(flow._STEPS, "select", counted)
+        yield count
+
+
+def _random_line(game: Any, seed: int, each: Callable[[Any], object] = lambda game: None) -> Any:
+    """Answer ``game`` at random to its end, calling ``each`` on every game of the line."""
+    rnd = random.Random(seed)
+    while game.decision is not None:
+        each(game)
+        keys = game.legal_keys()
+        game = game.choose(keys[rnd.randrange(len(keys))])
+    return game
+
+
+@pytest.mark.parametrize(("edition", "players"), [("galecrest", 4), ("galecrest", 2), ("galecrest", 1),
+                                                  ("classic", 5)])
+@pytest.mark.parametrize("frozen_along", [False, True], ids=["unread", "read"])
+def test_the_select_step_runs_once_a_day_and_once_after_each_pick(
+        monkeypatch: pytest.MonkeyPatch, edition: str, players: int, frozen_along: bool) -> None:
+    """A choose() line enters the select step once per day plus once per pick asked, read or not."""
+    import libertalia as lt
+
+    rules = _rules(edition, None)
+    picks = 0
+
+    def each(game: Any) -> None:
+        nonlocal picks
+        picks += game.decision.kind == "play_character"
+        if frozen_along:
+            assert game.state.decision == game.decision  # a snapshot leaves the working copy where it was
+
+    with _counting_selects(monkeypatch) as count, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the solo cards warn on purpose
+        ends = [_random_line(lt.new_game(rules, players, seed=seed), seed, each) for seed in range(4)]
+    days = sum(isinstance(e, lt.events.Revealed) for end in ends for e in end.events)
+    assert picks >= days > 0
+    assert count["select"] == picks + days  # running it again from its start would give about 2 per pick
+
+
+def test_no_question_of_the_flow_is_asked_twice_in_a_choose_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Picks, loot, neutral removals and orders resume (R6, R8, R13); an ability's step still replays."""
+    import libertalia as lt
+    from libertalia.engine.work import FlowAnswers, Work
+
+    replayed: Counter[str] = Counter()
+    ask = Work.ask
+
+    def counted(w: Work, asker: Any, seat: int, kind: str, options: Any, prompt: str, source: str | None) -> str:
+        if len(options) > 1 and seat != w.automa and asker.pos < len(asker.answers):
+            replayed["flow" if isinstance(asker, FlowAnswers) else "ability"] += 1
+        return ask(w, asker, seat, kind, options, prompt, source)
+
+    kinds: Counter[str] = Counter()
+    monkeypatch.setattr(Work, "ask", counted)
+    for edition, players in (("galecrest", 5), ("classic", 6), ("galecrest", 1)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            game = lt.new_game(_rules(edition, None), players, seed=players)
+        _random_line(game, players, lambda game: kinds.update([game.decision.kind]))
+    assert replayed["flow"] == 0
+    assert replayed["ability"] > 0  # the counter sees replays: abilities' questions still replay
+    assert min(kinds[k] for k in ("play_character", "choose_loot", "order_abilities")) > 10
+
+
+def test_a_resumed_step_and_one_run_again_after_a_thaw_reach_the_same_game() -> None:
+    """Each answer gives the same game whether the working copy resumes or a frozen state replays."""
+    import libertalia as lt
+
+    rules = lt.load_rules("galecrest")
+    checked: Counter[str] = Counter()
+    for seed in range(3):
+        game = lt.new_game(rules, 4 + seed % 2, seed=seed)
+        rnd = random.Random(seed)
+        while game.decision is not None:
+            keys = game.legal_keys()
+            key = keys[rnd.randrange(len(keys))]
+            rebuilt = lt.Game(rules, game.state).choose(key)  # thawed: the step runs again from its start
+            resumed = game.choose(key)
+            assert resumed.state == rebuilt.state
+            assert resumed.to_json() == rebuilt.to_json()
+            checked[game.state.step] += 1
+            game = resumed
+    assert min(checked[step] for step in ("select", "dusk", "night", "anchor", "sun")) > 0
 
 
 if __name__ == "__main__":
