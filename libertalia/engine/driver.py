@@ -30,8 +30,19 @@ def begin(rules: Rules, start: GameState) -> Work:
 
 
 def answer(w: Work, key: str) -> None:
-    """Give ``key`` to whoever asked, then run on to the next question."""
+    """Give ``key`` to whoever asked, then run on to the next question.
+
+    A flow step that asked in this very working copy is finished where it stopped (its
+    ``Resume``); anything else that asked (an ability, or any step of a thawed game) runs
+    again from the start of its step with the answer, and replays to it.
+    """
     w.history.append(key)
+    point = w.resume
+    if point is not None:
+        w.decision = None
+        point.answer(w, key)
+        flow.run(w, 1)  # the step resumed counts as the first one run since the question
+        return
     if w.frames:
         w.frames[-1].answers.append(key)
     else:

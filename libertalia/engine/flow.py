@@ -3,7 +3,9 @@
 Each step function does one unit of work and either moves ``w.step`` on,
 pushes ability frames to run, or asks a question (raising ``Suspend``).  All
 positions (which card is next, which sub-step) live in the state, so a game
-can stop at any question and resume after a save and load.
+can stop at any question and resume after a save and load: the step runs again
+from its start and replays the answer.  The working copy that stopped keeps a
+``Resume`` instead, and finishes the step where it asked (``driver.answer``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from . import automa, journal
 from .ordering import clashes
 from .program.base import NOTHING_DONE, Unbound
 from .specs import Rules, SoloCard
-from .work import Frame, Queued, Suspend, Work
+from .work import Frame, Queued, Resume, Suspend, Work
 
 STEP_BUDGET = 100_000
 """Instructions and flow steps ``run`` may execute between two decisions.
@@ -30,13 +32,14 @@ RECENT_SOURCES = 8
 """How many of the most recently finished abilities a ``StepBudgetExceeded`` names."""
 
 
-def run(w: Work) -> None:
+def run(w: Work, steps: int = 0) -> None:
     """Advance until a question needs an answer or the game is over.
 
+    ``steps`` counts a step already run since the last question (one resumed: ``driver.answer``).
     Raises ``StepBudgetExceeded`` (``w`` is then garbage: callers hold the frozen
     game they started from) past ``STEP_BUDGET`` steps without a question.
     """
-    steps = 0
+    w.resume = None  # whatever stopped before runs again from its start, if it is still there
     answered = w.answered
     # Sources of the abilities that finished last: with the frames still on the
     # stack they name the cards of a loop, whether it recurses or repeats.
@@ -208,7 +211,23 @@ def _select(w: Work) -> None:
         w.step = "reveal"
         return
     hand = w.seats[seat].hand  # kept sorted by rank
-    w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
+    try:
+        w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
+    except Suspend:
+        w.resume = _Picking(seat)
+        raise
+
+
+class _Picking(Resume):
+    """``_select`` stopped at ``seat``'s pick: it records it (the next call asks the next seat)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def answer(self, w: Work, key: str) -> None:
+        w.commits[self.seat] = key
 
 
 def _reveal(w: Work) -> None:
@@ -423,11 +442,32 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
         return
     opponent = w.adjacent(seat)[0]
     options = [w.rules.loot_options[k] for k in dict.fromkeys(w.today())]
-    kind = w.ask(w.flow, opponent, "choose_loot", options,
-                 f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
+    try:
+        kind = w.ask(w.flow, opponent, "choose_loot", options,
+                     f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
+    except Suspend:
+        w.resume = _Removing(opponent)
+        raise
+    _remove_loot(w, opponent, kind)
+
+
+def _remove_loot(w: Work, opponent: int, kind: str) -> None:
     w.today().remove(kind)
     w.to_bag(kind)
     w.log(journal.REMOVE_LOOT, opponent, kind)
+
+
+class _Removing(Resume):
+    """``_dusk`` stopped at sub-step 0, ``opponent`` asked which token to remove (R13)."""
+
+    __slots__ = ("opponent",)
+
+    def __init__(self, opponent: int) -> None:
+        self.opponent = opponent
+
+    def answer(self, w: Work, key: str) -> None:
+        _remove_loot(w, self.opponent, key)
+        w.sub = 1
 
 
 def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
@@ -439,7 +479,13 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
             kind = today[0]
         else:
             options = [rules.loot_options[k] for k in dict.fromkeys(today)]
-            kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {name}", name)
+            try:
+                kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {name}", name)
+            except Suspend:
+                w.resume = _Taking(ref, seat)
+                raise
+        # As ``_Taking`` does, written out here: a call for every card at every dusk (with one per
+        # queued ability in ``_drain``) cost 1% of a play-out's instructions.
         today.remove(kind)
         w.seats[seat].loot.append(kind)
         w.just_took[ref] = kind
@@ -448,6 +494,29 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
             _queue_source(w, seat, "l:" + kind, "dusk", ref)
     if name in rules.acting["dusk"]:
         _queue_source(w, seat, rules.card_sources[name], "dusk", ref)
+
+
+class _Taking(Resume):
+    """``_dusk`` stopped at sub-step 1, ``seat`` asked which token its ``ref`` takes (R6): it takes
+    it, and the token's and the card's dusk abilities wait in the queue, as in ``_dusk_take``."""
+
+    __slots__ = ("ref", "seat")
+
+    def __init__(self, ref: CardRef, seat: int) -> None:
+        self.ref = ref
+        self.seat = seat
+
+    def answer(self, w: Work, key: str) -> None:
+        ref, seat, rules = self.ref, self.seat, w.rules
+        w.today().remove(key)
+        w.seats[seat].loot.append(key)
+        w.just_took[ref] = key
+        w.log(journal.TAKE_AT_DUSK, seat, ref[1], key)
+        if key in rules.timed_kinds["dusk"]:
+            _queue_source(w, seat, "l:" + key, "dusk", ref)
+        if ref[1] in rules.acting["dusk"]:
+            _queue_source(w, seat, rules.card_sources[ref[1]], "dusk", ref)
+        w.sub = 2
 
 
 def _queue_source(w: Work, seat: int, source: str, timing: str, this: CardRef | None) -> None:
@@ -661,6 +730,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
                     chosen = _ask_order(w, chosen[0], group)
                     at = queue.index(chosen)
             del queue[at]
+        # ``_resolve``, written out: the queue's hottest path (see ``_dusk_take``).
         w.queue_checked = (w.moves, len(queue))
         seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
         ability = sources[source][index]
@@ -675,6 +745,25 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         if w.flow.pos and w.answerer is None:  # the order was asked: this call may ask nothing more
             return False
     return True
+
+
+def _resolve(w: Work, chosen: Queued) -> bool:
+    """Run the ability ``chosen``, just taken off the queue; ``True`` if it was stacked to run instead.
+
+    As ``_drain`` does once it has chosen (the resumed ``_Ordering`` calls this).
+    """
+    w.queue_checked = (w.moves, len(w.queue))
+    seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
+    ability = w.rules.sources[source][index]
+    if not ability.direct:
+        w.push_frame(source, index, seat, this)
+        return True
+    if ability.coins is not None:
+        run_coins(w, seat, source, ability.coins)
+    else:
+        run_direct(w, Frame(source, index, seat, this, ability.code, this if source[0] == "c" else None,
+                            ability.slots))
+    return False
 
 
 def _queued(w: Work) -> None:
@@ -767,8 +856,27 @@ def _ask_order(w: Work, seat: int, group: list[Queued]) -> Queued:
     if len(by_key) == 1:
         return group[0]
     options = [Option(k, labels[k]) for k in by_key]
-    key = w.ask(w.flow, seat, "order_abilities", options, "choose which ability resolves next", None)
+    try:
+        key = w.ask(w.flow, seat, "order_abilities", options, "choose which ability resolves next", None)
+    except Suspend:
+        w.resume = _Ordering(by_key)
+        raise
     return by_key[key]
+
+
+class _Ordering(Resume):
+    """``_drain`` stopped at an order question: the ability named resolves, and the step's call
+    ends there, as it does after every question (dusk, night and anchor all return on it)."""
+
+    __slots__ = ("by_key",)
+
+    def __init__(self, by_key: dict[str, Queued]) -> None:
+        self.by_key = by_key
+
+    def answer(self, w: Work, key: str) -> None:
+        chosen = self.by_key[key]
+        w.queue.remove(chosen)
+        _resolve(w, chosen)
 
 
 _STEPS: dict[str, Callable[[Work], None]] = {

@@ -47,6 +47,23 @@ class Suspend(Exception):
     """Raised when a step needs an answer that is not there yet."""
 
 
+class Resume:
+    """Where a flow step stopped at its question: what it does with the answer, as plain data.
+
+    A flow step asks at most one question a call, so run again from its start with the answer
+    it replays exactly what it did before asking, then goes on.  The working copy that asked
+    keeps one of these (``Work.resume``) and finishes the step where it stopped instead
+    (``driver.answer``): the same moves, without the work before the question done twice.  It
+    is never frozen: a game thawed from its state runs the step again, with the same result.
+    """
+
+    __slots__ = ()
+
+    def answer(self, w: Work, key: str) -> None:
+        """Do what the step does with ``key`` once asked, to the end of the step's call."""
+        raise NotImplementedError
+
+
 class Seat:
     """One seat's zones; ``hand`` is kept sorted by rank."""
 
@@ -132,7 +149,7 @@ class Work:
         "cursor", "sub", "order", "commits", "frames", "queue", "flow", "seed", "counter", "census", "net",
         "extra", "just_took", "left_of_neutral", "decision", "old_journal", "journal", "history", "answerer",
         "answered", "moves", "queue_checked", "automa", "solo_deck", "solo_discard", "ranks", "watching",
-        "no_effect", "setup", "handicap", "loot_may_move", "contested",
+        "no_effect", "setup", "handicap", "loot_may_move", "contested", "resume",
     )
 
     def __init__(self, rules: Rules, s: GameState) -> None:
@@ -185,6 +202,9 @@ class Work:
         self.loot_may_move = True
         # The anchor classes whose order may matter (``flow._contested``): unknown (None) after a thaw.
         self.contested: set[tuple[int, int]] | None = None
+        # The flow step that stopped at the question now asked, if it was one (``Resume``):
+        # set when it suspends, cleared when it resumes and whenever ``flow.run`` starts.
+        self.resume: Resume | None = None
         self.setup = s.setup  # how the game began: carried, never changed
         self.handicap = s.handicap
 
