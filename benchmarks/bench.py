@@ -4,7 +4,11 @@ Run: ``python benchmarks/bench.py [--games N] [--players 3 4 5 6] [--edition gal
 
 Prints, per player count, random games per second and decisions per second through the
 three ways of playing (``lt.play`` / ``Game.play_out``, the same with ``log=False``, and a
-public ``choose()`` loop whose agents read their observation), then the time to import the
+public ``choose()`` loop whose agents read their observation), then the same seats played
+through the PettingZoo environment (``libertalia.env``, if the ``rl`` extra is installed),
+wrapped as ``env()`` gives it and bare (``raw_env()``): its steps per second, and what a game
+costs there against ``lt.play`` with the log off (the env's default) playing the same games
+answer for answer, their batches alternated.  Then the time to import the
 library and to load the rules in fresh processes (warm cache, median of five), and the size
 of a finished game: its state in memory and its ``to_json`` text.  Speed is measured here,
 never in the pass/fail tests.  On a shared machine compare ratios, not absolute figures:
@@ -20,6 +24,8 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from importlib.util import find_spec
+from typing import Any
 
 import libertalia as lt
 
@@ -41,6 +47,75 @@ def choose_loop(rules: lt.Rules, players: int, seed: int) -> int:
         game = game.choose(agents[d.player].choose(game.observation(d.player), d))
         decisions += 1
     return decisions
+
+
+def env_loop(wrapped: bool) -> Loop:
+    """A game through ``libertalia.env`` as a learner's loop drives it (``agent_iter``, ``last``,
+    ``step``), answered by ``play_loop``'s random agents, so that the games are the same ones.
+
+    ``wrapped``: ``env()`` (PettingZoo's checking wrappers around it, as the docs use it), else
+    ``raw_env()``.  Counts ``step`` calls: each decision, and the closing ``None`` step of every
+    agent.  The observation and mask are built every step, as a policy would read them.
+    """
+    from libertalia.env import env, raw_env  # the rl extra: only these figures need it
+
+    make = env if wrapped else raw_env
+    envs: dict[tuple[int, int], Any] = {}
+
+    def run(rules: lt.Rules, players: int, seed: int) -> int:
+        e = envs.get((id(rules), players))
+        if e is None:
+            e = envs[id(rules), players] = make(rules, players)
+        agents = [lt.agents.RandomAgent(seed * 16 + i) for i in range(players)]
+        raw = e.unwrapped
+        e.reset(seed=seed)
+        steps = 0
+        for _ in e.agent_iter():
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                action = None
+            else:
+                d = raw.game.decision
+                action = raw.action(agents[d.player].choose(raw.game.observation(d.player), d))
+                assert observation["action_mask"][action], "the bot's key is offered"
+            e.step(action)
+            steps += 1
+        return steps
+    return run
+
+
+def same_games(rules: lt.Rules, players: int, seeds: range) -> bool:
+    """Whether ``env_loop`` plays the very games ``lt.play`` does (else the ratio means nothing)."""
+    from libertalia.env import raw_env
+
+    e = raw_env(rules, players)
+    for seed in seeds:
+        agents = [lt.agents.RandomAgent(seed * 16 + i) for i in range(players)]
+        e.reset(seed=seed)
+        for _ in e.agent_iter():
+            d = e.game.decision
+            e.step(None if d is None else e.action(agents[d.player].choose(e.game.observation(d.player), d)))
+        expected = lt.play(rules, [lt.agents.RandomAgent(seed * 16 + i) for i in range(players)], seed=seed,
+                           log=False)
+        if e.game.history != expected.history:
+            return False
+    return True
+
+
+def side_by_side(loops: dict[str, Loop], rules: lt.Rules, players: int, games: int,
+                 batches: int = 5) -> dict[str, tuple[float, float]]:
+    """``rate`` for several loops whose batches take turns, so that a busy spell of a shared
+    machine slows them alike: games and decisions (or steps) per second, each loop's best batch."""
+    best = dict.fromkeys(loops, (0.0, 0.0))
+    for batch in range(batches):
+        for name, loop in loops.items():
+            decisions = 0
+            t0 = time.perf_counter()
+            for seed in range(batch * games, (batch + 1) * games):
+                decisions += loop(rules, players, seed)
+            elapsed = time.perf_counter() - t0
+            best[name] = max(best[name], (games / elapsed, decisions / elapsed))
+    return best
 
 
 def rate(loop: Loop, rules: lt.Rules, players: int, games: int) -> tuple[float, float]:
@@ -87,17 +162,28 @@ def deep_size(obj: object, seen: set[int] | None = None) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=40, help="games per batch (three batches a figure)")
+    parser.add_argument("--games", type=int, default=40,
+                        help="games per batch (three batches a figure, five for the env side by side)")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5, 6])
     parser.add_argument("--edition", default="galecrest")
     args = parser.parse_args()
     rules = lt.load_rules(args.edition)
 
+    has_env = find_spec("pettingzoo") is not None and find_spec("numpy") is not None
     loops: dict[str, Loop] = {"play": play_loop(True), "play, log off": play_loop(False), "choose()": choose_loop}
     for players in args.players:
         for name, loop in loops.items():
             games, decisions = rate(loop, rules, players, args.games)
             print(f"{players} players, {name:13}: {games:6.0f} games/s {decisions:8.0f} decisions/s")
+        if has_env:
+            if not same_games(rules, players, range(3)):
+                raise SystemExit("the env played other games than lt.play: the comparison is void")
+            side = side_by_side({"play": play_loop(False), "env()": env_loop(True), "raw_env()": env_loop(False)},
+                                rules, players, args.games)
+            for name in ("env()", "raw_env()"):
+                games, steps = side[name]
+                print(f"{players} players, {name:13}: {games:6.0f} games/s {steps:8.0f} steps/s     "
+                      f"a game costs {side['play'][0] / games:.2f} times lt.play's (log off, batches alternated)")
 
     edition = repr(args.edition)
     print(f"import libertalia:            {fresh_process_ms('import libertalia'):5.0f} ms (fresh process)")

@@ -274,6 +274,94 @@ def test_the_vector_reads_back_the_table() -> None:
     assert [(int(r), names[c]) for _, (r, c) in left_to_right] == [(s, n) for s, n in obs.island]
 
 
+def reference_vector(obs: lt.Observation, rules_: lt.Rules, players: int) -> np.ndarray:
+    """The vector docs/bots.md describes, built slowly and plainly from the layout, part by part."""
+    layout = observation_layout(rules_, players)
+    x = np.zeros(max(s.stop for s in layout.values()), dtype=np.float32)
+    names = [c.name for c in rules_.characters]
+    kinds, n, v, track = list(rules_.kinds), obs.players.__len__(), len(names), len(rules_.board.track_income)
+
+    def put(part: str, at: int, value: float = 1.0, add: bool = True) -> None:
+        i = layout[part].start + at
+        x[i] = x[i] + value if add else value
+
+    def cards(part: str, zone: tuple[str, ...]) -> None:
+        for name in zone:
+            if name != "?":
+                put(part, names.index(name.partition("#")[0]))
+
+    def tokens(part: str, zone: tuple[str, ...], row: int = 0) -> None:
+        for kind in zone:
+            put(part, row * len(kinds) + kinds.index(kind))
+
+    put("me", obs.seat)
+    cards("hand", obs.players[obs.seat].hand)
+    put("voyage", 0, obs.voyage, add=False)
+    put("day", 0, obs.day, add=False)
+    put("phase", ["select", "day", "dusk", "night", "anchor", "over"].index(obs.phase))
+    d = obs.decision
+    if d is not None:
+        put("decision_kind", DECISION_KINDS.index(d.kind))
+        put("decision_mine", 0, float(d.player == obs.seat), add=False)
+        put("decision_player", d.player)
+        source = (d.source or "").partition("#")[0]
+        if source in names:
+            put("decision_source", names.index(source))
+        elif source in kinds:
+            put("decision_source", v + kinds.index(source))
+    for seat, done in enumerate(obs.committed):
+        put("committed", seat, float(done), add=False)
+    for p in obs.players:
+        if track:
+            put("track", p.seat * track + p.reputation, add=False)
+    for position, (owner, name) in enumerate(obs.island, 1):
+        cell = (n if owner is None else owner) * v + names.index(name.partition("#")[0])
+        put("island_cards", cell)
+        if not x[layout["island_position"].start + cell]:
+            put("island_position", cell, position, add=False)
+    put("island_size", 0, len(obs.island), add=False)
+    tokens("day_loot", obs.day_loot)
+    for day, loot in enumerate(obs.loot_days):
+        tokens("loot_days", loot, day)
+    put("solo_deck_size", 0, obs.solo_deck_size, add=False)
+    for p in obs.players:
+        seat = f"seat_{p.seat}."
+        for part, value in (("doubloons", p.doubloons), ("score", p.score), ("reputation", p.reputation),
+                            ("automa", p.seat == obs.automa), ("hand_size", len(p.hand)),
+                            ("graveyard_size", len(p.graveyard))):
+            if seat + part in layout:
+                put(seat + part, 0, float(value), add=False)
+        for part in ("hand", "ship", "graveyard", "kept", "removed"):
+            if seat + part in layout:
+                cards(seat + part, getattr(p, part))
+        tokens(seat + "loot", p.loot)
+        tokens(seat + "kept_loot", p.kept_loot)
+    return x
+
+
+@pytest.mark.parametrize(("edition", "players", "modded"),
+                         [("galecrest", 4, False), ("galecrest", 1, False), ("classic", 3, False),
+                          ("galecrest", 3, True)])
+def test_every_seats_vector_is_the_documented_one(edition: str, players: int, modded: bool, tmp_path: Path) -> None:
+    """At every step of random games, each seat's vector equals a plain part-by-part reading of its observation
+    (Classic's removed cards, solo's Automa, and with fan cards characters taken over, "Cook#1")."""
+    for name, text in MOD_CARDS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    rules_ = quiet(lambda: lt.load_rules(edition, extra_cards=tmp_path)) if modded else rules(edition)
+    e = raw_env(rules_, players)
+    marked = 0
+    for seed in range(2 if modded else 1):
+        quiet(lambda: e.reset(seed=seed))  # noqa: B023
+        rng = np.random.default_rng(seed)
+        while not e.game.is_over:
+            for seat in range(len(e.game.players)):
+                expected = reference_vector(e.game.observation(seat), rules_, players)
+                assert np.array_equal(e.encoder.encode(e.game.observation(seat)), expected)
+            marked += sum("#" in name for p in e.game.players for name in p.ship + p.hand)
+            e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    assert marked or not modded  # the fan cards did move a character between seats
+
+
 # ---------------------------------------------------------------- rewards
 @pytest.mark.parametrize(("edition", "players", "reward"),
                          [("galecrest", 4, "win"), ("galecrest", 4, "margin"), ("classic", 3, "win"),

@@ -90,6 +90,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.encoder = Encoder(rules, players)
         real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no agent
         self.possible_agents = [f"seat_{seat}" for seat in range(real)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.action_spaces = {a: gymnasium.spaces.Discrete(len(self.keys)) for a in self.possible_agents}
         self.observation_spaces = {a: gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(0.0, HIGH, (self.encoder.size,), np.float32),
@@ -117,6 +118,8 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     def _action(self, action: object, where: str) -> int:
         """``action`` as an index into ``keys``: an integer (what ``Discrete.contains`` takes as one:
         an int, a numpy integer or a 0-d integer array), never a float, a bool or a string."""
+        if type(action) is int and 0 <= action < len(self.keys):  # the usual case, first (a bool is no int here)
+            return action
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
             action = action.item()
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
@@ -148,18 +151,21 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
 
     def observe(self, agent: str) -> Obs:
         """``agent``'s view: its vector, and a mask of the keys it is offered now (all 0 when not asked)."""
-        seat = int(self._agent(agent, "observe").rpartition("_")[2])
-        obs = self.game.observation(seat)
-        mask = np.zeros(len(self.keys), dtype=np.int8)
-        d = obs.decision
+        seat = self._seat[self._agent(agent, "observe")]
+        game = self.game
+        # Set byte by byte, then viewed as numpy: for a few options far cheaper than numpy's own indexing.
+        mask = bytearray(len(self.keys))
+        d = game.decision
         if d is not None and d.player == seat:
+            index = self.index
             for option in d.options:
-                at = self.index.get(option.key)
+                at = index.get(option.key)
                 if at is None:
                     raise RuntimeError(f"the game offers {option.key!r}, which action_keys() lacks: a bug in "
                                        "libertalia.env.keys (please report it with the rules and seed)")
                 mask[at] = 1
-        return {"observation": self.encoder.encode(obs), "action_mask": mask}
+        return {"observation": self.encoder.encode(game.observation(seat)),
+                "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     # ------------------------------------------------------------ playing
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -213,7 +219,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         if game.is_over:
             earned = final_rewards(game, self.reward_kind)
             for a in self.agents:
-                self.rewards[a] = earned[int(a.rpartition("_")[2])]
+                self.rewards[a] = earned[self._seat[a]]
                 self.terminations[a] = True
         else:
             self._select()
@@ -222,7 +228,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     def _select(self) -> None:
         d = self.game.decision
         assert d is not None and d.player < len(self.possible_agents), "only real seats are asked (Automa never)"
-        self.agent_selection = f"seat_{d.player}"
+        self.agent_selection = self.possible_agents[d.player]
 
     def render(self) -> str | None:
         """The table as seen by the selected agent (``render_mode="ansi"``), as ``Game.render`` draws it."""

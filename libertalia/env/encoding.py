@@ -14,14 +14,14 @@ seat (``"Cook#1"``) counts as its plain card (``"Cook"``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
 
 from ..engine.specs import Rules
 from ..game import Observation
-from ..state import PlayerState
 from .keys import seat_count
 
 PHASES = ("select", "day", "dusk", "night", "anchor", "over")
@@ -72,91 +72,120 @@ def observation_layout(rules: Rules, players: int) -> dict[str, slice]:
     return layout
 
 
+class _Cards(dict[str, int]):
+    """Card name -> flat index in one part; a taken-over card (``"Cook#1"``) is its plain card."""
+
+    def __missing__(self, name: str) -> int:
+        plain = name.partition("#")[0]
+        if plain == name:
+            raise KeyError(name)
+        return self[plain]
+
+
+class _Cells(dict[tuple[int | None, str], int]):
+    """Island card (owner, name) -> flat index in ``island_cards``; a taken-over card is its plain card."""
+
+    def __missing__(self, ref: tuple[int | None, str]) -> int:
+        owner, name = ref
+        plain = name.partition("#")[0]
+        if plain == name:
+            raise KeyError(ref)
+        return self[owner, plain]
+
+
+_HAND, _GRAVEYARD = attrgetter("hand"), attrgetter("graveyard")
+
+
 class Encoder:
-    """Turns one seat's ``Observation`` into the vector of ``observation_layout``; built once per env."""
+    """Turns one seat's ``Observation`` into the vector of ``observation_layout``; built once per env.
+
+    Speed matters here (a learner encodes every step), and numpy is slow one element at a time,
+    so every flat index is worked out once, in ``__init__``.  ``encode`` then makes the list of
+    indices that count one (each card or token looked up in its part's dict, in C through
+    ``map``), counts them with one ``np.bincount``, and writes the plain values (coins, scores,
+    sizes) with one assignment at indices fixed in advance.  A hidden card (``"?"``) counts in a
+    spare bin past the end, which is cut off, so no card needs a test.
+    """
 
     def __init__(self, rules: Rules, players: int) -> None:
-        self.seats = seat_count(rules, players)
+        self.seats = n = seat_count(rules, players)
         self.layout = observation_layout(rules, players)
-        self.size = max(s.stop for s in self.layout.values())
-        self.cards = {c.name: i for i, c in enumerate(rules.characters)}
-        self.kinds = {kind: i for i, kind in enumerate(rules.kinds)}
-        self.track = len(rules.board.track_income)
-        self.phases = {p: i for i, p in enumerate(PHASES)}
-        self.decision_kinds = {kind: i for i, kind in enumerate(DECISION_KINDS)}
-        self.at = {name: s.start for name, s in self.layout.items()}
+        self.size = spare = max(s.stop for s in self.layout.values())
+        self.at = at = {name: s.start for name, s in self.layout.items()}
+        v = len(rules.characters)
+        cards = _Cards({c.name: i for i, c in enumerate(rules.characters)})
+        kinds = {kind: i for i, kind in enumerate(rules.kinds)}
+        track = len(rules.board.track_income)
 
-    def card(self, name: str) -> int:
-        """A card's index: a taken-over card (``"Cook#1"``) is its plain card."""
-        return self.cards[name.partition("#")[0]]
+        def card_part(start: int) -> _Cards:
+            part = _Cards({name: start + i for name, i in cards.items()})
+            part["?"] = spare
+            return part
+
+        def kind_part(start: int) -> dict[str, int]:
+            return {kind: start + i for kind, i in kinds.items()}
+
+        self.phases = {p: at["phase"] + i for i, p in enumerate(PHASES)}
+        self.decision_kinds = {kind: at["decision_kind"] + i for i, kind in enumerate(DECISION_KINDS)}
+        # Cards after kinds, so that a name that is both counts as the card (the first part).
+        self.sources = {**kind_part(at["decision_source"] + v),
+                        **{name: at["decision_source"] + i for name, i in cards.items()}}
+        self.hand = card_part(at["hand"]).__getitem__
+        self.track_rows = [at["track"] + seat * track for seat in range(n)] if track else []
+        self.cells = _Cells({(owner, name): at["island_cards"] + (n if owner is None else owner) * v + i
+                             for owner in [*range(n), None] for name, i in cards.items()}).__getitem__
+        self.to_position = at["island_position"] - at["island_cards"]
+        self.day_loot = kind_part(at["day_loot"]).__getitem__
+        self.loot_days = [kind_part(at["loot_days"] + day * len(kinds)).__getitem__
+                          for day in range(max(rules.board.voyage_days))]
+        # Each seat's zones, read in one go (``zones``), and the part each one counts in.
+        card_zones = [z for z in ("hand", "ship", "graveyard", "kept", "removed") if f"seat_0.{z}" in at]
+        self.zones = attrgetter(*card_zones, "loot", "kept_loot")
+        self.zone_parts = [part.__getitem__ for seat in range(n) for part in
+                           [*(card_part(at[f"seat_{seat}.{z}"]) for z in card_zones),
+                            kind_part(at[f"seat_{seat}.loot"]), kind_part(at[f"seat_{seat}.kept_loot"])]]
+        self.automa = [at[f"seat_{seat}.automa"] for seat in range(n)]
+        # The plain values, in the order ``encode`` lists them.
+        numbers = ("doubloons", "score", "reputation") if track else ("doubloons", "score")
+        self.numbers = attrgetter(*numbers)
+        self.value_at = np.array([at["voyage"], at["day"], at["island_size"], at["solo_deck_size"],
+                                  *(at[f"seat_{seat}.{name}"] for seat in range(n) for name in numbers),
+                                  *(at[f"seat_{seat}.hand_size"] for seat in range(n)),
+                                  *(at[f"seat_{seat}.graveyard_size"] for seat in range(n))], dtype=np.intp)
 
     def encode(self, obs: Observation) -> npt.NDArray[np.float32]:
         """The vector for ``obs`` (a new array each call: callers may keep it)."""
-        x = np.zeros(self.size, dtype=np.float32)
-        at, n, v = self.at, self.seats, len(self.cards)
-        me = obs.seat
-        x[at["me"] + me] = 1
-        players = obs.players
-        self._count(x, at["hand"], players[me].hand)
-        x[at["voyage"]] = obs.voyage
-        x[at["day"]] = obs.day
-        x[at["phase"] + self.phases[obs.phase]] = 1
+        at, me = self.at, obs.seat
+        players = obs.players  # in seat order
+        island = obs.island
+        ones = [at["me"] + me, self.phases[obs.phase]]
+        ones += map(self.hand, players[me].hand)
         d = obs.decision
         if d is not None:
-            x[at["decision_kind"] + self.decision_kinds[d.kind]] = 1
-            x[at["decision_mine"]] = d.player == me
-            x[at["decision_player"] + d.player] = 1
+            ones += (self.decision_kinds[d.kind], at["decision_player"] + d.player)
+            if d.player == me:
+                ones.append(at["decision_mine"])
             if d.source is not None:
-                source = d.source.partition("#")[0]
-                if source in self.cards:
-                    x[at["decision_source"] + self.cards[source]] = 1
-                elif source in self.kinds:
-                    x[at["decision_source"] + v + self.kinds[source]] = 1
-        for seat, done in enumerate(obs.committed):
-            x[at["committed"] + seat] = done
-        if self.track:
-            for p in players:
-                x[at["track"] + p.seat * self.track + p.reputation] = 1
-        island = obs.island
-        x[at["island_size"]] = len(island)
-        for position, (owner, name) in enumerate(island, 1):
-            cell = (n if owner is None else owner) * v + self.card(name)
-            x[at["island_cards"] + cell] += 1
-            if not x[at["island_position"] + cell]:  # the leftmost of two alike
-                x[at["island_position"] + cell] = position
-        self._loot(x, at["day_loot"], obs.day_loot)
-        for day, tokens in enumerate(obs.loot_days):
-            self._loot(x, at["loot_days"] + day * len(self.kinds), tokens)
-        x[at["solo_deck_size"]] = obs.solo_deck_size
-        for p in players:
-            self._seat(x, f"seat_{p.seat}.", p, obs.automa)
+                source = self.sources.get(d.source.partition("#")[0])
+                if source is not None:
+                    ones.append(source)
+        ones += [at["committed"] + seat for seat, done in enumerate(obs.committed) if done]
+        ones += [row + p.reputation for row, p in zip(self.track_rows, players, strict=False)]
+        cells = list(map(self.cells, island))
+        ones += cells
+        ones += map(self.day_loot, obs.day_loot)
+        ones += chain.from_iterable(map(map, self.loot_days, obs.loot_days))
+        ones += chain.from_iterable(map(map, self.zone_parts, chain.from_iterable(map(self.zones, players))))
+        automa = obs.automa
+        if automa is not None:
+            ones.append(self.automa[automa])
+        x = np.bincount(ones, minlength=self.size + 1)[:self.size].astype(np.float32)
+        x[self.value_at] = [obs.voyage, obs.day, len(island), obs.solo_deck_size,
+                            *chain.from_iterable(map(self.numbers, players)),
+                            *map(len, map(_HAND, players)), *map(len, map(_GRAVEYARD, players))]
+        # Each cell's position on the island, 1-based: the leftmost of two alike (reversed, it is
+        # written last).  A handful of cards: set one by one, cheaper than numpy's index lists.
+        shift = self.to_position
+        for cell, position in dict(zip(reversed(cells), range(len(cells), 0, -1), strict=True)).items():
+            x[cell + shift] = position
         return x
-
-    def _seat(self, x: npt.NDArray[np.float32], prefix: str, p: PlayerState, automa: int | None) -> None:
-        at = self.at
-        x[at[prefix + "doubloons"]] = p.doubloons
-        x[at[prefix + "score"]] = p.score
-        if self.track:
-            x[at[prefix + "reputation"]] = p.reputation
-        x[at[prefix + "automa"]] = p.seat == automa
-        x[at[prefix + "hand_size"]] = len(p.hand)
-        self._count(x, at[prefix + "hand"], p.hand)
-        self._count(x, at[prefix + "ship"], p.ship)
-        x[at[prefix + "graveyard_size"]] = len(p.graveyard)
-        self._count(x, at[prefix + "graveyard"], p.graveyard)
-        self._count(x, at[prefix + "kept"], p.kept)
-        if prefix + "removed" in at:
-            self._count(x, at[prefix + "removed"], p.removed)
-        self._loot(x, at[prefix + "loot"], p.loot)
-        self._loot(x, at[prefix + "kept_loot"], p.kept_loot)
-
-    def _count(self, x: npt.NDArray[np.float32], start: int, names: Iterable[str]) -> None:
-        """Add one per card at its index; hidden cards (``"?"``) add nothing."""
-        for name in names:
-            if name != "?":
-                x[start + self.card(name)] += 1
-
-    def _loot(self, x: npt.NDArray[np.float32], start: int, tokens: Iterable[str]) -> None:
-        kinds = self.kinds
-        for kind in tokens:
-            x[start + kinds[kind]] += 1
