@@ -337,10 +337,25 @@ class Game(_PublicReading):
         return self.render()
 
     def _repr_html_(self) -> str:
-        """The table in a notebook: ``render()`` in a ``<pre>`` block."""
+        """The table in a notebook: the repr, the picture (``svg``), and ``render()`` in ``<pre>`` blocks.
+
+        Notebooks prefer HTML to SVG, so the picture is here as well as in ``_repr_svg_``."""
         import html
 
-        return f"<pre>{html.escape(repr(self))}\n\n{html.escape(self.render())}</pre>"
+        return (f"<pre>{html.escape(repr(self))}</pre>\n<div>{self.svg()}</div>\n"
+                f"<pre>{html.escape(self.render())}</pre>")
+
+    def svg(self, seat: int | None = None) -> str:
+        """The table as an SVG picture (``libertalia.pictures``): the whole table, every hand shown,
+        or with ``seat`` only what that seat sees (``observation(seat).svg()``)."""
+        from .pictures import table_svg  # here: ``import libertalia`` stays quick
+
+        if seat is None:
+            return table_svg(self.rules, self)
+        return self.observation(seat).svg()
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     @property
     def state(self) -> GameState:
@@ -766,6 +781,15 @@ class Observation(_PublicReading):
         """Short: ``<Observation by seat 0: voyage 1, day 1 (select), seat 0 to answer play_character>``."""
         return (f"<Observation by seat {self.seat}: voyage {self.voyage}, day {self.day} ({self.phase})"
                 f"{_waiting(self.decision)}>")
+
+    def svg(self) -> str:
+        """This seat's view of the table as an SVG picture: others' hands and picks stay hidden."""
+        from .pictures import table_svg  # here: ``import libertalia`` stays quick
+
+        return table_svg(self._rules, self, self.seat)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     @property
     def events(self) -> tuple[Event, ...]:
