@@ -14,6 +14,7 @@ reading API the text table uses, so it shows exactly what the text view shows to
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
@@ -30,7 +31,7 @@ SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"
 NEUTRAL = "#7f7f7f"
 _COLUMNS = 3  # seat panels per row
 _PANEL_W = (WIDTH - 40 - (_COLUMNS - 1) * 10) // _COLUMNS
-_PANEL_H = 150
+_LINE = 16  # between a seat panel's lines
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -70,8 +71,10 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     """
     players = seen.players
     rows = (len(players) + _COLUMNS - 1) // _COLUMNS
-    y_seats = 330
-    height = y_seats + rows * (_PANEL_H + 10) + 10
+    y_seats = 275
+    panels = [_seat_lines(rules, p, seen.automa, seen.solo_deck_size) for p in players]
+    panel_h = 34 + _LINE * max(len(lines) for lines in panels)  # one height for all: the layout stays fixed
+    height = y_seats + rows * (panel_h + 10) + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
              f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" class="libertalia-table">',
              f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#f7f3e8"/>']
@@ -79,10 +82,10 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     parts += _track(rules, players, seen.automa)
     parts += _island(rules, seen)
     parts += _ship_loot(rules, seen)
-    for i, p in enumerate(players):
+    for i, (p, lines) in enumerate(zip(players, panels, strict=True)):
         x = 20 + (i % _COLUMNS) * (_PANEL_W + 10)
-        y = y_seats + (i // _COLUMNS) * (_PANEL_H + 10)
-        parts += _seat_panel(rules, p, x, y, seat, seen.automa, seen.solo_deck_size)
+        y = y_seats + (i // _COLUMNS) * (panel_h + 10)
+        parts += _seat_panel(p, lines, x, y, panel_h, seat, seen.automa)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -92,6 +95,8 @@ def _heading(rules: Rules, seen: Seen, seat: int | None, title: str) -> list[str
     days = rules.board.voyage_days
     of_days = f" of {days[seen.voyage - 1]}" if 0 < seen.voyage <= len(days) else ""
     where = f"Voyage {seen.voyage} of {len(days)}, day {seen.day}{of_days} ({seen.phase})"
+    if seen.phase == "over":
+        where = f"The game is over after voyage {seen.voyage} of {len(days)}"
     who = "the whole table" if seat is None else f"seen by seat {seat}"
     return [_label(20, 30, title or rules.board.title, size=20, weight="bold", cls="title"),
             _label(20, 52, where, size=15, cls="where"),
@@ -111,10 +116,10 @@ def _track(rules: Rules, players: Sequence[PlayerState], automa: int | None) -> 
             out.append(_label(x + 3, 80, f"{income[i]:+d}", size=9, fill="#666"))
         here = [p for p in players if min(p.reputation, spaces - 1) == i]
         for k, p in enumerate(here):
-            cx = x + 8 + k * ((box - 14) / max(len(here) - 1, 1) if len(here) > 1 else 0)
-            out.append(f'<circle cx="{cx:g}" cy="90" r="6" fill="{seat_colour(p.seat)}" stroke="#000" '
-                       f'stroke-width="0.5" class="token"><title>{_text(_seat_name(p.seat, None, automa))}'
-                       "</title></circle>")
+            cx = x + 9 + k * ((box - 18) / max(len(here) - 1, 1) if len(here) > 1 else 0)
+            out.append(f'<g class="token"><circle cx="{cx:g}" cy="89" r="7" fill="{seat_colour(p.seat)}" '
+                       f'stroke="#000" stroke-width="0.5"><title>{_text(_seat_name(p.seat, None, automa))}</title>'
+                       f'</circle>{_label(cx, 93, str(p.seat), size=10, weight="bold", fill="#fff", anchor="middle")}</g>')
     return out
 
 
@@ -175,27 +180,38 @@ def _cards(cards: Sequence[str]) -> str:
     return ", ".join([*shown, *([f"{hidden} hidden"] if hidden else [])])
 
 
-def _seat_panel(rules: Rules, p: PlayerState, x: int, y: int, seat: int | None, automa: int | None,
-                solo_deck: int) -> list[str]:
-    """One seat: doubloons, score, reputation; its den (the ship), loot, what it keeps for the next voyage, graveyard and hand."""
-    colour = seat_colour(p.seat)
+def _seat_lines(rules: Rules, p: PlayerState, automa: int | None, solo_deck: int) -> list[tuple[str, str]]:
+    """A seat panel's lines as (field, text): reputation, den (the ship), loot, what it keeps for the
+    next voyage, graveyard and hand, each wrapped to the panel (a long one cut after three lines)."""
+    hand = _cards(p.hand)
+    if p.seat == automa:
+        hand += f" (solo deck: {solo_deck})"
+    fields = [("Reputation", str(p.reputation)), ("Den (ship)", ", ".join(p.ship) or "none"),
+              ("Loot", ", ".join(grouped(p.loot, rules.kind_order)) or "none"),
+              ("Kept", ", ".join([*p.kept, *grouped(p.kept_loot, rules.kind_order)]) or "none"),
+              ("Graveyard", _cards(p.graveyard)), ("Hand", hand)]
     room = (_PANEL_W - 16) // 7
+    out = []
+    for what, value in fields:
+        lines = textwrap.wrap(f"{what}: {value}", room, subsequent_indent="    ", break_on_hyphens=False) or [what]
+        if len(lines) > 3:
+            lines = [*lines[:2], _clip(lines[2] + " " + lines[3], room)]
+        out += [(what.split()[0].lower(), line) for line in lines]
+    return out
+
+
+def _seat_panel(p: PlayerState, lines: Sequence[tuple[str, str]], x: int, y: int, h: int, seat: int | None,
+                automa: int | None) -> list[str]:
+    """One seat's panel in its colour: its name, doubloons and score in the band, then ``lines``."""
+    colour = seat_colour(p.seat)
     out = [f'<g class="seat" data-seat="{p.seat}">',
-           f'<rect x="{x}" y="{y}" width="{_PANEL_W}" height="{_PANEL_H}" rx="6" fill="#fff" stroke="{colour}" '
+           f'<rect x="{x}" y="{y}" width="{_PANEL_W}" height="{h}" rx="6" fill="#fff" stroke="{colour}" '
            f'stroke-width="{4 if p.seat == seat else 2}"/>',
            f'<rect x="{x}" y="{y}" width="{_PANEL_W}" height="24" rx="6" fill="{colour}"/>',
            _label(x + 8, y + 17, _seat_name(p.seat, seat, automa), weight="bold", fill="#fff"),
            _label(x + _PANEL_W - 8, y + 17, f"{p.doubloons} doubloons · score {p.score}", size=12, fill="#fff",
                   anchor="end")]
-    hand = _cards(p.hand)
-    if p.seat == automa:
-        hand += f" (solo deck: {solo_deck})"
-    lines = [("Reputation", str(p.reputation)), ("Den (ship)", ", ".join(p.ship) or "none"),
-             ("Loot", ", ".join(grouped(p.loot, rules.kind_order)) or "none"),
-             ("Kept", ", ".join([*p.kept, *grouped(p.kept_loot, rules.kind_order)]) or "none"),
-             ("Graveyard", _cards(p.graveyard)), ("Hand", hand)]
-    for k, (what, value) in enumerate(lines):
-        out.append(_label(x + 8, y + 42 + k * 18, _clip(f"{what}: {value}", room), size=12,
-                          cls=f"seat-{what.split()[0].lower()}"))
+    for k, (what, line) in enumerate(lines):
+        out.append(_label(x + 8, y + 41 + k * _LINE, line, size=12, cls=f"seat-{what}"))
     out.append("</g>")
     return out

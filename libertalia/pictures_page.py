@@ -82,12 +82,12 @@ h1 { font-size: 20px; margin: 0 0 8px 0; }
 <body>
 <h1>@TITLE@</h1>
 <div id="controls">
-<button id="first" type="button" title="Home">&#x23EE; start</button>
-<button id="prev-day" type="button" title="Up / Page Up">&#x23EA; day</button>
+<button id="first" type="button" title="Home">|&#x25C0; start</button>
+<button id="prev-day" type="button" title="Up / Page Up">&#x25C0;&#x25C0; day</button>
 <button id="prev" type="button" title="Left arrow">&#x25C0; answer</button>
 <button id="next" type="button" title="Right arrow">answer &#x25B6;</button>
-<button id="next-day" type="button" title="Down / Page Down">day &#x23E9;</button>
-<button id="last" type="button" title="End">end &#x23ED;</button>
+<button id="next-day" type="button" title="Down / Page Down">day &#x25B6;&#x25B6;</button>
+<button id="last" type="button" title="End">end &#x25B6;|</button>
 <span id="counter"></span><span id="what"></span>
 </div>
 <div id="help">Keys: left/right arrows step one answer, up/down arrows (or page up/down) one day,
