@@ -182,14 +182,12 @@ def _cards(cards: Sequence[str]) -> str:
 
 def _seat_lines(rules: Rules, p: PlayerState, automa: int | None, solo_deck: int) -> list[tuple[str, str]]:
     """A seat panel's lines as (field, text): reputation, den (the ship), loot, what it keeps for the
-    next voyage, graveyard and hand, each wrapped to the panel (a long one cut after three lines)."""
-    hand = _cards(p.hand)
-    if p.seat == automa:
-        hand += f" (solo deck: {solo_deck})"
+    next voyage, graveyard, hand (and the Automa's deck), each wrapped to the panel (a long one cut after three lines)."""
     fields = [("Reputation", str(p.reputation)), ("Den (ship)", ", ".join(p.ship) or "none"),
               ("Loot", ", ".join(grouped(p.loot, rules.kind_order)) or "none"),
               ("Kept", ", ".join([*p.kept, *grouped(p.kept_loot, rules.kind_order)]) or "none"),
-              ("Graveyard", _cards(p.graveyard)), ("Hand", hand)]
+              ("Graveyard", _cards(p.graveyard)), ("Hand", _cards(p.hand)),
+              *([("Solo deck", f"{solo_deck} cards")] if p.seat == automa else [])]
     room = (_PANEL_W - 16) // 7
     out = []
     for what, value in fields:
