@@ -119,7 +119,8 @@ def _track(rules: Rules, players: Sequence[PlayerState], automa: int | None) -> 
             cx = x + 9 + k * ((box - 18) / max(len(here) - 1, 1) if len(here) > 1 else 0)
             out.append(f'<g class="token"><circle cx="{cx:g}" cy="89" r="7" fill="{seat_colour(p.seat)}" '
                        f'stroke="#000" stroke-width="0.5"><title>{_text(_seat_name(p.seat, None, automa))}</title>'
-                       f'</circle>{_label(cx, 93, str(p.seat), size=10, weight="bold", fill="#fff", anchor="middle")}</g>')
+                       f'</circle>{_label(cx, 93, str(p.seat), size=10, weight="bold", fill="#fff", anchor="middle")}'
+                       "</g>")
     return out
 
 
@@ -182,7 +183,7 @@ def _cards(cards: Sequence[str]) -> str:
 
 def _seat_lines(rules: Rules, p: PlayerState, automa: int | None, solo_deck: int) -> list[tuple[str, str]]:
     """A seat panel's lines as (field, text): reputation, den (the ship), loot, what it keeps for the
-    next voyage, graveyard, hand (and the Automa's deck), each wrapped to the panel (a long one cut after three lines)."""
+    next voyage, graveyard, hand (and the Automa's deck), each wrapped to the panel (cut after three lines)."""
     fields = [("Reputation", str(p.reputation)), ("Den (ship)", ", ".join(p.ship) or "none"),
               ("Loot", ", ".join(grouped(p.loot, rules.kind_order)) or "none"),
               ("Kept", ", ".join([*p.kept, *grouped(p.kept_loot, rules.kind_order)]) or "none"),

@@ -30,7 +30,7 @@ def seat_panel(svg: str, seat: int) -> list[str]:
 
 @pytest.fixture
 def position() -> lt.Game:
-    """A declared position at voyage 1's first dusk: seat 0's Collector, about to take loot, and the others' one card."""
+    """A declared position at voyage 1's first dusk: seat 0's Collector about to take loot."""
     start = lt.new_game(galecrest(), players=3, seed=1, setup={
         "reputation": [0, 2, 4], "loot": [["saber", "amulet", "relic"]],
         "players": [{"hand": ["Collector", "Cook", "Watchman"]}, {"hand": ["Necromancer"]}, {"hand": ["Bosun"]}]})
@@ -44,7 +44,7 @@ def test_a_game_picture_shows_the_table(position: lt.Game) -> None:
     assert "Libertalia: Winds of Galecrest" in shown and "the whole table" in shown
     assert "Voyage 1 of 3, day 1 of 4 (dusk)" in shown
     assert {"Reputation", "Island", "Loot at the ship", "Loot to come"} <= set(shown)
-    assert ["saber", "amulet", "relic"] == [t for t in shown if t in ("saber", "amulet", "relic")]
+    assert [t for t in shown if t in ("saber", "amulet", "relic")] == ["saber", "amulet", "relic"]
     assert [f"Seat {i}" for i in range(3)] == [t for t in shown if t.startswith("Seat ")]
     assert "Hand: Cook, Watchman" in seat_panel(svg, 0) and "Hand: none" in seat_panel(svg, 2)
     root = ET.fromstring(svg)

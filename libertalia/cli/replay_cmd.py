@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import click
 
+from ..errors import RecordError
 from ..files import write_atomic
-from ..records import MAX_RECORD_BYTES, GameRecord, RecordError
+from ..records import MAX_RECORD_BYTES, GameRecord
 from . import console, friendly_errors, notes
 from .display import print_events
 

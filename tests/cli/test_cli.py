@@ -216,3 +216,33 @@ def test_replaying_a_solo_record_notes_the_constructed_deck_in_one_line(tmp_path
     assert result.exit_code == 0, result.output
     assert "note: 39 of the 39 solo cards are constructions" in result.output
     assert "UnverifiedSoloWarning" not in result.output and "warnings.warn" not in result.output
+
+
+def test_replay_reads_a_record_from_standard_input(tmp_path: Path) -> None:
+    """``replay -`` reads the record from standard input and prints what ``replay FILE`` prints."""
+    run("simulate", "--games", "1", "--players", "3", "--seed", "8", "--record", str(tmp_path), "--json")
+    record = next(tmp_path.glob("game-*.json"))
+    code, from_file = run("replay", str(record))
+    code2, from_stdin = run("replay", "-", stdin=record.read_text(encoding="utf-8"))
+    assert code == code2 == 0 and from_stdin == from_file
+
+
+def test_replay_from_standard_input_refuses_what_is_not_a_record() -> None:
+    """``replay -`` with no record on standard input is a clear error, not a traceback."""
+    code, out = run("replay", "-", stdin="not a record")
+    assert code != 0 and "Traceback" not in out and "record" in out.lower()
+
+
+def test_replay_html_writes_a_private_page_from_standard_input(tmp_path: Path) -> None:
+    """``replay - --html OUT`` writes the replay page, 0600, with one step per answer after the start."""
+    run("simulate", "--games", "1", "--players", "2", "--seed", "4", "--record", str(tmp_path), "--json")
+    record = next(tmp_path.glob("game-*.json"))
+    out = tmp_path / "page.html"
+    code, said = run("replay", "-", "--html", str(out), stdin=record.read_text(encoding="utf-8"))
+    answers = len(GameRecord.load(record).answers)
+    assert code == 0 and f"{answers} answers" in said
+    assert out.stat().st_mode & 0o777 == 0o600
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    steps = json.loads(page.split('<script type="application/json" id="steps">')[1].split("</script>")[0])
+    assert len(steps) == answers + 1 and steps[0]["answer"] is None and steps[-1]["phase"] == "over"
