@@ -346,12 +346,12 @@ class Game(_PublicReading):
                 f"<pre>{html.escape(self.render())}</pre>")
 
     def svg(self, seat: int | None = None) -> str:
-        """The table as an SVG picture (``libertalia.pictures``): the whole table, every hand shown,
-        or with ``seat`` only what that seat sees (``observation(seat).svg()``)."""
+        """The table as an SVG picture (``libertalia.pictures``): the whole table, every hand and
+        secret pick shown, or with ``seat`` only what that seat sees (``observation(seat).svg()``)."""
         from .pictures import table_svg  # here: ``import libertalia`` stays quick
 
         if seat is None:
-            return table_svg(self.rules, self)
+            return table_svg(self.rules, self, picks=self._public.commits)
         return self.observation(seat).svg()
 
     def _repr_svg_(self) -> str:
@@ -783,10 +783,13 @@ class Observation(_PublicReading):
                 f"{_waiting(self.decision)}>")
 
     def svg(self) -> str:
-        """This seat's view of the table as an SVG picture: others' hands and picks stay hidden."""
+        """This seat's view of the table as an SVG picture: others' hands and picks stay hidden
+        (a seat that has picked today shows as such, without the card)."""
         from .pictures import table_svg  # here: ``import libertalia`` stays quick
 
-        return table_svg(self._rules, self, self.seat)
+        mine = self._public.commits[self.seat]
+        picks = tuple(mine if i == self.seat else chosen for i, chosen in enumerate(self.committed))
+        return table_svg(self._rules, self, self.seat, picks=picks)
 
     def _repr_svg_(self) -> str:
         return self.svg()

@@ -62,17 +62,21 @@ def _clip(text: str, room: int) -> str:
     return text if len(text) <= room else text[: max(room - 1, 1)] + "…"
 
 
-def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str = "") -> str:
+def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str = "",
+              picks: Sequence[str | bool | None] = ()) -> str:
     """The picture of ``seen`` (a ``Game``, or a seat's ``Observation``) as a standalone SVG document.
 
     ``seat`` is the seat whose view this is, marked "you"; None for the whole table (every hand
     shown, as the game holds it).  Hidden cards are the observation's ``?`` and are drawn as a
     count, never guessed.  ``title`` replaces the heading's first part (the board's title).
+    ``picks``, by seat, are today's secret picks before they are revealed: a character's name,
+    True for "chosen, not shown", None or False for not yet chosen (an empty tuple: not shown).
     """
     players = seen.players
     rows = (len(players) + _COLUMNS - 1) // _COLUMNS
     y_seats = 275
-    panels = [_seat_lines(rules, p, seen.automa, seen.solo_deck_size) for p in players]
+    panels = [_seat_lines(rules, p, seen.automa, seen.solo_deck_size, picks[p.seat] if picks else None)
+              for p in players]
     panel_h = 34 + _LINE * max(len(lines) for lines in panels)  # one height for all: the layout stays fixed
     height = y_seats + rows * (panel_h + 10) + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
@@ -181,14 +185,16 @@ def _cards(cards: Sequence[str]) -> str:
     return ", ".join([*shown, *([f"{hidden} hidden"] if hidden else [])])
 
 
-def _seat_lines(rules: Rules, p: PlayerState, automa: int | None, solo_deck: int) -> list[tuple[str, str]]:
+def _seat_lines(rules: Rules, p: PlayerState, automa: int | None, solo_deck: int,
+                pick: str | bool | None) -> list[tuple[str, str]]:
     """A seat panel's lines as (field, text): reputation, den (the ship), loot, what it keeps for the
     next voyage, graveyard, hand (and the Automa's deck), each wrapped to the panel (cut after three lines)."""
     fields = [("Reputation", str(p.reputation)), ("Den (ship)", ", ".join(p.ship) or "none"),
               ("Loot", ", ".join(grouped(p.loot, rules.kind_order)) or "none"),
               ("Kept", ", ".join([*p.kept, *grouped(p.kept_loot, rules.kind_order)]) or "none"),
               ("Graveyard", _cards(p.graveyard)), ("Hand", _cards(p.hand)),
-              *([("Solo deck", f"{solo_deck} cards")] if p.seat == automa else [])]
+              *([("Solo deck", f"{solo_deck} cards")] if p.seat == automa else []),
+              *([("Pick", "chosen, secret" if pick is True else f"{pick} (secret)")] if pick else [])]
     room = (_PANEL_W - 16) // 7
     out = []
     for what, value in fields:

@@ -106,3 +106,13 @@ def test_notebooks_get_the_picture(position: lt.Game) -> None:
     """``_repr_svg_`` is the picture; ``_repr_html_`` holds it too, since notebooks prefer HTML."""
     assert position._repr_svg_() == position.svg()
     assert position.svg() in position._repr_html_()
+
+
+def test_a_secret_pick_shows_only_to_its_seat() -> None:
+    """A select pick is named in the whole table and its own seat's view; others see only that it was made."""
+    game = lt.new_game(galecrest(), players=3, seed=1).choose("Bosun")
+    assert "Pick: Bosun (secret)" in seat_panel(game.svg(), 0)
+    assert "Pick: Bosun (secret)" in seat_panel(game.svg(0), 0)
+    theirs = " ".join(texts(game.svg(1)))
+    assert "Pick: chosen, secret" in theirs and "Pick: Bosun" not in theirs
+    assert not any(t.startswith("Pick") for t in seat_panel(game.svg(), 1))  # seat 1 has not chosen yet
