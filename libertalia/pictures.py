@@ -108,16 +108,19 @@ def _heading(rules: Rules, seen: Seen, seat: int | None, title: str) -> list[str
 
 
 def _track(rules: Rules, players: Sequence[PlayerState], automa: int | None) -> list[str]:
-    """The reputation track: one box per space (its income when the board pays one), each seat's token on it."""
+    """The reputation track: one box per space with its income, each seat's token on it.
+
+    An edition whose board has no track (Classic breaks ties otherwise) shows none, as the text view."""
     income = rules.board.track_income
-    spaces = len(income) or 1 + max((p.reputation for p in players), default=0)
+    if not income:
+        return []
+    spaces = len(income)
     box = min(60, (WIDTH - 160) // spaces)
     out = [_label(20, 88, "Reputation", weight="bold")]
     for i in range(spaces):
         x = 120 + i * box
         out.append(f'<rect x="{x}" y="70" width="{box - 2}" height="28" fill="#fff" stroke="#999"/>')
-        if income:
-            out.append(_label(x + 3, 80, f"{income[i]:+d}", size=9, fill="#666"))
+        out.append(_label(x + 3, 80, f"{income[i]:+d}", size=9, fill="#666"))
         here = [p for p in players if min(p.reputation, spaces - 1) == i]
         for k, p in enumerate(here):
             cx = x + 9 + k * ((box - 18) / max(len(here) - 1, 1) if len(here) > 1 else 0)
@@ -189,7 +192,8 @@ def _seat_lines(rules: Rules, p: PlayerState, automa: int | None, solo_deck: int
                 pick: str | bool | None) -> list[tuple[str, str]]:
     """A seat panel's lines as (field, text): reputation, den (the ship), loot, what it keeps for the
     next voyage, graveyard, hand (and the Automa's deck), each wrapped to the panel (cut after three lines)."""
-    fields = [("Reputation", str(p.reputation)), ("Den (ship)", ", ".join(p.ship) or "none"),
+    track = [("Reputation", str(p.reputation))] if rules.board.track_income else []
+    fields = [*track, ("Den (ship)", ", ".join(p.ship) or "none"),
               ("Loot", ", ".join(grouped(p.loot, rules.kind_order)) or "none"),
               ("Kept", ", ".join([*p.kept, *grouped(p.kept_loot, rules.kind_order)]) or "none"),
               ("Graveyard", _cards(p.graveyard)), ("Hand", _cards(p.hand)),

@@ -88,10 +88,11 @@ def test_a_mod_card_name_is_escaped(tmp_path: Path) -> None:
 
 
 def test_classic_and_solo_pictures() -> None:
-    """The Classic edition draws too, and a solo picture marks the Automa's open hand and its deck."""
+    """Classic draws without a reputation track (its board has none); solo shows the Automa's open hand and deck."""
     classic = lt.new_game(lt.load_rules("classic"), players=4, seed=2)
     shown = texts(classic.svg())
     assert any(t.startswith("Libertalia") for t in shown) and "Seat 3" in shown
+    assert "Reputation" not in shown and not any(t.startswith("Reputation") for t in seat_panel(classic.svg(), 0))
     solo = lt.new_game(galecrest(), 1, seed=11)
     obs = solo.observation(0)
     svg = obs.svg()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,3 +147,10 @@ def test_the_replay_page_needs_no_network(page: tuple[Path, GameRecord]) -> None
 def test_the_replay_page_is_private_to_the_user(page: tuple[Path, GameRecord]) -> None:
     """``replay --html`` writes a new file 0600, like the records and saves (``files.write_atomic``)."""
     assert page[0].stat().st_mode & 0o777 == 0o600
+
+
+def test_a_missing_browser_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without chromedriver the browser test says what to install (and skips, or fails when CI requires it)."""
+    monkeypatch.setattr(sys.modules[__name__], "DRIVER", "/nonexistent/chromedriver")
+    why = _missing()
+    assert why is not None and "chromium-driver" in why
