@@ -154,3 +154,23 @@ def test_a_missing_browser_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys.modules[__name__], "DRIVER", "/nonexistent/chromedriver")
     why = _missing()
     assert why is not None and "chromium-driver" in why
+
+
+def test_a_mod_card_name_cannot_break_out_of_the_page(tmp_path: Path) -> None:
+    """A card name holding ``</script>`` and ``<&>`` stays data: the page's two scripts are intact and it reads back."""
+    import json
+
+    import libertalia as lt
+    from libertalia.pictures_page import replay_page
+
+    from .helpers import mod_rules
+
+    name = "Bad </script> <&> Name"
+    (tmp_path / "bad.yaml").write_text(f"name: {name}\nrank: 61\ntext: |\n  sun: Gain 1 doubloon.\n", encoding="utf-8")
+    rules = mod_rules(tmp_path)
+    game = lt.new_game(rules, players=2, seed=3, setup={"players": [{"hand": [name, "Cook"]}, {"hand": ["Cook"]}]})
+    game = game.play_out([lt.agents.RandomAgent(seat) for seat in range(2)])
+    page = replay_page(lt.GameRecord.of(game))
+    assert page.count("</script>") == 2 and "<&>" not in page
+    steps = json.loads(page.split('id="steps">')[1].split("</script>")[0])
+    assert any("Bad &lt;/script&gt; &lt;&amp;&gt; Name" in step["svg"] for step in steps)
