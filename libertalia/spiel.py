@@ -196,7 +196,7 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None and self.game.decision is not None
         index = self.config.index
-        return sorted(index[key] for key in self.game.decision.keys())
+        return sorted(index[option.key] for option in self.game.decision.options)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every seed of the game's ``deals``, equally likely."""
