@@ -39,6 +39,7 @@ Why the game is modelled as it is:
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 from typing import Any
 
@@ -181,6 +182,8 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         super().__init__(game)
         self.config = config(game)
         self.game: Game | None = None
+        self.resampled = False
+        """Whether ``game`` was drawn by ``resample_from_infostate`` (no replayable deal then)."""
         self.trail: tuple[tuple[int, int, int], ...] = ()
         """(seat, decision kind index, action) for every answer so far."""
 
@@ -218,6 +221,23 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
             return f"Deal:{self.config.first_seed + action}"
         return self.config.keys[action]
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LibertaliaState:
+        """A state ``player_id`` cannot tell from this one, its hidden parts drawn again (for ISMCTS).
+
+        ``Observation.sample_game`` draws others' unrevealed picks, what the seat cannot know of
+        their hands, and a new seed (so later deals too); ``probability_sampler`` (OpenSpiel's
+        uniform sampler) seeds that draw.  The sample keeps this state's OpenSpiel history and
+        answers, so the seat's information state is unchanged, but it is no replay of a real deal:
+        it does not ``serialize``.  Games here run without the event log (for speed), so a hand
+        a Surgeon's face-down return changed is kept as it is, not drawn again (see docs/bots.md).
+        """
+        if self.game is None:
+            raise ArgumentError(f"{SHORT_NAME}: there is nothing hidden to resample before the deal")
+        sample: LibertaliaState = self.clone()
+        sample.game = self.game.observation(player_id).sample_game(random.Random(int(probability_sampler() * 2**53)))
+        sample.resampled = True
+        return sample
+
     # ------------------------------------------------------------ ending
     def is_terminal(self) -> bool:
         return self.game is not None and self.game.is_over
@@ -236,6 +256,8 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         if self.game is None:
             raise ArgumentError(f"{SHORT_NAME}: a state before the deal has nothing to serialise; "
                                 "serialise after the chance node")
+        if self.resampled:
+            raise ArgumentError(f"{SHORT_NAME}: a resampled state is no real deal and has no record to serialise")
         return json.dumps({"seed": self.game.seed, "answers": list(self.game.history)})
 
     def __str__(self) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
 
 from libertalia import spiel  # noqa: E402
 from libertalia.env.keys import action_keys  # noqa: E402
@@ -126,6 +126,36 @@ def _mcts_game(seed: int) -> list[float]:
 def test_mcts_plays_a_full_seeded_game_with_a_fixed_result() -> None:
     """OpenSpiel's MCTS bot plays a whole game through evaluate_bots; a seeded game always ends the same."""
     assert _mcts_game(11) == [1.0, 0.0]
+
+
+class _ISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python ISMCTS keeps nothing between moves; these two let evaluate_bots drive it."""
+
+    def restart_at(self, state: object) -> None:
+        pass
+
+    def inform_action(self, state: object, player: int, action: int) -> None:
+        pass
+
+
+def test_resampled_states_keep_the_seats_information_state() -> None:
+    """``resample_from_infostate`` draws hidden parts again: the seat's view stays, the seed changes."""
+    state = _dealt(_load(players=3, deals=1, first_seed=5))
+    state.apply_action(state.legal_actions()[0])
+    sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert sample.information_state_string(1) == state.information_state_string(1)
+    assert sample.game.seed != state.game.seed
+    with pytest.raises(ValueError, match="resampled"):
+        sample.serialize()
+
+
+def test_ismcts_plays_a_full_seeded_game_with_a_fixed_result() -> None:
+    """OpenSpiel's information-set MCTS plays a whole game on resampled states; the result is fixed."""
+    game = _load(players=2, deals=1, first_seed=11)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(3))
+    bots = [_ISMCTS(game, evaluator, 2.0, 3, random_state=np.random.RandomState(3)),
+            pyspiel.make_uniform_random_bot(1, 3)]
+    assert list(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(3))) == [0.0, 1.0]
 
 
 def test_seeded_play_is_deterministic() -> None:
