@@ -32,6 +32,8 @@ Why the game is modelled as it is:
   kind of question at each step of the game (public), and the table as the seat sees it now; the
   tensor is the observation vector, the count of each action the seat took, and the count of
   questions of each kind each seat answered.
+- **Resampling** (``resample_from_infostate``, for information-set MCTS) draws what a seat
+  cannot see again through ``Observation.sample_game``, keeping its information state.
 - **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
   serialised state reads like a libertalia record and survives renumbered actions.
 """
@@ -52,7 +54,8 @@ from .env.aec import final_rewards
 from .env.encoding import DECISION_KINDS, Encoder
 from .env.keys import action_keys, seat_count
 from .errors import ArgumentError
-from .game import Game, new_game
+from .game import Game, Observation, new_game
+from .state import PlayerState
 from .loading.rules import load_rules
 
 SHORT_NAME = "python_libertalia"
@@ -113,6 +116,10 @@ class Config:
         self.index = {key: i for i, key in enumerate(self.keys)}
         self.encoder = Encoder(rules, players)
         self.real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no OpenSpiel player
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Config:
+        """Shared, never copied: a state's clone (a deep copy) keeps its configuration."""
+        return self
 
 
 _CONFIGS: dict[tuple[tuple[str, Any], ...], Config] = {}
@@ -209,7 +216,8 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
     def _apply_action(self, action: int) -> None:
         c = self.config
         if self.game is None:
-            self.game = new_game(c.rules, c.players, c.first_seed + action)
+            # The event log costs little and lets ``resample_from_infostate`` hide what a seat could not follow.
+            self.game = new_game(c.rules, c.players, c.first_seed + action, log=True)
             return
         d = self.game.decision
         assert d is not None
@@ -228,8 +236,8 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         their hands, and a new seed (so later deals too); ``probability_sampler`` (OpenSpiel's
         uniform sampler) seeds that draw.  The sample keeps this state's OpenSpiel history and
         answers, so the seat's information state is unchanged, but it is no replay of a real deal:
-        it does not ``serialize``.  Games here run without the event log (for speed), so a hand
-        a Surgeon's face-down return changed is kept as it is, not drawn again (see docs/bots.md).
+        it does not ``serialize``.  Games keep their event log, so the draw also covers what the
+        log cannot pin down (a Surgeon's face-down return, see docs/bots.md).
         """
         if self.game is None:
             raise ArgumentError(f"{SHORT_NAME}: there is nothing hidden to resample before the deal")
@@ -261,10 +269,39 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return json.dumps({"seed": self.game.seed, "answers": list(self.game.history)})
 
     def __str__(self) -> str:
-        """The whole table, hidden parts included (a debugging view, not any seat's)."""
+        """The whole table, hidden parts included (a debugging view, not any seat's): the answers so far."""
         if self.game is None:
             return "before the deal"
-        return self.game.render()
+        return f"seed {self.game.seed}: " + " ".join(self.game.history)
+
+
+def _seat_line(p: PlayerState) -> str:
+    cards = " ".join(f"{name}=[{', '.join(zone)}]" for name, zone in
+                     (("hand", p.hand), ("ship", p.ship), ("graveyard", p.graveyard), ("loot", p.loot),
+                      ("kept", p.kept), ("kept_loot", p.kept_loot), ("removed", p.removed)) if zone)
+    return (f"seat {p.seat}: doubloons {p.doubloons}, score {p.score}, reputation {p.reputation}"
+            + (f"; {cards}" if cards else ""))
+
+
+def table_text(obs: Observation) -> str:
+    """What ``obs`` shows, as plain lines: cheap, because searches key their nodes on it.
+
+    Built from the ``Observation`` alone (``Game.render`` draws the same, through rich, at some
+    hundred times the cost), so it holds nothing the seat may not see.
+    """
+    d = obs.decision
+    asked = "nobody" if d is None else (
+        f"seat {d.player}: {d.kind}" + (f" from {d.source}" if d.source else "")
+        + (f" [{', '.join(o.key for o in d.options)}]" if d.player == obs.seat else ""))
+    lines = [f"voyage {obs.voyage}, day {obs.day} ({obs.phase}); asked: {asked}",
+             f"island: {', '.join(map(str, obs.island)) or '-'}",
+             f"today's loot: {', '.join(obs.day_loot) or '-'}",
+             "loot to come: " + " | ".join(", ".join(day) for day in obs.loot_days),
+             "picked: " + "".join("x" if done else "." for done in obs.committed)]
+    if obs.automa is not None:
+        lines.append(f"automa: seat {obs.automa}, solo deck {obs.solo_deck_size}, top {obs.solo_top_picks}")
+    lines += map(_seat_line, obs.players)
+    return "\n".join(lines)
 
 
 class Observer:
@@ -302,7 +339,7 @@ class Observer:
         """The table as ``player`` sees it; for information states, the answers seen before it."""
         if state.game is None:
             return f"seat {player}: before the deal"
-        table = state.game.render(player)
+        table = table_text(state.game.observation(player))
         if not self.recall:
             return f"seat {player}\n{table}"
         keys = self.config.keys
