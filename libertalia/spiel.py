@@ -55,8 +55,8 @@ from .env.encoding import DECISION_KINDS, Encoder
 from .env.keys import action_keys, seat_count
 from .errors import ArgumentError
 from .game import Game, Observation, new_game
-from .state import PlayerState
 from .loading.rules import load_rules
+from .state import PlayerState
 
 SHORT_NAME = "python_libertalia"
 DEFAULTS: dict[str, Any] = {"players": 4, "edition": "galecrest", "loot": "", "deals": 1 << 16, "first_seed": 0}

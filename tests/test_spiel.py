@@ -42,9 +42,10 @@ def test_import_libertalia_does_not_import_open_spiel() -> None:
 @pytest.mark.parametrize("params", [
     {"players": 2, "edition": "galecrest", "loot": "calm"},
     {"players": 3, "edition": "classic", "loot": "classic"},
-    {"players": 3, "edition": "galecrest", "loot": "stormy"},
+    {"players": 4, "edition": "galecrest", "loot": "stormy"},
+    {"players": 6, "edition": "classic", "loot": ""},
     {"players": 1, "edition": "galecrest", "loot": "uncharted"},
-], ids=["galecrest-calm-2", "classic-3", "galecrest-stormy-3", "solo-uncharted"])
+], ids=["galecrest-calm-2", "classic-3", "galecrest-stormy-4", "classic-6", "solo-uncharted"])
 def test_openspiel_random_simulation_with_serialisation(params: dict[str, object]) -> None:
     """OpenSpiel's generic random-simulation test passes, serialising and restoring at every step."""
     game = _load(**params)
