@@ -283,17 +283,19 @@ def _seat_line(p: PlayerState) -> str:
             + (f"; {cards}" if cards else ""))
 
 
-def table_text(obs: Observation) -> str:
+def table_text(obs: Observation, rules: Rules) -> str:
     """What ``obs`` shows, as plain lines: cheap, because searches key their nodes on it.
 
-    Built from the ``Observation`` alone (``Game.render`` draws the same, through rich, at some
-    hundred times the cost), so it holds nothing the seat may not see.
+    Built from the ``Observation`` and the game's loot sides alone (public: with ``"uncharted"``
+    each game draws them, face up), so it holds nothing the seat may not see.  ``Game.render``
+    draws much the same through rich, at some hundred times the cost.
     """
     d = obs.decision
     asked = "nobody" if d is None else (
         f"seat {d.player}: {d.kind}" + (f" from {d.source}" if d.source else "")
         + (f" [{', '.join(o.key for o in d.options)}]" if d.player == obs.seat else ""))
     lines = [f"voyage {obs.voyage}, day {obs.day} ({obs.phase}); asked: {asked}",
+             "loot sides: " + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()),
              f"island: {', '.join(map(str, obs.island)) or '-'}",
              f"today's loot: {', '.join(obs.day_loot) or '-'}",
              "loot to come: " + " | ".join(", ".join(day) for day in obs.loot_days),
@@ -339,7 +341,7 @@ class Observer:
         """The table as ``player`` sees it; for information states, the answers seen before it."""
         if state.game is None:
             return f"seat {player}: before the deal"
-        table = table_text(state.game.observation(player))
+        table = table_text(state.game.observation(player), state.game.rules)
         if not self.recall:
             return f"seat {player}\n{table}"
         keys = self.config.keys

@@ -172,3 +172,13 @@ def test_seeded_play_is_deterministic() -> None:
 
     first, second = run(), run()
     assert first == second and sum(first[2]) == pytest.approx(1.0)
+
+
+def test_uncharted_loot_sides_are_shown_to_every_seat() -> None:
+    """Uncharted sides are drawn per game and lie face up: every seat's observation names them."""
+    game = _load(players=2, loot="uncharted")
+    state = _dealt(game, 1)
+    sides = ", ".join(f"{kind} {side}" for kind, side in state.game.rules.loot_sides.items())
+    for seat in (0, 1):
+        assert f"loot sides: {sides}" in state.observation_string(seat)
+        assert f"loot sides: {sides}" in state.information_state_string(seat)
