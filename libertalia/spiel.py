@@ -31,7 +31,12 @@ Why the game is modelled as it is:
 - **Information state.**  The string is the seat's own answers in order, who answered which
   kind of question at each step of the game (public), and the table as the seat sees it now; the
   tensor is the observation vector, the count of each action the seat took, and the count of
-  questions of each kind each seat answered.
+  questions of each kind each seat answered.  Others' answers show as their kind only (a
+  discard into a hidden graveyard may be secret; what is public shows on the table anyway).
+  Past tables are not repeated: the table now, with the answers, is what the string keys on.
+  The observation string is the table alone, as plain lines (``table_text``); the tensors do
+  not encode uncharted loot sides (``libertalia.env``'s vector has no place for them), the
+  strings do.
 - **Resampling** (``resample_from_infostate``, for information-set MCTS) draws what a seat
   cannot see again through ``Observation.sample_game``, keeping its information state.
 - **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
