@@ -1,0 +1,358 @@
+"""Libertalia as an OpenSpiel game: ``pyspiel.load_game("python_libertalia", {...})``.
+
+Importing this module registers the game with OpenSpiel (install the extra from a checkout:
+``pip install ".[spiel]"``); ``import libertalia`` never imports it, nor OpenSpiel.
+
+Parameters: ``players`` (1 to 6; 1 is the solo game against Automa, a one-player OpenSpiel game
+whose Automa moves are part of the environment), ``edition`` (``"galecrest"`` or ``"classic"``),
+``loot`` (a side name such as ``"calm"``, ``"stormy"``, ``"uncharted"``, ``"classic"``; empty:
+the edition's default), ``deals`` and ``first_seed`` (the chance node's outcomes, see below).
+
+Why the game is modelled as it is:
+
+- **Turn-based, not simultaneous.**  The engine already asks the seats one at a time for their
+  secret pick of the day (``play_character``) and keeps a pick hidden until all are in, so the
+  game is a sequential OpenSpiel game with imperfect information: a seat's information state
+  and observation say *that* an earlier seat has picked (and which kind of question each seat
+  answered), never *what*.  OpenSpiel's simultaneous-move dynamics would fit the picks alone but
+  not the many ordinary turn-based questions (loot, abilities) in between, and its sequential
+  algorithms (MCTS, ISMCTS, CFR on small trees) take this form directly.
+- **Chance is one explicit chance node, at the start.**  The engine draws every random number
+  from the game's seed (``libertalia.engine.rng``), so choosing the seed is the only chance
+  event: the first node chooses uniformly among ``deals`` seeds (``first_seed`` ..
+  ``first_seed + deals - 1``), each with probability ``1 / deals``, and the game is
+  deterministic from then on.  The outcome is never shown to a seat: information states hold
+  only what ``Game.observation`` lets the seat see (its own hand, the table), so neither the
+  seed nor the cards and tokens it holds back (other hands, future deals and bag draws) leak.
+- **Actions are the PettingZoo environment's.**  Action ``i`` answers the key
+  ``libertalia.env.keys.action_keys(rules, players)[i]``, a fixed universe worked out from the
+  rules, so ``num_distinct_actions`` is fixed per configuration and ids mean the same here and
+  in ``libertalia.env``.  The observation tensor is ``libertalia.env.encoding``'s vector.
+- **Information state.**  The string is the seat's own answers in order, who answered which
+  kind of question at each step of the game (public), and the table as the seat sees it now; the
+  tensor is the observation vector, the count of each action the seat took, and the count of
+  questions of each kind each seat answered.  Others' answers show as their kind only (a
+  discard into a hidden graveyard may be secret; what is public shows on the table anyway).
+  Past tables are not repeated: the table now, with the answers, is what the string keys on.
+  The observation string is the table alone, as plain lines (``table_text``); the tensors do
+  not encode uncharted loot sides (``libertalia.env``'s vector has no place for them), the
+  strings do.
+- **Resampling** (``resample_from_infostate``, for information-set MCTS) draws what a seat
+  cannot see again through ``Observation.sample_game``, keeping its information state.
+- **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
+  serialised state reads like a libertalia record and survives renumbered actions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from .engine.specs import Rules
+from .env.aec import final_rewards
+from .env.encoding import DECISION_KINDS, Encoder
+from .env.keys import action_keys, seat_count
+from .errors import ArgumentError
+from .game import Game, Observation, new_game
+from .loading.rules import load_rules
+from .state import PlayerState
+
+SHORT_NAME = "python_libertalia"
+DEFAULTS: dict[str, Any] = {"players": 4, "edition": "galecrest", "loot": "", "deals": 1 << 16, "first_seed": 0}
+"""The game's parameters and their defaults (``loot=""``: the edition's default side)."""
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Libertalia",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+@cache
+def _rules(edition: str, loot: str) -> Rules:
+    """Loaded once per (edition, loot): every game and state of a configuration shares them."""
+    return load_rules(edition, loot=loot or None)
+
+
+def _max_length(rules: Rules, seats: int) -> int:
+    """A safe bound on a game's length: the chance node, then at most 40 answers per seat and day."""
+    return 1 + 40 * seats * sum(rules.board.voyage_days)
+
+
+class Config:
+    """One configuration's rules, action keys and encoder, shared by its games, states and observers.
+
+    Kept outside the ``pyspiel.Game`` object on purpose: OpenSpiel may hand a state a fresh
+    wrapper of its game that lacks the Python attributes, so everything is looked up from the
+    game's parameters instead (``config``).
+    """
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        unknown = set(params) - set(DEFAULTS)
+        if unknown:
+            raise ArgumentError(f"{SHORT_NAME}: unknown parameters {sorted(unknown)}; the parameters are "
+                                + ", ".join(DEFAULTS))
+        params = {**DEFAULTS, **params}
+        self.rules = rules = _rules(str(params["edition"]), str(params["loot"]))
+        self.players = players = int(params["players"])
+        self.seats = seat_count(rules, players, SHORT_NAME)
+        self.deals, self.first_seed = int(params["deals"]), int(params["first_seed"])
+        if self.deals < 1 or self.first_seed < 0 or self.first_seed + self.deals > 1 << 64:
+            raise ArgumentError(f"{SHORT_NAME}: deals must be at least 1 and the seeds first_seed .. "
+                                f"first_seed + deals - 1 within 0 .. 2**64 - 1, not {self.deals}, {self.first_seed}")
+        self.keys = action_keys(rules, players)
+        self.index = {key: i for i, key in enumerate(self.keys)}
+        self.encoder = Encoder(rules, players)
+        self.real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no OpenSpiel player
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Config:
+        """Shared, never copied: a state's clone (a deep copy) keeps its configuration."""
+        return self
+
+
+_CONFIGS: dict[tuple[tuple[str, Any], ...], Config] = {}
+
+
+def config(game: Any) -> Config:
+    """The ``Config`` of a ``pyspiel.Game`` of Libertalia (built once per set of parameters)."""
+    params = {**DEFAULTS, **game.get_parameters()}
+    key = tuple(sorted(params.items()))
+    found = _CONFIGS.get(key)
+    if found is None:
+        found = _CONFIGS[key] = Config(params)
+    return found
+
+
+class LibertaliaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
+    """One configuration (edition, loot, players) of Libertalia, for OpenSpiel's algorithms."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**DEFAULTS, **(params or {})}
+        c = Config(params)
+        _CONFIGS[tuple(sorted(params.items()))] = c
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(c.keys),
+            max_chance_outcomes=c.deals,
+            num_players=c.real,
+            min_utility=0.0,
+            max_utility=1.0,
+            max_game_length=_max_length(c.rules, c.seats),
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> LibertaliaState:
+        """The state before the deal: a chance node choosing the seed."""
+        return LibertaliaState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Observer:
+        """An observer of observations (the default) or of information states (``perfect_recall``)."""
+        if params:
+            raise ArgumentError(f"{SHORT_NAME}: the observer takes no parameters, not {params}")
+        recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return Observer(config(self), recall)
+
+    def deserialize_state(self, text: str) -> LibertaliaState:
+        """The state ``LibertaliaState.serialize`` wrote: replayed from its seed and answer keys."""
+        try:
+            data = json.loads(text)
+            seed, answers = int(data["seed"]), [str(a) for a in data["answers"]]
+        except (ValueError, KeyError, TypeError) as e:
+            raise ArgumentError(f"{SHORT_NAME}: a serialised state is JSON with 'seed' and 'answers' ({e})") from e
+        c = config(self)
+        state = self.new_initial_state()
+        if not 0 <= seed - c.first_seed < c.deals:
+            raise ArgumentError(f"{SHORT_NAME}: seed {seed} is not one of this game's deals")
+        state.apply_action(seed - c.first_seed)
+        for key in answers:
+            if key not in c.index:
+                raise ArgumentError(f"{SHORT_NAME}: {key!r} is no answer key of these rules")
+            state.apply_action(c.index[key])
+        return state
+
+
+class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type hints
+    """A position: ``None`` before the deal, then the engine's immutable ``Game``."""
+
+    def __init__(self, game: LibertaliaGame) -> None:
+        super().__init__(game)
+        self.config = config(game)
+        self.game: Game | None = None
+        self.resampled = False
+        """Whether ``game`` was drawn by ``resample_from_infostate`` (no replayable deal then)."""
+        self.trail: tuple[tuple[int, int, int], ...] = ()
+        """(seat, decision kind index, action) for every answer so far."""
+
+    # ------------------------------------------------------------ whose turn, what is legal
+    def current_player(self) -> int:
+        if self.game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        d = self.game.decision
+        if d is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return d.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.game is not None and self.game.decision is not None
+        index = self.config.index
+        return sorted(index[option.key] for option in self.game.decision.options)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every seed of the game's ``deals``, equally likely."""
+        p = 1.0 / self.config.deals
+        return [(i, p) for i in range(self.config.deals)]
+
+    def _apply_action(self, action: int) -> None:
+        c = self.config
+        if self.game is None:
+            # The event log costs little and lets ``resample_from_infostate`` hide what a seat could not follow.
+            self.game = new_game(c.rules, c.players, c.first_seed + action, log=True)
+            return
+        d = self.game.decision
+        assert d is not None
+        self.game = self.game.choose(c.keys[action])
+        self.trail += ((d.player, DECISION_KINDS.index(d.kind), action),)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal:{self.config.first_seed + action}"
+        return self.config.keys[action]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LibertaliaState:
+        """A state ``player_id`` cannot tell from this one, its hidden parts drawn again (for ISMCTS).
+
+        ``Observation.sample_game`` draws others' unrevealed picks, what the seat cannot know of
+        their hands, and a new seed (so later deals too); ``probability_sampler`` (OpenSpiel's
+        uniform sampler) seeds that draw.  The sample keeps this state's OpenSpiel history and
+        answers, so the seat's information state is unchanged, but it is no replay of a real deal:
+        it does not ``serialize``.  Games keep their event log, so the draw also covers what the
+        log cannot pin down (a Surgeon's face-down return, see docs/bots.md).
+        """
+        if self.game is None:
+            raise ArgumentError(f"{SHORT_NAME}: there is nothing hidden to resample before the deal")
+        sample: LibertaliaState = self.clone()
+        sample.game = self.game.observation(player_id).sample_game(random.Random(int(probability_sampler() * 2**53)))
+        sample.resampled = True
+        return sample
+
+    # ------------------------------------------------------------ ending
+    def is_terminal(self) -> bool:
+        return self.game is not None and self.game.is_over
+
+    def returns(self) -> list[float]:
+        """1 shared among the winners, 0 for the others, once the game is over (Automa left out)."""
+        n = self.config.real
+        if not self.is_terminal():
+            return [0.0] * n
+        assert self.game is not None
+        return list(final_rewards(self.game, "win")[:n])
+
+    # ------------------------------------------------------------ saving and showing
+    def serialize(self) -> str:
+        """The seed and the answer keys as JSON (``LibertaliaGame.deserialize_state`` reads it)."""
+        if self.game is None:
+            raise ArgumentError(f"{SHORT_NAME}: a state before the deal has nothing to serialise; "
+                                "serialise after the chance node")
+        if self.resampled:
+            raise ArgumentError(f"{SHORT_NAME}: a resampled state is no real deal and has no record to serialise")
+        return json.dumps({"seed": self.game.seed, "answers": list(self.game.history)})
+
+    def __str__(self) -> str:
+        """The whole table, hidden parts included (a debugging view, not any seat's): the answers so far."""
+        if self.game is None:
+            return "before the deal"
+        return f"seed {self.game.seed}: " + " ".join(self.game.history)
+
+
+def _seat_line(p: PlayerState) -> str:
+    cards = " ".join(f"{name}=[{', '.join(zone)}]" for name, zone in
+                     (("hand", p.hand), ("ship", p.ship), ("graveyard", p.graveyard), ("loot", p.loot),
+                      ("kept", p.kept), ("kept_loot", p.kept_loot), ("removed", p.removed)) if zone)
+    return (f"seat {p.seat}: doubloons {p.doubloons}, score {p.score}, reputation {p.reputation}"
+            + (f"; {cards}" if cards else ""))
+
+
+def table_text(obs: Observation, rules: Rules) -> str:
+    """What ``obs`` shows, as plain lines: cheap, because searches key their nodes on it.
+
+    Built from the ``Observation`` and the game's loot sides alone (public: with ``"uncharted"``
+    each game draws them, face up), so it holds nothing the seat may not see.  ``Game.render``
+    draws much the same through rich, at some hundred times the cost.
+    """
+    d = obs.decision
+    asked = "nobody" if d is None else (
+        f"seat {d.player}: {d.kind}" + (f" from {d.source}" if d.source else "")
+        + (f" [{', '.join(o.key for o in d.options)}]" if d.player == obs.seat else ""))
+    lines = [f"voyage {obs.voyage}, day {obs.day} ({obs.phase}); asked: {asked}",
+             "loot sides: " + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()),
+             f"island: {', '.join(map(str, obs.island)) or '-'}",
+             f"today's loot: {', '.join(obs.day_loot) or '-'}",
+             "loot to come: " + " | ".join(", ".join(day) for day in obs.loot_days),
+             "picked: " + "".join("x" if done else "." for done in obs.committed)]
+    if obs.automa is not None:
+        lines.append(f"automa: seat {obs.automa}, solo deck {obs.solo_deck_size}, top {obs.solo_top_picks}")
+    lines += map(_seat_line, obs.players)
+    return "\n".join(lines)
+
+
+class Observer:
+    """OpenSpiel's Python observer: ``tensor`` and ``dict`` filled by ``set_from``, and ``string_from``."""
+
+    def __init__(self, config: Config, recall: bool) -> None:
+        self.config, self.recall = config, recall
+        size = config.encoder.size
+        pieces = [("observation", size)]
+        if recall:
+            pieces += [("my_actions", len(config.keys)), ("answered", config.seats * len(DECISION_KINDS))]
+        self.tensor: npt.NDArray[np.float32] = np.zeros(sum(n for _, n in pieces), np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        at = 0
+        for name, n in pieces:
+            self.dict[name] = self.tensor[at:at + n]
+            at += n
+        if recall:
+            self.dict["answered"] = self.dict["answered"].reshape(config.seats, len(DECISION_KINDS))
+
+    def set_from(self, state: LibertaliaState, player: int) -> None:
+        """What ``player`` sees of ``state`` (and, for information states, has seen)."""
+        self.tensor.fill(0)
+        if state.game is None:
+            return
+        self.dict["observation"][:] = self.config.encoder.encode(state.game.observation(player))
+        if self.recall:
+            mine, answered = self.dict["my_actions"], self.dict["answered"]
+            for seat, kind, action in state.trail:
+                answered[seat, kind] += 1
+                if seat == player:
+                    mine[action] += 1
+
+    def string_from(self, state: LibertaliaState, player: int) -> str:
+        """The table as ``player`` sees it; for information states, the answers seen before it."""
+        if state.game is None:
+            return f"seat {player}: before the deal"
+        table = table_text(state.game.observation(player), state.game.rules)
+        if not self.recall:
+            return f"seat {player}\n{table}"
+        keys = self.config.keys
+        steps = " ".join(f"{seat}:{DECISION_KINDS[kind]}" + (f"={keys[action]}" if seat == player else "")
+                         for seat, kind, action in state.trail)
+        return f"seat {player}\nanswers: {steps}\n{table}"
+
+
+pyspiel.register_game(_GAME_TYPE, LibertaliaGame)
