@@ -28,12 +28,15 @@ Why the game is modelled as it is:
   ``libertalia.env.keys.action_keys(rules, players)[i]``, a fixed universe worked out from the
   rules, so ``num_distinct_actions`` is fixed per configuration and ids mean the same here and
   in ``libertalia.env``.  The observation tensor is ``libertalia.env.encoding``'s vector.
-- **Information state.**  The string is the seat's own answers in order, who answered which
-  kind of question at each step of the game (public), and the table as the seat sees it now; the
-  tensor is the observation vector, the count of each action the seat took, and the count of
-  questions of each kind each seat answered.  Others' answers show as their kind only (a
-  discard into a hidden graveyard may be secret; what is public shows on the table anyway).
-  Past tables are not repeated: the table now, with the answers, is what the string keys on.
+- **Information state.**  The string is the whole history as the seat lived it: what the
+  table was told after the deal (the event log's sentences, the same for every seat, never
+  naming a hidden card), then for each answer who answered which kind of question, the answer
+  itself where it was the seat's own, and what the table was told next; then the table as the
+  seat sees it now.  Others' answers show as their kind only (a pick is secret until revealed,
+  and the events say what became public).  So two histories the seat could tell apart at any
+  point give different strings (perfect recall).  The tensor is the observation vector, the
+  count of each action the seat took, and the count of questions of each kind each seat
+  answered: a fixed-size summary, not a perfect-recall encoding.
   The observation string is the table alone, as plain lines (``table_text``); the tensors do
   not encode uncharted loot sides (``libertalia.env``'s vector has no place for them), the
   strings do.
@@ -59,6 +62,7 @@ from .env.aec import final_rewards
 from .env.encoding import DECISION_KINDS, Encoder
 from .env.keys import action_keys, seat_count
 from .errors import ArgumentError
+from .events import Event
 from .game import Game, Observation, new_game
 from .loading.rules import load_rules
 from .state import PlayerState
@@ -198,6 +202,8 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         """Whether ``game`` was drawn by ``resample_from_infostate`` (no replayable deal then)."""
         self.trail: tuple[tuple[int, int, int], ...] = ()
         """(seat, decision kind index, action) for every answer so far."""
+        self.told: tuple[str, ...] = ()
+        """What the table was told (the events' sentences, public) after the deal and after each answer."""
 
     # ------------------------------------------------------------ whose turn, what is legal
     def current_player(self) -> int:
@@ -223,11 +229,13 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         if self.game is None:
             # The event log costs little and lets ``resample_from_infostate`` hide what a seat could not follow.
             self.game = new_game(c.rules, c.players, c.first_seed + action, log=True)
+            self.told = (_told(self.game.events),)
             return
         d = self.game.decision
         assert d is not None
-        self.game = self.game.choose(c.keys[action])
+        before, self.game = self.game, self.game.choose(c.keys[action])
         self.trail += ((d.player, DECISION_KINDS.index(d.kind), action),)
+        self.told += (_told(self.game.events_since(before)),)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -350,9 +358,16 @@ class Observer:
         if not self.recall:
             return f"seat {player}\n{table}"
         keys = self.config.keys
-        steps = " ".join(f"{seat}:{DECISION_KINDS[kind]}" + (f"={keys[action]}" if seat == player else "")
-                         for seat, kind, action in state.trail)
-        return f"seat {player}\nanswers: {steps}\n{table}"
+        lines = [f"seat {player}", f"told: {state.told[0]}"]
+        for (seat, kind, action), told in zip(state.trail, state.told[1:], strict=True):
+            lines.append(f"{seat}:{DECISION_KINDS[kind]}" + (f"={keys[action]}" if seat == player else "")
+                         + f" | told: {told}")
+        return "\n".join((*lines, "now:", table))
+
+
+def _told(events: tuple[Event, ...]) -> str:
+    """Events as one line: every seat reads the same log (events never name a hidden card)."""
+    return "; ".join(map(str, events))
 
 
 pyspiel.register_game(_GAME_TYPE, LibertaliaGame)

@@ -93,6 +93,23 @@ def test_a_secret_pick_stays_out_of_other_seats_information_states() -> None:
     assert picked[0].information_state_string(0) != picked[0].information_state_string(1)
 
 
+def test_information_states_recall_everything_the_seat_was_told() -> None:
+    """Perfect recall: a seat's information state keeps, line for line, what it held at every earlier point
+    (the answers, its own by key, and the public events), so histories it told apart stay apart."""
+    game = _load(players=3)
+    state, rng = _dealt(game, 7), np.random.default_rng(5)
+    seen: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    while not state.is_terminal():
+        for seat, earlier in seen.items():
+            history = state.information_state_string(seat).split("\nnow:\n")[0].split("\n")
+            if earlier:
+                assert history[:len(earlier)] == earlier[:len(history)] and len(history) >= len(earlier)
+            seen[seat] = history
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert all(len(lines) > 40 for lines in seen.values())
+    assert any("told: " in line and len(line) > len("told: ") + 20 for line in seen[1])
+
+
 def test_information_states_never_show_the_seed() -> None:
     """The seed is never shown, and the tensors are built from the seat's ``Observation`` alone."""
     game = _load(players=2, deals=2000, first_seed=123456789)
