@@ -34,6 +34,7 @@ import secrets
 import shlex
 import sys
 import textwrap
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -47,7 +48,7 @@ from ..agents import Agent
 from ..bots.registry import BOT_HELP
 from ..engine import rng
 from ..engine.specs import Rules
-from ..errors import FileInUse, LibertaliaError
+from ..errors import FileInUse, LibertaliaError, UnverifiedLootWarning
 from ..files import SessionLock, clean_temporary, probe_folder
 from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
@@ -527,7 +528,11 @@ def play(players: int, handicap: str | None, seat: int, edition: str, loot: str 
         click.echo("\nInterrupted before the game began: nothing to save.", err=True)
         sys.exit(INTERRUPTED)
     if session is not None:
-        session.play()
+        # The start printed the data warnings as one 'note:' line each; saving and checking records
+        # sets the game up again, which must not repeat them as Python warnings mid-game.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnverifiedLootWarning)
+            session.play()
 
 
 def parse_handicap(spec: str | None) -> dict[int, int] | None:
