@@ -54,7 +54,7 @@ from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
 from ..stats import bot_factory
 from . import console, friendly_errors, load, notes, rules_args
-from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
+from .display import RANK_LEGEND, card_view, decision_view, option_texts, print_events, ranked, table_view
 from .replay_cmd import check_cards
 
 INTRO = "Type an option's number or its key; 'help' lists show, log, undo, save and quit."
@@ -322,7 +322,7 @@ class _Session:
         self.out.print(table_view(self.game, self.seat))
         legend = self.legend and ranked(d, self.game.rules)
         self.legend = self.legend and not legend
-        self.out.print(decision_view(d, legend=legend))
+        self.out.print(decision_view(d, legend=legend, texts=option_texts(d, self.game.rules)))
 
     def ask(self) -> str | _Stop:
         """An answer from the person: a key, QUIT or UNDO; commands are carried out, bad input asks again."""

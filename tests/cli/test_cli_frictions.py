@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+import libertalia as lt
 from libertalia import stats
 from libertalia.cli import main
+from libertalia.cli.display import TEXT_LIMIT, decision_lines, option_texts, short_text
 
 
 def _cli(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -56,3 +58,35 @@ def test_solo_data_warning_is_one_plain_line(tmp_path: Path) -> None:
     notes = [line for line in everything.splitlines() if "constructions" in line]
     assert len(notes) == 1 and notes[0].startswith("note: "), everything
     assert "Warning:" not in everything and ".py:" not in everything
+
+
+def test_choice_list_shows_each_cards_text() -> None:
+    """A choice of characters shows, under each, what the card does (its text, shortened), with no 'show NAME'."""
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, seed=3)
+    decision = game.decision
+    assert decision is not None
+    texts = option_texts(decision, rules)
+    assert set(texts) == {o.key for o in decision.options if rules.card(o.key).text.strip()}
+    assert all(len(t) <= TEXT_LIMIT for t in texts.values())
+    shown = "\n".join(line.plain for line in decision_lines(decision, 80, texts=texts))
+    for option in decision.options:
+        first_words = " ".join(rules.card(option.key).text.split()[:4])
+        assert first_words in shown, option.key
+
+
+def test_short_text_cuts_at_a_word() -> None:
+    """A long card text is cut between words and marked, never mid-word."""
+    assert short_text("gain  1\n doubloon.") == "gain 1 doubloon."
+    cut = short_text("alpha beta gamma delta", limit=12)
+    assert cut == "alpha beta…"
+
+
+def test_play_prompt_shows_card_texts(tmp_path: Path) -> None:
+    """The play command's first choice list carries the cards' texts."""
+    done = _cli("play", "--players", "3", "--seed", "3", cwd=tmp_path, stdin="quit\n")
+    rules = lt.load_rules("galecrest")
+    hand = lt.new_game(rules, 3, seed=3).decision
+    assert hand is not None
+    first = hand.options[0].key
+    assert " ".join(rules.card(first).text.split()[:4]) in done.stdout
