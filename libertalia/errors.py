@@ -225,6 +225,11 @@ class ArgumentError(LibertaliaError, ValueError):
     of the wrong type is a ``TypeError`` that says the same."""
 
 
+class GameNotOver(LibertaliaError, ValueError):
+    """Final scores or winners were asked of a game still being played: the message says where
+    it stands and how to finish it (``play_out`` or answering its decisions)."""
+
+
 class StepBudgetExceeded(LibertaliaError, RuntimeError):
     """A game ran past a bound no real game comes near: almost surely a card text that loops.
 

@@ -20,7 +20,7 @@ from .engine.driver import question_limit as _question_limit
 from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Work
-from .errors import ArgumentError, IllegalChoice, SetupError, UnverifiedSoloWarning
+from .errors import ArgumentError, GameNotOver, IllegalChoice, SetupError, UnverifiedSoloWarning
 from .state import (
     CardRef,
     Decision,
@@ -577,16 +577,32 @@ class Game(_PublicReading):
         return self.state.history
 
     def final_scores(self) -> tuple[int, ...]:
+        """Each seat's score once the game is over; ``GameNotOver`` before (running scores are in ``players``)."""
+        self._require_over("final_scores")
         return tuple(p.score for p in self.players)
 
     def winners(self) -> tuple[int, ...]:
-        """R26: highest score; ties go to the higher reputation unless shared."""
+        """R26: highest score; ties go to the higher reputation unless shared.  ``GameNotOver`` before the end."""
+        self._require_over("winners")
         seats = self.players
         best = max(p.score for p in seats)
         tied = [p.seat for p in seats if p.score == best]
         if self.rules.board.winner_tie == "shared" or len(tied) == 1:
             return tuple(tied)
         return (max(tied, key=lambda i: seats[i].reputation),)
+
+    def _require_over(self, what: str) -> None:
+        """Scores mid-game are not final: say where the game stands and how to finish it, rather than answer."""
+        if self.is_over:
+            return
+        voyage, day, step = self._where()
+        d = self.decision
+        who = f"; seat {d.player} is to answer {d.kind!r}" if d is not None else ""
+        raise GameNotOver(
+            f"{what}() needs a finished game, but this one is still in voyage {voyage}, day {day}, "
+            f"phase {_PHASES.get(step, step)!r}{who}. Finish it first: game = game.play_out(agents), "
+            f"one agent per seat (such as libertalia.agents.RandomAgent(seed)), or keep answering "
+            f"with game = game.choose(key) until game.is_over is True.")
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: others' hands, graveyards, picks and the seed hidden.

@@ -8,7 +8,7 @@ with no box-drawing characters when piped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -31,7 +31,8 @@ from ..tableview import (
 
 __all__ = [
     "GAP", "NBSP", "RANK_LEGEND", "Laid", "Layout", "card_view", "decision_lines", "decision_view", "grid",
-    "grouped", "listing", "print_events", "ranked", "table_lines", "table_view", "together", "wrap",
+    "grouped", "listing", "option_texts", "print_events", "ranked", "short_text", "table_lines", "table_view",
+    "together", "wrap",
 ]
 
 RANK_LEGEND = ("The number after a character is its rank: by day the island acts from the lowest rank up, "
@@ -39,12 +40,46 @@ RANK_LEGEND = ("The number after a character is its rank: by day the island acts
 
 
 # ---------------------------------------------------------------- decisions, events, cards
-def decision_view(decision: Decision, legend: bool = False) -> Laid:
-    """The question and its numbered options; with ``legend``, what the number after a name means."""
-    return Laid(lambda width, _: decision_lines(decision, width, legend))
+TEXT_LIMIT = 120  # characters of a card's text shown under its option: about a line and a half
 
 
-def decision_lines(decision: Decision, width: int = 80, legend: bool = False) -> list[Text]:
+def decision_view(decision: Decision, legend: bool = False, texts: Mapping[str, str] | None = None) -> Laid:
+    """The question and its numbered options; with ``legend``, what the number after a name means.
+
+    ``texts`` (``option_texts``) gives an option's card text, shown dim under it: what a card does,
+    without typing ``show NAME``.
+    """
+    return Laid(lambda width, _: decision_lines(decision, width, legend, texts))
+
+
+def short_text(text: str, limit: int = TEXT_LIMIT) -> str:
+    """A card text on one line, cut at a word and marked with "…" past ``limit`` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def option_texts(decision: Decision, rules: Rules, limit: int = TEXT_LIMIT) -> dict[str, str]:
+    """What each option's card or loot tile does, shortened: by option key (a marked name, ``Cook#1``, too)."""
+    out: dict[str, str] = {}
+    kinds = set(rules.kinds)
+    for option in decision.options:
+        name = re.sub(r"[@#]\d+$", "", option.key)
+        if rules.has_card(name):
+            text = rules.card(name).text
+        elif name in kinds:
+            text = rules.loot_spec(name).text
+        else:
+            continue
+        if text.strip():
+            out[option.key] = short_text(text, limit)
+    return out
+
+
+def decision_lines(decision: Decision, width: int = 80, legend: bool = False,
+                   texts: Mapping[str, str] | None = None) -> list[Text]:
     """``decision_view``'s lines at ``width``: an option's key (a card's name) is never split."""
     lines = [Text(line, style="bold cyan") for line in wrap(decision.prompt, width)]
     if decision.source:
@@ -63,6 +98,10 @@ def decision_lines(decision: Decision, width: int = 80, legend: bool = False) ->
             if n == 0 and keyed:
                 text.stylize("bold", len(number), len(number) + len(option.key))
             lines.append(text)
+        said = (texts or {}).get(option.key)
+        if said:
+            hang = len(number) + 2
+            lines += [Text(line, style="dim") for line in wrap(said, width, first=hang, indent=hang)]
     if legend:
         lines += [Text(line, style="dim") for line in wrap(RANK_LEGEND, width, first=2, indent=2)]
     return lines

@@ -34,6 +34,7 @@ import secrets
 import shlex
 import sys
 import textwrap
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -47,13 +48,13 @@ from ..agents import Agent
 from ..bots.registry import BOT_HELP
 from ..engine import rng
 from ..engine.specs import Rules
-from ..errors import FileInUse, LibertaliaError
+from ..errors import FileInUse, LibertaliaError, UnverifiedLootWarning
 from ..files import SessionLock, clean_temporary, probe_folder
 from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
 from ..stats import bot_factory
 from . import console, friendly_errors, load, notes, rules_args
-from .display import RANK_LEGEND, card_view, decision_view, print_events, ranked, table_view
+from .display import RANK_LEGEND, card_view, decision_view, option_texts, print_events, ranked, table_view
 from .replay_cmd import check_cards
 
 INTRO = "Type an option's number or its key; 'help' lists show, log, undo, save and quit."
@@ -321,7 +322,7 @@ class _Session:
         self.out.print(table_view(self.game, self.seat))
         legend = self.legend and ranked(d, self.game.rules)
         self.legend = self.legend and not legend
-        self.out.print(decision_view(d, legend=legend))
+        self.out.print(decision_view(d, legend=legend, texts=option_texts(d, self.game.rules)))
 
     def ask(self) -> str | _Stop:
         """An answer from the person: a key, QUIT or UNDO; commands are carried out, bad input asks again."""
@@ -527,7 +528,11 @@ def play(players: int, handicap: str | None, seat: int, edition: str, loot: str 
         click.echo("\nInterrupted before the game began: nothing to save.", err=True)
         sys.exit(INTERRUPTED)
     if session is not None:
-        session.play()
+        # The start printed the data warnings as one 'note:' line each; saving and checking records
+        # sets the game up again, which must not repeat them as Python warnings mid-game.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnverifiedLootWarning)
+            session.play()
 
 
 def parse_handicap(spec: str | None) -> dict[int, int] | None:

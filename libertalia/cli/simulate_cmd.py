@@ -45,8 +45,11 @@ EXIT_MACHINERY = 3
 """The exit status of a run whose cluster or worker processes failed (1 is a failed game, 2 a usage error)."""
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as ``play`` exits on Ctrl-C
+
+
 def _machinery_failures(command: Callable[..., None]) -> Callable[..., None]:
-    """A cluster or pool that fails becomes one line and exit status 3, not tracebacks and 1."""
+    """A cluster or pool that fails becomes one line and exit status 3, not tracebacks and 1; Ctrl-C, status 130."""
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> None:
         try:
@@ -58,6 +61,11 @@ def _machinery_failures(command: Callable[..., None]) -> Callable[..., None]:
             click.echo(f"libertalia: a worker process of --jobs {kwargs.get('jobs')} died (killed, or out of "
                        "memory?); the run stopped and nothing is reported", err=True)
             raise SystemExit(EXIT_MACHINERY) from None
+        except KeyboardInterrupt:
+            # Like play: the shell's status for Ctrl-C, one line, and no click "Aborted!" with status 1.
+            click.echo("\nInterrupted: the run stopped and nothing is reported (records already written stay).",
+                       err=True)
+            raise SystemExit(EXIT_INTERRUPTED) from None
     return run
 
 
@@ -124,6 +132,7 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
       3  the machinery failed: the dask scheduler could not be reached, had no
          worker for --dask-timeout seconds, or was lost mid-run; or a worker
          process of --jobs died. One line says which; nothing is reported.
+      130 interrupted by Ctrl-C: nothing is reported (as with play)
     """
     # Every option is checked before the first game: a run can take hours.
     if as_json and as_csv:

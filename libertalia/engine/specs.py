@@ -347,6 +347,25 @@ class Rules:
         object.__setattr__(derived, "_derived", (self, key))
         return derived
 
+    def __repr__(self) -> str:
+        """One line a person can read (the fields' own repr runs to tens of thousands of characters)."""
+        sides = list(self.loot_sides.values())
+        if self.uncharted:
+            loot = "loot uncharted (drawn per game)"
+        elif sides and len(set(sides)) == 1:
+            loot = f"loot {sides[0]}"
+        else:
+            loot = "loot " + ",".join(f"{k}={v}" for k, v in self.loot_sides.items())
+        parts = [f"{len(self.characters)} characters", f"{len(self.loot)} loot tiles", loot]
+        if self._derived is not None and self._derived[1] == ("solo",):
+            parts.append("solo")
+        extra = self.load_args.get("extra_cards") or ()
+        if extra:
+            parts.append("mods " + ", ".join(str(p).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] for p in extra))
+        if self.fingerprint:
+            parts.append(f"fingerprint {self.fingerprint[:8]}")
+        return f"<Rules {self.board.edition}: {', '.join(parts)}>"
+
     # ------------------------------------------------------------ copies and pickles
     def __copy__(self) -> Rules:
         """The rules themselves: they are immutable (their mutable parts are memos of what never changes)."""

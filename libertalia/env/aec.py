@@ -62,7 +62,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     game's event log (``env.game.events``), at some cost per step.
     """
 
-    metadata: dict[str, Any] = {"name": "libertalia_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "libertalia_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | Path = "galecrest", players: int = 4, *, loot: LootOption = None,
                  reward: Reward = "win", render_mode: str | None = None, log: bool = False) -> None:
@@ -76,8 +76,8 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
                                 "(pass loot to load_rules instead)")
         if reward not in ("win", "margin"):
             raise ArgumentError(f"reward must be 'win' or 'margin', not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise ArgumentError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ArgumentError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         _args.flag(log, "LibertaliaEnv", "log")
         self.seats = seat_count(rules, players, "LibertaliaEnv")
         self.rules = rules
@@ -231,11 +231,19 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.agent_selection = self.possible_agents[d.player]
 
     def render(self) -> str | None:
-        """The table as seen by the selected agent (``render_mode="ansi"``), as ``Game.render`` draws it."""
+        """The table as the selected agent sees it, as ``Game.render`` (and ``libertalia play``) draws it.
+
+        ``render_mode="ansi"`` returns that text; ``"human"`` prints it and returns None, as
+        PettingZoo's convention has it.
+        """
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='human' or 'ansi'")
             return None
-        return self.game.render(int(self.agent_selection.rpartition("_")[2]))
+        text = self.game.render(int(self.agent_selection.rpartition("_")[2]))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release: a game is a plain value."""
