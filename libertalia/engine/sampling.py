@@ -68,7 +68,7 @@ from typing import Any
 
 import attrs
 
-from ..state import GameState, PlayerState
+from ..state import GameState, PlayerState, unchecked
 from . import flow, journal
 from .specs import BoardSpec, Rules
 from .work import Work
@@ -138,7 +138,7 @@ class Hidden:
     odds: tuple[float, ...] = ()
     pool: tuple[str, ...] = ()
     hand_size: int = 0
-    ranks: Mapping[str, float] = attrs.field(factory=dict, eq=False, repr=False)
+    ranks: Mapping[str, float] = attrs.field(factory=unchecked(dict), eq=False, repr=False)
 
     def draw(self, rng: random.Random) -> Zones:
         if self.worlds:
