@@ -2,7 +2,7 @@
 
 Without the variable this hook does nothing and the wheel is the pure one (the default from
 source and the fallback everywhere).  With it, the engine (``libertalia/engine``, the card
-programs included) and ``libertalia/state.py`` become C extension modules next to their
+programs included) becomes C extension modules next to their
 ``.py`` files (an extension module wins over a source file of the same name on import), and
 the wheel is tagged for this interpreter and platform.  Only then are mypy (which brings mypyc)
 and setuptools (which drives the C compiler) needed, so they are asked for by ``dependencies()``
@@ -23,8 +23,11 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILE_VARIABLE = "LIBERTALIA_COMPILE"
-# What compiles: the engine with its card programs, and the state it freezes into.
-COMPILED = ("libertalia/engine", "libertalia/state.py")
+# What compiles: the engine with its card programs.
+# Not libertalia/state.py: it holds only attrs classes, which mypyc never makes native (so compiling
+# gains nothing), and compiled modules check a value of one of their classes by its exact type, which
+# the events (interpreted subclasses of state.Event, in libertalia.events) fail.
+COMPILED = ("libertalia/engine",)
 
 
 def compile_wanted() -> bool:

@@ -9,34 +9,14 @@ freezes it again before handing it back.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import attrs
-
-_C = TypeVar("_C", bound=type)
 
 CardRef = tuple[int | None, str]
 """A character in play: (owning seat or None for a neutral card, name)."""
 
 
-def unchecked(value: object) -> Any:
-    """``value`` typed ``Any``, for an attrs field's default or factory in the engine and the state.
-
-    The compiled build checks the value of a class attribute against its type, and
-    ``attrs.field(default=0)`` (which type checkers read as an ``int``) is attrs' marker, not an int;
-    typed ``Any`` it is stored as it is.
-    """
-    return value
-
-
-def _interpreted(cls: _C) -> _C:
-    """Leave ``cls`` a Python class in the compiled build: mypyc compiles a class with a decorator it does not
-    know as an ordinary one, and the attrs classes built on ``_Value`` (never native) may not inherit from a
-    native class."""
-    return cls
-
-
-@_interpreted
 class _Value:
     """A frozen value that pickles and copies as its class and its field values, in order.
 
@@ -100,10 +80,9 @@ class Event:
     """
 
     kind: ClassVar[str] = ""
-    voyage: int = attrs.field(default=unchecked(0), kw_only=True)
-    # ``day``: 0 before a voyage's first day; its last day at the anchor
-    day: int = attrs.field(default=unchecked(0), kw_only=True)
-    phase: str | None = attrs.field(default=unchecked(None), kw_only=True)
+    voyage: int = attrs.field(default=0, kw_only=True)
+    day: int = attrs.field(default=0, kw_only=True)  # 0 before a voyage's first day; its last day at the anchor
+    phase: str | None = attrs.field(default=None, kw_only=True)
 
     @property
     def seat(self) -> int | None:

@@ -68,9 +68,9 @@ from typing import Any
 
 import attrs
 
-from ..state import GameState, PlayerState, unchecked
+from ..state import GameState, PlayerState
 from . import flow, journal
-from .specs import BoardSpec, Rules
+from .specs import BoardSpec, Rules, unchecked
 from .work import Work
 
 Zones = tuple[tuple[str, ...], tuple[str, ...]]

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from ..language import ast
-from ..state import Option, unchecked
+from ..state import Option
 from . import journal, rng
 
 UNCHARTED_COUNTER = 1 << 62
@@ -23,6 +23,16 @@ Instruction = Callable[..., int]
 """One step of an ability, run: the ``act(work, frame)`` of a typed step (``engine.program``), returning the
 next program counter.  Typed loosely here, like ``Compiled.steps``, so that these definitions stay below
 the engine that runs them (no import of ``engine.work`` or ``engine.program`` from here: no cycle)."""
+
+
+def unchecked(value: object) -> Any:
+    """``value`` typed ``Any``, for an attrs field's default or factory in the compiled modules.
+
+    The compiled build checks the value of a class attribute against its type, and
+    ``attrs.field(default=0)`` (which type checkers read as an ``int``) is attrs' marker, not an int;
+    typed ``Any`` it is stored as it is.
+    """
+    return value
 
 
 @attrs.frozen
