@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.machinery
+import importlib.util
 import json
 import os
 import sys
@@ -36,6 +37,7 @@ if __package__ in (None, ""):  # run as a script: the checkout's root on the pat
 from tests.engine.test_resume import _saved, play_line  # noqa: E402
 
 PATH = Path(__file__).with_name("data") / "compiled_digests.json"
+ROOT = Path(__file__).resolve().parents[2]
 
 _SIDES = {"galecrest": (None, "stormy", "uncharted"), "classic": (None,)}
 
@@ -142,6 +144,30 @@ def test_the_engine_modules_are_compiled() -> None:
     assert {"libertalia.engine.flow", "libertalia.engine.program.actions"} <= set(modules)
     assert compiled == modules, f"interpreted: {sorted(set(modules) - set(compiled))}"
     assert not _compiled("libertalia.state")  # its attrs classes stay Python (see hatch_build.py)
+
+
+
+def _hook() -> Any:
+    """hatch_build.py, the build hook at the checkout's root."""
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not (ROOT / "hatch_build.py").exists(),
+                    reason="a copy of the tests, away from the checkout")
+def test_the_compiler_is_asked_for_only_when_the_build_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pure stays the default: without LIBERTALIA_COMPILE=1 the hook needs nothing and compiles nothing."""
+    hook = _hook()
+    monkeypatch.delenv("LIBERTALIA_COMPILE", raising=False)
+    assert hook.CompileHook.dependencies(None) == [] and not hook.compile_wanted()
+    monkeypatch.setenv("LIBERTALIA_COMPILE", "1")
+    assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(None)) and hook.compile_wanted()
+    sources = hook.compiled_sources(ROOT)
+    assert "libertalia/engine/program/actions.py" in sources and "libertalia/state.py" not in sources
+    assert all(p.startswith("libertalia/engine/") for p in sources)
 
 
 if __name__ == "__main__":
