@@ -70,7 +70,7 @@ import attrs
 
 from ..state import GameState, PlayerState
 from . import flow, journal
-from .specs import BoardSpec, Rules
+from .specs import BoardSpec, Rules, unchecked
 from .work import Work
 
 Zones = tuple[tuple[str, ...], tuple[str, ...]]
@@ -138,7 +138,7 @@ class Hidden:
     odds: tuple[float, ...] = ()
     pool: tuple[str, ...] = ()
     hand_size: int = 0
-    ranks: Mapping[str, float] = attrs.field(factory=dict, eq=False, repr=False)
+    ranks: Mapping[str, float] = attrs.field(factory=unchecked(dict), eq=False, repr=False)
 
     def draw(self, rng: random.Random) -> Zones:
         if self.worlds:

@@ -7,6 +7,7 @@ by kind, and looks the definitions up here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import attrs
@@ -22,6 +23,16 @@ Instruction = Callable[..., int]
 """One step of an ability, run: the ``act(work, frame)`` of a typed step (``engine.program``), returning the
 next program counter.  Typed loosely here, like ``Compiled.steps``, so that these definitions stay below
 the engine that runs them (no import of ``engine.work`` or ``engine.program`` from here: no cycle)."""
+
+
+def unchecked(value: object) -> Any:
+    """``value`` typed ``Any``, for an attrs field's default or factory in the compiled modules.
+
+    The compiled build checks the value of a class attribute against its type, and
+    ``attrs.field(default=0)`` (which type checkers read as an ``int``) is attrs' marker, not an int;
+    typed ``Any`` it is stored as it is.
+    """
+    return value
 
 
 @attrs.frozen
@@ -49,11 +60,11 @@ class Compiled:
     # ability, so the engine runs it on the spot instead of stacking a frame for it.
     direct: bool = False
     # Only gains or loses fixed numbers of doubloons, as these signed amounts: run frameless.
-    coins: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+    coins: tuple[int, ...] | None = attrs.field(default=unchecked(None), eq=False, repr=False)
     slots: int = 0
-    reads: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
-    writes: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
-    asks: bool = attrs.field(default=False, eq=False, repr=False)
+    reads: frozenset[str] = attrs.field(default=unchecked(frozenset()), eq=False, repr=False)
+    writes: frozenset[str] = attrs.field(default=unchecked(frozenset()), eq=False, repr=False)
+    asks: bool = attrs.field(default=unchecked(False), eq=False, repr=False)
 
 
 def _may_move_loot(writes: frozenset[str]) -> bool:
@@ -183,7 +194,7 @@ class BoardSpec:
     default_loot: str = "calm"
     characters_dir: str = ""  # under cards/
     loot_dir: str = ""
-    tie_breakers: dict[float, tuple[int, ...]] = attrs.field(factory=dict)  # rank -> number per seat
+    tie_breakers: dict[float, tuple[int, ...]] = attrs.field(factory=unchecked(dict))  # rank -> number per seat
     ship_after_voyage: str = "graveyard"  # or "removed" (out of the game)
     graveyard_after_voyage: str = "keep"  # or "removed"
     # "netted" (R3): every anchor change of a player summed, applied once, floored at 0.
@@ -202,6 +213,12 @@ class BoardSpec:
         return players
 
 
+def _put(obj: object, name: str, value: object) -> None:
+    """Set a derived field of a frozen instance (a module-level function: mypyc cannot compile a closure in a
+    method of an attrs class)."""
+    object.__setattr__(obj, name, value)
+
+
 @attrs.frozen
 class Rules:
     """An edition with its options, loaded, checked and compiled once.
@@ -215,16 +232,16 @@ class Rules:
     loot: tuple[LootSpec, ...]
     loot_sides: dict[str, str]
     identity: str
-    load_args: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # how to load them again
+    load_args: dict[str, Any] = attrs.field(factory=unchecked(dict), eq=False, repr=False)  # how to load them again
     # A short sha256 of every board, card, loot and grammar file the rules were loaded from
     # (``load_rules``): saves and records carry it and refuse rules whose files have changed.
-    fingerprint: str = attrs.field(default="", eq=False, repr=False)
+    fingerprint: str = attrs.field(default=unchecked(""), eq=False, repr=False)
     # Uncharted loot drawn per game: for each such kind, every side it may take (in a stable
     # order).  ``loot`` then holds the board's default sides until ``for_game`` draws them.
-    uncharted: dict[str, tuple[LootSpec, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    uncharted: dict[str, tuple[LootSpec, ...]] = attrs.field(factory=unchecked(dict), eq=False, repr=False)
     # The solo mode's side of each kind it replaces (the board's ``solo.loot_side``): ``for_solo``.
-    solo_loot: dict[str, LootSpec] = attrs.field(factory=dict, eq=False, repr=False)
-    _per_game: dict[tuple[str, ...], Rules] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    solo_loot: dict[str, LootSpec] = attrs.field(factory=unchecked(dict), eq=False, repr=False)
+    _per_game: dict[tuple[str, ...], Rules] = attrs.field(factory=unchecked(dict), init=False, eq=False, repr=False)
     _by_name: dict[str, CharacterSpec] = attrs.field(init=False, eq=False, repr=False)
     _by_kind: dict[str, LootSpec] = attrs.field(init=False, eq=False, repr=False)
     kinds: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
@@ -241,9 +258,9 @@ class Rules:
     acting: dict[str, frozenset[str]] = attrs.field(init=False, eq=False, repr=False)
     all_direct: frozenset[tuple[str, str]] = attrs.field(init=False, eq=False, repr=False)
     # Options naming a character to a seat, by (card, asker, zone): filled as games ask.
-    option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=unchecked(dict), eq=False, repr=False)
     # Which abilities may not commute with which (``engine.ordering.Clashes``): made when first needed.
-    clashes: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    clashes: Any = attrs.field(init=False, default=unchecked(None), eq=False, repr=False)
     # One bit per ability, by source and index: a queued group is the OR of its bits, a cheap key for the
     # clash table.  ``bit_abilities`` maps a bit's position back; ``loot_movers`` has the bits of the
     # abilities whose footprint may move held loot, ``early_bits`` those that only adjust counts (E2).
@@ -254,14 +271,15 @@ class Rules:
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
     lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
-    event_cache: dict[Any, bytes] = attrs.field(init=False, factory=dict, eq=False, repr=False)  # journal memo
+    event_cache: dict[Any, bytes] = attrs.field(init=False, factory=unchecked(dict), eq=False,
+                                                repr=False)  # journal memo
     # For ``for_game`` and ``for_solo``'s rules: the rules they came from, and their key in its ``_per_game``
     # (the uncharted kinds' sides, or ``("solo",)``).  What they pickle as.
-    _derived: tuple[Rules, tuple[str, ...]] | None = attrs.field(init=False, default=None, eq=False, repr=False)
+    _derived: tuple[Rules, tuple[str, ...]] | None = attrs.field(init=False, default=unchecked(None), eq=False,
+                                                                 repr=False)
 
     def __attrs_post_init__(self) -> None:
-        def put(name: str, value: object) -> None:
-            object.__setattr__(self, name, value)
+        put = partial(_put, self)
 
         # A character that changed hands keeps its first owner's mark ("Cook#1", see
         # Work.take_over); every lookup by name knows the marked names too.

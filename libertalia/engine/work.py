@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from .._mypyc import mypyc_attr
 from ..state import (
     CardRef,
     Decision,
@@ -141,6 +142,8 @@ Queued = tuple[int, str, int, CardRef | None, bool, bool]
 """A ``PendingState`` while the engine runs, as a plain tuple: (seat, source, index, this, late, first)."""
 
 
+# Interpreted code may subclass the working copy (libertalia.testing.moments watches its log).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Work:
     """A game in progress, mutable, owned by one ``choose()`` call."""
 

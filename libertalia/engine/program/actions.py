@@ -10,6 +10,7 @@ asking (an option that cannot is never offered, and ``you may`` is not asked).  
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from ...language.nodes import Node
@@ -653,6 +654,15 @@ def _each_side(w: Work, f: Frame, seats: list[int], pick: Callable[[Frame], list
     return out
 
 
+# Module-level pickers, bound with partial: mypyc cannot compile a lambda in a method of these classes.
+def _pick_tokens(loot: TokenSelector, w: Work, side: Frame) -> list[LootRef]:
+    return loot.pick(w, side)
+
+
+def _pick_cards(target: Selector, w: Work, eligible: Eligible, side: Frame) -> list[CardRef]:
+    return target.pick(w, side, eligible)
+
+
 class TheyReturn(Node):
     """Each player ``subject`` names returns tokens they hold, which they pick, to the bag (E32)."""
 
@@ -669,7 +679,7 @@ class TheyReturn(Node):
         return can_pick(self.loot, w, seen_from(f, seat))
 
     def act(self, w: Work, f: Frame) -> int:
-        picks = _each_side(w, f, _acting(self.subject, self, w, f), lambda side: self.loot.pick(w, side))
+        picks = _each_side(w, f, _acting(self.subject, self, w, f), partial(_pick_tokens, self.loot, w))
         source = source_name(f)
         count = 0
         for seat, refs in picks:
@@ -706,7 +716,7 @@ class TheyDiscard(Node):
         return self.target.any(w, seen_from(f, seat), self)
 
     def act(self, w: Work, f: Frame) -> int:
-        picks = _each_side(w, f, _acting(self.subject, self, w, f), lambda side: self.target.pick(w, side, self))
+        picks = _each_side(w, f, _acting(self.subject, self, w, f), partial(_pick_cards, self.target, w, self))
         source = source_name(f)
         after: list[CardRef] = []
         before: list[tuple[CardRef, str | None]] = []
@@ -753,7 +763,7 @@ class TheyGive(Node):
                     leave_mark(f, players.slot, (), (), 0, False)
             raise
         to = found[0][0]
-        picks = _each_side(w, f, [s for s in givers if s != to], lambda side: self.loot.pick(w, side))
+        picks = _each_side(w, f, [s for s in givers if s != to], partial(_pick_tokens, self.loot, w))
         source = source_name(f)
         count = 0
         for seat, refs in picks:
