@@ -16,6 +16,7 @@ from .errors import (
     ArgumentError,
     CardError,
     DataError,
+    GameNotOver,
     IllegalChoice,
     LibertaliaError,
     RecordError,
@@ -74,8 +75,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "ArgumentError", "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameRecord",
-    "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
+    "ArgumentError", "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameNotOver",
+    "GameRecord", "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
     "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
     "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "events", "load_rules", "new_game", "parse", "play",
     "records", "render",

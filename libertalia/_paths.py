@@ -20,6 +20,15 @@ def data_root() -> Path:
     return _PACKAGE.parent
 
 
+def install_hint(extra: str) -> str:
+    """How to install an optional extra.  The package is not on the package index, so the hint is
+    always an install from a checkout: this one, when the library runs from one."""
+    root = data_root()
+    if (root / "pyproject.toml").is_file():  # an installed wheel keeps its data under libertalia/_data
+        return f"pip install '.[{extra}]' (in {root})"
+    return f"pip install '.[{extra}]' in a checkout of the libertalia repository (it is not on the package index)"
+
+
 def grammar_path() -> Path:
     return data_root() / "grammar" / "libertalia.lark"
 

@@ -490,4 +490,4 @@ def test_without_the_extra_the_import_says_what_to_install() -> None:
     code = ("import sys; sys.modules['pettingzoo'] = None\n"
             "try:\n    import libertalia.env\nexcept ModuleNotFoundError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert 'pip install "libertalia[rl]"' in out and "pettingzoo" in out
+    assert "pip install '.[rl]'" in out and "pettingzoo" in out and "libertalia[" not in out

@@ -107,10 +107,11 @@ def test_import_stays_light() -> None:
 
 # ---------------------------------------------------------------- exports
 def test_the_names_the_docs_use_are_exported() -> None:
-    """``lt.GameRecord``, ``lt.IllegalChoice`` and ``game.seed`` are there."""
+    """``lt.GameRecord``, ``lt.IllegalChoice``, ``lt.GameNotOver`` and ``game.seed`` are there."""
     from libertalia.records import GameRecord
 
     assert lt.GameRecord is GameRecord and "GameRecord" in lt.__all__ and "GameRecord" in dir(lt)
+    assert lt.GameNotOver is lt.errors.GameNotOver and "GameNotOver" in lt.__all__
     assert lt.new_game(lt.load_rules("classic"), 3, seed=11).seed == 11
 
 

@@ -233,14 +233,6 @@ def _first_game_notes(rules: Rules, players: int, seed: int) -> list[str]:
     return list(dict.fromkeys(str(w.message) for w in caught))
 
 
-def install_hint(extra: str) -> str:
-    """How to install an optional extra: from this source checkout if running from one, else from PyPI."""
-    root = _paths.data_root()
-    if (root / "pyproject.toml").is_file():  # an installed wheel keeps its data under libertalia/_data
-        return f"pip install '.[{extra}]' (in {root})"
-    return f"pip install 'libertalia[{extra}]'"
-
-
 def _pyplot(path: str) -> Any:
     """matplotlib's pyplot on a file backend, or a usage error: checked before the games, which may take hours."""
     folder = Path(path).parent
@@ -251,7 +243,7 @@ def _pyplot(path: str) -> Any:
         matplotlib.use("Agg")
         return importlib.import_module("matplotlib.pyplot")
     except ImportError:
-        raise click.BadParameter(f"charts need matplotlib, which is not installed: {install_hint('plot')}",
+        raise click.BadParameter(f"charts need matplotlib, which is not installed: {_paths.install_hint('plot')}",
                                  param_hint="--plot") from None
 
 
@@ -263,8 +255,7 @@ def _distributed(address: str, jobs: int) -> Any:
     try:
         return importlib.import_module("distributed")  # an optional extra: typed as Any, imported only here
     except ImportError:
-        raise click.ClickException("--dask needs dask.distributed: pip install 'libertalia[cluster]' "
-                                   "(or pip install '.[cluster]' from a checkout)") from None
+        raise click.ClickException(f"--dask needs dask.distributed: {_paths.install_hint('cluster')}") from None
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """Libertalia as a PettingZoo AEC environment, for reinforcement learning (the ``rl`` extra).
 
-``pip install "libertalia[rl]"``, then::
+``pip install ".[rl]"`` in a checkout of the repository, then::
 
     from libertalia.env import env
     e = env("galecrest", players=4)
@@ -18,8 +18,10 @@ try:
     import numpy  # noqa: F401
     import pettingzoo  # noqa: F401
 except ModuleNotFoundError as exc:  # say what to install, not only what is missing
+    from .._paths import install_hint
+
     raise ModuleNotFoundError(
-        f"libertalia.env needs the rl extra ({exc.name} is not installed): pip install \"libertalia[rl]\"",
+        f"libertalia.env needs the rl extra ({exc.name} is not installed): {install_hint('rl')}",
         name=exc.name) from exc
 
 from .aec import LibertaliaEnv, env, final_rewards, raw_env

@@ -18,6 +18,8 @@ defaults as class attributes or :func:`field` for the finer options::
 and then behaves as the ``attrs.frozen`` class of the same body did: slotted,
 immutable, equal and hashed by its ``eq`` fields (a class equals only itself),
 shown by its ``repr`` fields, picklable, with positional and keyword arguments.
+Names in capitals (``CONTRACT = ...``) and ``ClassVar`` annotations stay class
+attributes, annotated or not.
 """
 
 from __future__ import annotations
@@ -140,6 +142,16 @@ def _restore(cls: type[Node], *values: Any) -> Node:
     return node
 
 
+def _class_level(name: str, note: Any) -> bool:
+    """Whether an annotated name belongs to the class, not to each node: a ``ClassVar``, or a
+    constant in capitals (``CONTRACT``).  Compiled with mypyc, a class body annotates its
+    unannotated assignments too, so a constant must never be taken for a field by its annotation."""
+    if name.isupper():
+        return True
+    text = note if isinstance(note, str) else repr(note)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
 class _NodeMeta(type):
     """Turns the annotations of a :class:`Node` subclass into slots and field descriptions."""
 
@@ -154,7 +166,9 @@ class _NodeMeta(type):
         keyword: list[str] = []
         defaults: dict[str, Any] = {}
         seen_default = ""
-        for fname in ns.get("__annotations__", ()):
+        for fname, note in ns.get("__annotations__", {}).items():
+            if _class_level(fname, note):
+                continue
             value = ns.pop(fname, NOTHING)
             spec = value if isinstance(value, _FieldSpec) else _FieldSpec(value, True, True, False)
             fields.append(FieldInfo(fname, spec.default, eq=spec.eq, repr=spec.repr, kw_only=spec.kw_only))

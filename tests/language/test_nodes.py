@@ -129,3 +129,19 @@ def test_parsed_trees_are_shared_safely() -> None:
     """The same text parses to equal trees, in a process and across the render round trip."""
     text = "dusk: gain 2 doubloons if you hold a map."
     assert lt.parse(text) == lt.parse(lt.render(lt.parse(text)))
+
+
+def test_constants_and_class_vars_stay_class_attributes() -> None:
+    """A constant in capitals or a ``ClassVar`` is no field, annotated or not (mypyc annotates every assignment)."""
+    from typing import ClassVar
+
+    class Limited(Node):
+        n: int
+        LIMIT: int = 3
+        kinds: ClassVar[tuple[str, ...]] = ("a",)
+        label: str = "x"
+
+    assert Limited.__node_names__ == ("n", "label")
+    assert Limited.LIMIT == 3 and Limited.kinds == ("a",)
+    step = Limited(1)
+    assert step.LIMIT == 3 and repr(step).endswith("Limited(n=1, label='x')")
