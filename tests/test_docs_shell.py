@@ -33,6 +33,7 @@ BLOCK_TIMEOUT = 120  # seconds; the docs use small --games and --texts counts
 # checkout, a cluster's machines, and runs meant to take minutes or hours.
 NO_RUN = {
     ("README.md", "python3 -m venv"),
+    ("README.md", "LIBERTALIA_COMPILE=1"),  # the compiled build: minutes of C compiling
     ("docs/quickstart.md", "python3 -m venv"),
     ("docs/bots.md", "pip install"),
     ("docs/simulation.md", "pip install"),
