@@ -156,11 +156,11 @@ class WordLexer(Lexer):
 
 def _instead_ahead(words: Sequence[tuple[str, str] | tuple[str, str, int, int, int]]) -> bool:
     """Whether the clause ``words`` start, up to the next mark or line end, says "instead" (it replaces a step)."""
-    for kind, value, *_ in words:
+    for i, (kind, value, *_) in enumerate(words):
         if kind == "nl" or value in (".", ";"):
             return False
-        if value.lower() == "instead":
-            return True
+        if value.lower() == "instead":  # but not "instead of placing it …", which replaces no step
+            return i + 1 >= len(words) or words[i + 1][1].lower() != "of"
     return False
 
 
@@ -174,10 +174,10 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
     word = after[1].lower()
     if mark == "DOT" and after[0] in ("word", "name") and "_DOT_JOIN" in accepts:
         return "_DOT_JOIN"
+    if mark in ("SEMICOLON", "COMMA") and word == "otherwise" and "_ELSE" in accepts:
+        return "_ELSE"  # first: "; otherwise, gain 2 doubloons instead if …" is the otherwise of what went before
     if mark == "SEMICOLON" and (word in ("then", "if") or instead) and "_SEMI_JOIN" in accepts:
         return "_SEMI_JOIN"
-    if mark in ("SEMICOLON", "COMMA") and word == "otherwise" and "_ELSE" in accepts:
-        return "_ELSE"
     if mark == "COMMA" and word == "or" and "_COMMA_OR" in accepts:
         return "_COMMA_OR"
     return mark

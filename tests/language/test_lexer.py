@@ -89,3 +89,17 @@ def test_or_before_your_and_a_side_joins_the_sides_of_one_place() -> None:
     assert lt.parse(place.format("your left")) == lt.parse(place.format("left"))
     both = lt.parse("sun: gain 1 doubloon if you hold a map or your hand is empty.")
     assert len(both[0].steps[0].condition.groups) == 2  # type: ignore[attr-defined]
+
+
+def test_a_mark_before_otherwise_is_the_otherwise_whatever_follows() -> None:
+    """"; otherwise" brings in the otherwise even when its clause says "instead of placing it", and that
+    "instead of" replaces no step, so it never makes the ";" before it a join (found by the long fuzz run)."""
+    import libertalia as lt
+
+    for text in ("anchor: you may discard this; otherwise, discard this instead of placing it into your ship",
+                 "anchor: you may discard it, otherwise discard this instead of placing it into your ship"):
+        (ability,) = lt.parse(text)
+        assert ability.steps[0].form == "may" and ability.steps[0].otherwise
+        assert lt.parse(lt.render((ability,))) == (ability,)
+    assert not lexer._instead_ahead([("word", "discard"), ("word", "this"), ("word", "instead"), ("word", "of")])
+    assert lexer._instead_ahead([("word", "gain"), ("word", "3"), ("word", "instead"), ("word", "if")])
