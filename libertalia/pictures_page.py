@@ -24,25 +24,17 @@ if TYPE_CHECKING:
 
 def replay_steps(record: GameRecord, *, cards: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The record's steps: the start of the game, then one per answer, each with its picture and events."""
-    from .errors import IllegalChoice, RecordError
     from .game import new_game
 
     rules = record.load_rules(cards=cards)
     game = new_game(rules, record.players, record.seed, record.setup,
                     handicap=dict(enumerate(record.handicap)) if record.handicap else None)
     steps = [_step(game, None, "the game starts", game.events)]
-    for i, key in enumerate(record.answers):
-        decision = game.decision
-        if decision is None:
-            raise RecordError(f"the game ended with the answer before; {len(record.answers) - i} answers are left",
-                              f"answers[{i}]", action="replay")
-        try:
-            after = game.choose(key)
-        except IllegalChoice as exc:
-            raise RecordError(str(exc), f"answers[{i}]", action="replay") from None
+    for i, (before, key, after) in enumerate(record.answered(game)):
+        decision = before.decision
+        assert decision is not None  # answered() refuses an answer after the end
         steps.append(_step(after, i + 1, f"seat {decision.player} answers {key} ({decision.kind})",
-                           after.events_since(game)))
-        game = after
+                           after.events_since(before)))
     return steps
 
 

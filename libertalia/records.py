@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -137,15 +137,24 @@ class GameRecord:
                             handicap=dict(enumerate(self.handicap)) if self.handicap else None)
         except SetupError as exc:
             raise RecordError(str(exc), "setup" if self.setup is not None else "players", action="replay") from None
+        for _, _, after in self.answered(game):
+            game = after
+        return game
+
+    def answered(self, game: Game) -> Iterator[tuple[Game, str, Game]]:
+        """(before, key, after) for each recorded answer given to ``game``, its start: a replay step by step.
+
+        Raises ``RecordError`` where an answer comes after the end or is not legal."""
         for i, key in enumerate(self.answers):
             if game.decision is None:
                 raise RecordError(f"the game ended with the answer before; {len(self.answers) - i} answers are left",
                                   f"answers[{i}]", action="replay")
             try:
-                game = game.choose(key)
+                after = game.choose(key)
             except IllegalChoice as exc:
                 raise RecordError(str(exc), f"answers[{i}]", action="replay") from None
-        return game
+            yield game, key, after
+            game = after
 
     def _check_paths(self, cards: Sequence[str | os.PathLike[str]]) -> None:
         """Refuse, before reading anything, mod paths outside the record's folder and the current one."""
