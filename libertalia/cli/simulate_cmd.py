@@ -23,7 +23,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from .. import _paths, stats
+from .. import _paths, files, stats
 from ..bots.registry import BOT_HELP
 from ..engine import rng
 from ..errors import UnverifiedLootWarning
@@ -426,8 +426,14 @@ def _plot_to(plt: Any, scores: Sequence[Sequence[int]], report: dict[str, Any], 
 
 
 def _save(plt: Any, fig: Any, path: str) -> None:
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    """The PNG drawn in memory, then written as the library writes every file: whole (a crash leaves the
+    old file or none) and, when new, private to the user (0600), whatever the umask."""
+    picture = io.BytesIO()
+    try:
+        fig.savefig(picture, format="png", dpi=110)
+    finally:
+        plt.close(fig)
+    files.write_atomic(path, picture.getvalue())
 
 
 def chart_title(report: dict[str, Any]) -> str:

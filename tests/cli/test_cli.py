@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -137,10 +139,17 @@ def test_replay_prints_the_game(tmp_path: Path) -> None:
 
 
 def test_simulate_plot_writes_a_png(tmp_path: Path) -> None:
-    """``simulate --plot`` draws the charts to a PNG file."""
+    """``simulate --plot`` draws the charts to a PNG file, private to the user (0600) like every file it makes."""
     png = tmp_path / "out.png"
-    code, _ = run("simulate", "--games", "5", "--players", "3", "--plot", str(png))
+    old_mask = os.umask(0o022)  # a umask that would leave a plainly created file readable by all
+    try:
+        code, _ = run("simulate", "--games", "5", "--players", "3", "--plot", str(png))
+    finally:
+        os.umask(old_mask)
     assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.name == "posix":
+        assert stat.S_IMODE(png.stat().st_mode) == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["out.png"]  # no temporary file left beside it
 
 
 def test_bad_options_give_a_message_not_a_traceback() -> None:
