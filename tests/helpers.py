@@ -10,7 +10,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import libertalia as lt
+from libertalia.engine import rng
+
+ENGINE_COMPILED = rng._NATIVE
+"""Whether the engine imported is the compiled build (``LIBERTALIA_COMPILE=1``, hatch_build.py)."""
+
+patches_engine = pytest.mark.skipif(
+    ENGINE_COMPILED, reason="it patches an engine function or method to watch or change it; compiled engine "
+                            "code calls its own functions directly, so the patch is never seen there")
+"""For a test that monkeypatches inside the engine: the pure build runs it, the compiled one cannot."""
 
 
 def write_cards(folder: Path, cards: Mapping[str, tuple[float, str]]) -> Path:

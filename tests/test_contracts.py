@@ -28,7 +28,7 @@ from libertalia.testing.contracts import (
     traced,
 )
 from libertalia.testing.contracts.snapshot import PARTS
-from tests.helpers import galecrest
+from tests.helpers import galecrest, patches_engine
 
 STEP_KINDS = [*act.Action.__args__, *ctl.Control.__args__]  # type: ignore[attr-defined]
 EVENT_KINDS = {cls.kind for cls in vars(ev).values() if isinstance(cls, type) and issubclass(cls, lt.Event)}
@@ -199,6 +199,7 @@ def test_players_acting_for_themselves_keep_their_contracts() -> None:
     assert ran["TheyReturn"] and ran["TheyDiscard"] and ran["TheyGive"] and ran["PaysYou"]
 
 
+@patches_engine
 def test_players_acting_out_of_turn_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """E32: players act from the owner's left; a step that lets them act the other way round breaks its law."""
     def backwards(seats: list[int], owner: int, n: int) -> list[int]:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import libertalia as lt
-from tests.helpers import at, mod_rules, scores, write_cards
+from tests.helpers import at, mod_rules, patches_engine, scores, write_cards
 
 MOD = {
     "Fence": (30.5, "anchor: return every relic you hold to the bag."),
@@ -82,6 +82,7 @@ def test_automa_is_never_asked_to_order(stormy: lt.Rules) -> None:
         assert len(solo.final_scores()) == 2
 
 
+@patches_engine
 @pytest.mark.parametrize("edition", ["galecrest", "classic"])
 def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
     """E8: the per-ability clash masks give the same verdict as comparing every pair of footprints."""

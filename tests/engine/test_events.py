@@ -23,6 +23,7 @@ from libertalia.events import (
     ReputationChanged,
 )
 
+from ..helpers import patches_engine
 from . import golden_events
 
 GOLDEN = golden_events.load()
@@ -386,6 +387,7 @@ def test_select_refuses_a_filter_no_event_can_match(filters: dict[str, Any], err
         ev.select((), **filters)
 
 
+@patches_engine
 def test_events_since_reads_only_the_new_records(monkeypatch: pytest.MonkeyPatch) -> None:
     """A log read to its end before is not read again: a late step's new events cost what an early one's do."""
     reads = 0

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import patches_engine
+
 # (edition, loot, players, seed, declared position, log)
 LINES: tuple[tuple[str, str | None, int, int, dict[str, Any] | None, bool], ...] = (
     *(("galecrest", None, n, seed, None, True) for n in (2, 3, 4, 5) for seed in (1, 2, 3)),
@@ -184,6 +186,7 @@ def test_the_select_step_runs_once_a_day_and_once_after_each_pick(
     assert count["select"] == picks + days  # running it again from its start would give about 2 per pick
 
 
+@patches_engine
 def test_no_question_of_the_flow_is_asked_twice_in_a_choose_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Picks, loot, neutral removals and orders resume (R6, R8, R13); an ability's step still replays."""
     import libertalia as lt
