@@ -5,8 +5,8 @@ from __future__ import annotations
 import base64
 import json
 import warnings
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
@@ -19,7 +19,7 @@ from .engine.driver import check_question_budget as _check_question_budget
 from .engine.driver import question_limit as _question_limit
 from .engine.setup import initial_state
 from .engine.specs import Rules
-from .engine.work import Work
+from .engine.work import Seat, Work
 from .errors import ArgumentError, GameNotOver, IllegalChoice, SetupError, UnverifiedSoloWarning
 from .state import (
     CardRef,
@@ -37,6 +37,7 @@ _PHASES = {
     "dusk": "dusk", "night": "night", "anchor": "anchor", "over": "over",
 }
 SAVE_FORMAT = saves.SAVE_FORMAT
+_T = TypeVar("_T")
 
 
 class Agent(Protocol):
@@ -163,6 +164,58 @@ class _LiveState:
     @property
     def solo_deck(self) -> tuple[str, ...]:
         return tuple(self._w.solo_deck)
+
+
+class _SeatGlance:
+    """One seat as ``Observation.players`` shows it, read off a working copy for one ``Game._glance``
+    call: the seat's own lists, shared, not copied (no ``PlayerState`` is built, which is the point)."""
+
+    __slots__ = ("doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept", "kept_loot",
+                 "removed")
+
+    def __init__(self, p: Seat, reputation: int, open_hand: bool) -> None:
+        self.doubloons = p.coins
+        self.score = p.score
+        self.reputation = reputation
+        self.hand: Sequence[str] = p.hand if open_hand else ("?",) * len(p.hand)
+        self.ship = p.ship
+        self.graveyard: Sequence[str] = p.graveyard if open_hand else ("?",) * len(p.graveyard)
+        self.loot = p.loot
+        self.kept = p.kept
+        self.kept_loot = p.kept_loot
+        self.removed = p.removed
+
+
+class _Glance:
+    """What ``Observation(game, seat)`` shows of the fields ``libertalia.env`` encodes, read straight off
+    the working copy standing at the game, so that nothing is frozen (``Game._glance``).
+
+    Valid during that one call only: it shares the working copy's lists, which the game changes
+    once it is answered.  Every field holds what the observation's does, hidden zones and the question of
+    another seat included (``tests/test_env_fast_observe.py`` holds them to that).
+    """
+
+    __slots__ = ("seat", "voyage", "day", "phase", "island", "loot_days", "day_loot", "automa", "solo_deck_size",
+                 "players", "decision", "committed")
+
+    def __init__(self, w: Work, decision: Decision | None, seat: int) -> None:
+        self.seat = seat
+        self.voyage = w.voyage
+        self.day = day = w.day
+        self.phase = _PHASES[w.step]
+        self.island: Sequence[CardRef] = w.island
+        self.loot_days: Sequence[Sequence[str]] = w.days
+        self.day_loot: Sequence[str] = w.days[day - 1] if 0 < day <= len(w.days) else ()
+        self.automa = automa = w.automa
+        self.solo_deck_size = len(w.solo_deck)
+        space = {token: i for i, token in enumerate(w.track)}  # as ``Work.freeze_seats`` reads the track
+        self.players = tuple(_SeatGlance(p, space.get(i, 0), i in (seat, automa))
+                             for i, p in enumerate(w.seats))
+        if decision is not None and decision.player != seat:  # as ``Observation.decision`` hides it
+            decision = Decision(decision.player, decision.kind, (), f"waiting for seat {decision.player}",
+                                decision.source)
+        self.decision = decision
+        self.committed = tuple(c is not None for c in w.commits)
 
 
 class _PublicReading:
@@ -386,6 +439,23 @@ class Game(_PublicReading):
             except IndexError:  # another thread took it first
                 return None
         return None
+
+    def _glance(self, seat: int, read: Callable[[_Glance], _T]) -> _T | None:
+        """``read`` of ``seat``'s ``_Glance`` at this game, or ``None`` when no working copy stands here.
+
+        The env's fast ``observe``: freezing the whole state (every seat, the packed log) to encode
+        one seat's vector costs more than the encoding.  The working copy is claimed for the call,
+        as ``state`` claims it, so no other thread changes it meanwhile (one that answers this game
+        then rebuilds it from the earlier state, as it does whenever the copy has moved on), and it
+        is always put back: the game stays unfrozen and goes on from it.
+        """
+        w = self._claim()
+        if w is None:
+            return None
+        try:
+            return read(_Glance(w, self._decision, seat))
+        finally:
+            self._live.append(w)  # type: ignore[union-attr]  # still this game's
 
     def _replay(self) -> Work:
         """A working copy at this game, rebuilt from its earlier state and the answers since.

@@ -164,8 +164,12 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
                     raise RuntimeError(f"the game offers {option.key!r}, which action_keys() lacks: a bug in "
                                        "libertalia.env.keys (please report it with the rules and seed)")
                 mask[at] = 1
-        return {"observation": self.encoder.encode(game.observation(seat)),
-                "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        # Read off the working copy when the game still holds it (no frozen state built for one
+        # seat's vector); else from the observation, as the vector is defined.
+        x = game._glance(seat, self.encoder.encode)
+        if x is None:
+            x = self.encoder.encode(game.observation(seat))
+        return {"observation": x, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     # ------------------------------------------------------------ playing
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

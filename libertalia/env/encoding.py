@@ -1,6 +1,7 @@
 """A seat's observation as a fixed-length float32 vector, and the layout that decodes it.
 
-The vector is built from ``Game.observation(seat)`` and nothing else, so it can hold no more
+The vector is built from ``Game.observation(seat)`` and nothing else (the env reads the same
+fields off the running game without freezing it, ``Game._glance``), so it can hold no more
 than the seat may see: other seats' hands and graveyards arrive as ``"?"`` and only their
 sizes are encoded; another seat's pending question arrives without options.  Its length
 depends on the rules (characters, loot kinds, voyage lengths, track) and the seat count only,
@@ -14,14 +15,16 @@ seat (``"Cook#1"``) counts as its plain card (``"Cook"``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ..engine.specs import Rules
-from ..game import Observation
+from ..state import CardRef, Decision
 from .keys import seat_count
 
 PHASES = ("select", "day", "dusk", "night", "anchor", "over")
@@ -96,6 +99,61 @@ class _Cells(dict[tuple[int | None, str], int]):
 _HAND, _GRAVEYARD = attrgetter("hand"), attrgetter("graveyard")
 
 
+class _SeatSeen(Protocol):
+    """What ``Encoder.encode`` reads of one seat: a ``PlayerState`` (``Observation.players``) has it all."""
+
+    @property
+    def doubloons(self) -> int: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def reputation(self) -> int: ...
+    @property
+    def hand(self) -> Sequence[str]: ...
+    @property
+    def ship(self) -> Sequence[str]: ...
+    @property
+    def graveyard(self) -> Sequence[str]: ...
+    @property
+    def loot(self) -> Sequence[str]: ...
+    @property
+    def kept(self) -> Sequence[str]: ...
+    @property
+    def kept_loot(self) -> Sequence[str]: ...
+    @property
+    def removed(self) -> Sequence[str]: ...
+
+
+class _Seen(Protocol):
+    """What ``Encoder.encode`` reads of a seat's view: an ``Observation`` has it all (so has the env's
+    unfrozen view of a game, ``Game._glance``, which is why this is no ``Observation`` only)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def voyage(self) -> int: ...
+    @property
+    def day(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def island(self) -> Sequence[CardRef]: ...
+    @property
+    def loot_days(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def day_loot(self) -> Sequence[str]: ...
+    @property
+    def automa(self) -> int | None: ...
+    @property
+    def solo_deck_size(self) -> int: ...
+    @property
+    def players(self) -> Sequence[_SeatSeen]: ...
+    @property
+    def decision(self) -> Decision | None: ...
+    @property
+    def committed(self) -> Sequence[bool]: ...
+
+
 class Encoder:
     """Turns one seat's ``Observation`` into the vector of ``observation_layout``; built once per env.
 
@@ -153,8 +211,8 @@ class Encoder:
                                   *(at[f"seat_{seat}.hand_size"] for seat in range(n)),
                                   *(at[f"seat_{seat}.graveyard_size"] for seat in range(n))], dtype=np.intp)
 
-    def encode(self, obs: Observation) -> npt.NDArray[np.float32]:
-        """The vector for ``obs`` (a new array each call: callers may keep it)."""
+    def encode(self, obs: _Seen) -> npt.NDArray[np.float32]:
+        """The vector for ``obs``, an ``Observation`` (a new array each call: callers may keep it)."""
         at, me = self.at, obs.seat
         players = obs.players  # in seat order
         island = obs.island
