@@ -342,7 +342,9 @@ class Observer:
         self.tensor.fill(0)
         if state.game is None:
             return
-        self.dict["observation"][:] = self.config.encoder.encode(state.game.observation(player))
+        game, encode = state.game, self.config.encoder.encode
+        x = game._glance(player, encode)  # off the running game, as the env reads it (no frozen state)
+        self.dict["observation"][:] = x if x is not None else encode(game.observation(player))
         if self.recall:
             mine, answered = self.dict["my_actions"], self.dict["answered"]
             for seat, kind, action in state.trail:
