@@ -11,15 +11,15 @@ asking (an option that cannot is never offered, and ``you may`` is not asked).  
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from ...language.nodes import Node
 from ...state import CardRef
 from .. import journal
 from .amounts import Amount, Counter, Fixed, OwnersOf, Players, You, asks
 from .base import Contract, Unbound, leave_mark, seen_from, source_name
 from .cards import ANYONE, Choose, Eligible, PerShip, Selector
 from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -67,22 +67,33 @@ class _Any:
 
 
 _ANY = _Any()
+_YOU = You()  # the subject of an action that names none
 
 
 # ------------------------------------------------------------------ doubloons and reputation
-class Change(Node):
+class Change(Record):
     """Gain or lose doubloons or reputation, for each player ``subject`` names."""
 
     gain: bool
     reputation: bool
     amount: Amount
-    subject: Players = You()
-    mark: int = -1
-    CONTRACT = Contract(
+    subject: Players
+    mark: int
+    __slots__ = ("gain", "reputation", "amount", "subject", "mark")
+    __node_fields__ = declare(__slots__, subject=_YOU, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"doubloons", "reputation"}), frozenset({"doubloons", "reputation"}),
         "each subject's doubloons (or reputation) move by the amount worked out for that subject, in the "
         "direction of the verb, floored at 0 (R2), netted at anchor (R3); reputation past the track's end "
         "turns into doubloons (R28); nothing else changes")
+
+    def __init__(self, gain: bool, reputation: bool, amount: Amount, subject: Players = _YOU,
+                 mark: int = -1) -> None:
+        object.__setattr__(self, "gain", gain)
+        object.__setattr__(self, "reputation", reputation)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         # E28: every subject's amount is worked out from the game as the action starts, before anyone's
@@ -179,15 +190,21 @@ def _moves_change(w: Work, moves: list[tuple[int, int]]) -> bool:
     return track != w.track
 
 
-class GainCoins(Node):
+class GainCoins(Record):
     """``gain N doubloons`` / ``lose N doubloons`` for the ability's owner: the commonest action, kept lean."""
 
     n: int  # signed
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("n", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"doubloons"}), frozenset({"doubloons"}),
         "the owner's doubloons move by exactly n (a loss floored at 0, R2; netted at anchor, R3); "
         "nothing else changes")
+
+    def __init__(self, n: int, mark: int = -1) -> None:
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         n = self.n
@@ -205,16 +222,23 @@ class GainCoins(Node):
         return self.n > 0 or (self.n < 0 and (w.net is not None or w.seats[f.seat].coins > 0))
 
 
-class PaysYou(Node):
+class PaysYou(Record):
     """Each player ``subject`` names (but you) pays you the amount, as much as they have."""
 
     subject: Players
     amount: Amount
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("subject", "amount", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"doubloons"}), frozenset({"pay"}),
         "each payer's doubloons fall by min(amount, what they hold) and the owner's rise by the same; "
         "nothing else changes")
+
+    def __init__(self, subject: Players, amount: Amount, mark: int = -1) -> None:
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         did = False
@@ -240,13 +264,19 @@ class PaysYou(Node):
                    for s in _preview(self.subject, w, f, self))
 
 
-class MoveReputation(Node):
+class MoveReputation(Record):
     end: str  # leftmost | rightmost
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("end", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"reputation"}), frozenset({"reputation"}),
         "the owner's token moves to that end of the track, the tokens it passes one space back; "
         "its mark counts the spaces moved")
+
+    def __init__(self, end: str, mark: int = -1) -> None:
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         source = source_name(f)
@@ -267,13 +297,19 @@ def _moved(f: Frame, slot: int, after: list[CardRef], before: list[tuple[CardRef
         leave_mark(f, slot, tuple(after), tuple(before), len(after), bool(after))
 
 
-class Discard(Node):
+class Discard(Record):
     target: Selector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("target", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"discard"}),
         "each character picked moves from where it was to its owner's graveyard (a neutral card never); "
         "nothing else changes")
+
+    def __init__(self, target: Selector, mark: int = -1) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         # A neutral card is nobody's to discard; one already in its graveyard cannot be discarded again.
@@ -295,16 +331,23 @@ class Discard(Node):
         return self.target.any(w, f, self)
 
 
-class Put(Node):
+class Put(Record):
     """Into your pile: another player's character becomes yours where it stands (``Work.take_over``)."""
 
     target: Selector
     pile: str
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("target", "pile", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"move"}),
         "each character picked ends in the owner's named pile (another player's changes hands first); "
         "nothing else changes")
+
+    def __init__(self, target: Selector, pile: str, mark: int = -1) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "pile", pile)
+        object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         return ref[0] is not None and not (ref[0] == f.seat and w.zone_of(ref) == self.pile)
@@ -326,14 +369,20 @@ class Put(Node):
         return self.target.any(w, f, self)
 
 
-class Play(Node):
+class Play(Record):
     """Onto the island by day: the card lands by rank and takes its sun turn that day."""
 
     target: Selector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("target", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"play"}),
         "each character picked leaves its pile and lands on the island by rank (R4 ties); nothing else changes")
+
+    def __init__(self, target: Selector, mark: int = -1) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         # A card already on the island cannot be played onto it again (it would act again, for ever).
@@ -354,14 +403,20 @@ class Play(Node):
         return self.target.any(w, f, self)
 
 
-class Keep(Node):
+class Keep(Record):
     """A character aboard your ship stays for the next voyage (R20), once."""
 
     target: Selector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("target", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"kept"}), frozenset({"keep"}),
         "each character picked, aboard the owner's ship and not yet kept, is marked kept; nothing else changes")
+
+    def __init__(self, target: Selector, mark: int = -1) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         return ref[0] == f.seat and w.in_zone(ref, "ship") and ref[1] not in w.seats[f.seat].kept
@@ -378,16 +433,23 @@ class Keep(Node):
         return not _last_voyage(w) and self.target.any(w, f, self)
 
 
-class Borrow(Node):
+class Borrow(Record):
     """Use another character's ability of this timing: its text runs for you, ``this`` still you (R10)."""
 
     timing: str
     target: Selector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("timing", "target", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"stack"}), frozenset({"borrow"}),
         "the borrowed character's abilities of this timing are stacked to run next, as the owner's; "
         "nothing else changes by this step")
+
+    def __init__(self, timing: str, target: Selector, mark: int = -1) -> None:
+        object.__setattr__(self, "timing", timing)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         if not w.rules.card(ref[1]).acts(self.timing):
@@ -422,16 +484,22 @@ def _tokens(f: Frame, slot: int, refs: list[LootRef]) -> None:
         leave_mark(f, slot, (), (), len(refs), bool(refs))
 
 
-class Take(Node):
+class Take(Record):
     """Into your loot; a token from today's loot or the bag fires its dusk ability (R6)."""
 
     loot: TokenSelector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("loot", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "stack", "random"}), frozenset({"loot"}),
         "each token picked (a random one drawn from the game's stream) leaves its place (today's loot, "
         "tomorrow's, the bag or a player) and joins the owner's loot; one from today's loot or the bag stacks its "
         "dusk abilities; nothing else changes")
+
+    def __init__(self, loot: TokenSelector, mark: int = -1) -> None:
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         refs = self.loot.pick(w, f)
@@ -450,13 +518,19 @@ class Take(Node):
         return can_pick(self.loot, w, f)
 
 
-class ReturnLoot(Node):
+class ReturnLoot(Record):
     loot: TokenSelector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("loot", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
         "each token picked (a random one drawn from the game's stream) leaves its place and goes into the bag; "
         "nothing else changes")
+
+    def __init__(self, loot: TokenSelector, mark: int = -1) -> None:
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         refs = self.loot.pick(w, f)
@@ -473,14 +547,20 @@ class ReturnLoot(Node):
         return self.loot.phrase.place != "bag" and can_pick(self.loot, w, f)
 
 
-class KeepLoot(Node):
+class KeepLoot(Record):
     """Held loot that stays with its holder at the voyage's end instead of returning to the bag."""
 
     loot: TokenSelector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("loot", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"kept"}), frozenset({"keep"}),
         "each token picked, held by the owner and not yet kept, is marked kept; nothing else changes")
+
+    def __init__(self, loot: TokenSelector, mark: int = -1) -> None:
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "mark", mark)
 
     def _keepable(self, w: Work, f: Frame) -> list[LootRef]:
         """The tokens of the phrase the owner can still keep: a kind's tokens held, less those already kept."""
@@ -509,15 +589,22 @@ class KeepLoot(Node):
         return not _last_voyage(w) and can_pick(self.loot, w, f, self._keepable(w, f))
 
 
-class Give(Node):
+class Give(Record):
     """Hand loot you hold to one other player; it fires nothing (E3)."""
 
     loot: TokenSelector
     to: Players
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("loot", "to", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot"}), frozenset({"loot"}),
         "each token picked moves from the owner's loot to the receiver's; nothing else changes")
+
+    def __init__(self, loot: TokenSelector, to: Players, mark: int = -1) -> None:
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         found = self.to.seats(w, f, self)  # the checker allows only phrases naming one player
@@ -544,16 +631,23 @@ class Give(Node):
         return any(s != f.seat for s in _preview(self.to, w, f, self)) and can_pick(self.loot, w, f)
 
 
-class Draw(Node):
+class Draw(Record):
     """Random tokens from the bag into your loot, firing nothing (unlike ``take``)."""
 
     n: int
-    per: Counter | None = None
-    mark: int = -1
-    CONTRACT = Contract(
+    per: Counter | None
+    mark: int
+    __slots__ = ("n", "per", "mark")
+    __node_fields__ = declare(__slots__, per=None, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
         "n (times the counter) tokens, or as many as the bag holds, leave the bag at random and join the "
         "owner's loot; nothing else changes")
+
+    def __init__(self, n: int, per: Counter | None = None, mark: int = -1) -> None:
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "per", per)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         count = self.n * (self.per.count(w, f) if self.per is not None else 1)
@@ -570,15 +664,22 @@ class Draw(Node):
         return count > 0 and any(w.bag.values())
 
 
-class Swap(Node):
+class Swap(Record):
     """One token for one token between two places."""
 
     first: TokenSelector
     second: TokenSelector
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("first", "second", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
         "the two tokens picked trade places (a random one drawn from the game's stream); nothing else changes")
+
+    def __init__(self, first: TokenSelector, second: TokenSelector, mark: int = -1) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "second", second)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.  A token
@@ -663,17 +764,24 @@ def _pick_cards(target: Selector, w: Work, eligible: Eligible, side: Frame) -> l
     return target.pick(w, side, eligible)
 
 
-class TheyReturn(Node):
+class TheyReturn(Record):
     """Each player ``subject`` names returns tokens they hold, which they pick, to the bag (E32)."""
 
     subject: Players
     loot: TokenSelector  # read from each player's side: "they hold" is their loot
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("subject", "loot", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag"}), frozenset({"loot"}),
         "each player named, in turn from the owner's left, picks the tokens the phrase describes on their own side "
         "(they answer every question, all before any token moves) and those tokens go into the bag; nothing else "
         "changes")
+
+    def __init__(self, subject: Players, loot: TokenSelector, mark: int = -1) -> None:
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "mark", mark)
 
     def acts_for(self, w: Work, f: Frame, seat: int) -> bool:
         return can_pick(self.loot, w, seen_from(f, seat))
@@ -697,17 +805,24 @@ class TheyReturn(Node):
         return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
 
 
-class TheyDiscard(Node):
+class TheyDiscard(Record):
     """Each player ``subject`` names discards characters of their own piles, which they pick (E32)."""
 
     subject: Players
     target: Selector  # read from each player's side: "their hand" is their hand
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("subject", "target", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"discard"}),
         "each player named, in turn from the owner's left, picks the characters the phrase describes on their own "
         "side (they answer, all before any card moves), and each goes from where it was to its owner's graveyard; "
         "nothing else changes")
+
+    def __init__(self, subject: Players, target: Selector, mark: int = -1) -> None:
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         return ref[0] is not None and not w.in_zone(ref, "graveyard")
@@ -733,19 +848,27 @@ class TheyDiscard(Node):
         return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
 
 
-class TheyGive(Node):
+class TheyGive(Record):
     """Each player ``subject`` names gives tokens they hold, which they pick, to the player ``to`` names,
     read from the owner's side ("to you"); a player never gives to themselves (E32)."""
 
     subject: Players
     loot: TokenSelector  # read from each giver's side: "they hold" is their loot
     to: Players  # read from the owner's side
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("subject", "loot", "to", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot"}), frozenset({"loot"}),
         "each player named but the receiver, in turn from the owner's left, picks the tokens the phrase describes "
         "on their own side (they answer, all before any token moves) and those tokens join the receiver's loot; "
         "nothing else changes")
+
+    def __init__(self, subject: Players, loot: TokenSelector, to: Players, mark: int = -1) -> None:
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "mark", mark)
 
     def acts_for(self, w: Work, f: Frame, seat: int) -> bool:
         receiver = _preview(self.to, w, f)
@@ -782,15 +905,22 @@ class TheyGive(Node):
         return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
 
 
-class CountExtra(Node):
+class CountExtra(Record):
     """Count ``n`` extra tokens of ``kind`` in this voyage's set scoring (E2: before other anchors)."""
 
     n: int
     kind: str
-    mark: int = -1
-    CONTRACT = Contract(
+    mark: int
+    __slots__ = ("n", "kind", "mark")
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"extra"}), frozenset(),
         "the owner's extra count of the kind rises by n for this voyage's set scoring; nothing else changes")
+
+    def __init__(self, n: int, kind: str, mark: int = -1) -> None:
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         w.extra[(f.seat, self.kind)] = w.extra.get((f.seat, self.kind), 0) + self.n
@@ -801,11 +931,16 @@ class CountExtra(Node):
         return self.n > 0
 
 
-class StandingRule(Node):
+class StandingRule(Record):
     """``take no loot``: read when the rules load (the card takes no dusk loot); nothing runs."""
 
-    mark: int = -1
-    CONTRACT = Contract(frozenset(), frozenset(), "nothing changes")
+    mark: int
+    __slots__ = ("mark",)
+    __node_fields__ = declare(__slots__, mark=-1)
+    CONTRACT: ClassVar[Contract] = Contract(frozenset(), frozenset(), "nothing changes")
+
+    def __init__(self, mark: int = -1) -> None:
+        object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
         return f.pc + 1

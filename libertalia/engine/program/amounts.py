@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...language.nodes import Node
 from ...state import CardRef
 from .base import Unbound, leave_mark, mark_of, seen_from
 from .cards import ANYONE, Choose, Eligible, PerShip, Phrase, Selector
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -16,32 +16,52 @@ if TYPE_CHECKING:
 
 
 # ------------------------------------------------------------------ counters
-class CountCards(Node):
+class CountCards(Record):
     phrase: Phrase
+    __slots__ = ("phrase",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, phrase: Phrase) -> None:
+        object.__setattr__(self, "phrase", phrase)
 
     def count(self, w: Work, f: Frame) -> int:
         return len(self.phrase.cards(w, f))
 
 
-class CountHeld(Node):
+class CountHeld(Record):
     kinds: frozenset[str]  # empty: every token
+    __slots__ = ("kinds",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        object.__setattr__(self, "kinds", kinds)
 
     def count(self, w: Work, f: Frame) -> int:
         loot = w.seats[f.seat].loot
         return sum(1 for k in loot if k in self.kinds) if self.kinds else len(loot)
 
 
-class CountKindsHeld(Node):
+class CountKindsHeld(Record):
     kinds: frozenset[str]
+    __slots__ = ("kinds",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        object.__setattr__(self, "kinds", kinds)
 
     def count(self, w: Work, f: Frame) -> int:
         return len({k for k in w.seats[f.seat].loot if not self.kinds or k in self.kinds})
 
 
-class CountSpacesSide(Node):
+class CountSpacesSide(Record):
     """Track spaces on one side of your token (low reputation: many to the right)."""
 
     side: str
+    __slots__ = ("side",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, side: str) -> None:
+        object.__setattr__(self, "side", side)
 
     def count(self, w: Work, f: Frame) -> int:
         if self.side == "left":
@@ -49,11 +69,16 @@ class CountSpacesSide(Node):
         return len(w.track) - 1 - w.reputation(f.seat)
 
 
-class CountMarked(Node):
+class CountMarked(Record):
     """How many things the binder step of ``slot`` affected ("one returned", "space moved"):
     0 when it did not run."""
 
     slot: int
+    __slots__ = ("slot",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, slot: int) -> None:
+        object.__setattr__(self, "slot", slot)
 
     def count(self, w: Work, f: Frame) -> int:
         mark = mark_of(f, self.slot)
@@ -64,10 +89,17 @@ Counter = CountCards | CountHeld | CountKindsHeld | CountSpacesSide | CountMarke
 
 
 # ------------------------------------------------------------------ amounts
-class Row(Node):
+class Row(Record):
     count: int
     cmp: str  # "" (exactly), "more" or "fewer"
     value: int
+    __slots__ = ("count", "cmp", "value")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, count: int, cmp: str, value: int) -> None:
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "cmp", cmp)
+        object.__setattr__(self, "value", value)
 
 
 def table(rows: tuple[Row, ...], n: int) -> int:
@@ -90,41 +122,66 @@ def best_sets(n: int, rows: tuple[Row, ...]) -> int:
     return best[n]
 
 
-class Fixed(Node):
+class Fixed(Record):
     n: int
-    per: Counter | None = None
+    per: Counter | None
+    __slots__ = ("n", "per")
+    __node_fields__ = declare(__slots__, per=None)
+
+    def __init__(self, n: int, per: Counter | None = None) -> None:
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "per", per)
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
         return self.n if self.per is None else self.n * self.per.count(w, f)
 
 
-class Half(Node):
+class Half(Record):
     """Half the subject's doubloons, rounded down."""
+
+    __slots__ = ()
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
         return w.seats[seat].coins // 2
 
 
-class UpTo(Node):
+class UpTo(Record):
     """Whatever brings the subject's doubloons up to ``n``."""
 
     n: int
+    __slots__ = ("n",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, n: int) -> None:
+        object.__setattr__(self, "n", n)
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
         return max(0, self.n - w.seats[seat].coins)
 
 
-class ByTable(Node):
+class ByTable(Record):
     counter: Counter
     rows: tuple[Row, ...]
+    __slots__ = ("counter", "rows")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, counter: Counter, rows: tuple[Row, ...]) -> None:
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "rows", rows)
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
         return table(self.rows, self.counter.count(w, f))
 
 
-class InSets(Node):
+class InSets(Record):
     kind: str
     rows: tuple[Row, ...]
+    __slots__ = ("kind", "rows")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kind: str, rows: tuple[Row, ...]) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "rows", rows)
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
         n = w.seats[seat].loot.count(self.kind) + w.extra.get((seat, self.kind), 0)
@@ -139,31 +196,48 @@ Subjects = list[tuple[int, "CardRef | None"]]
 """The players an action is about, each with the character that named it (or None)."""
 
 
-class You(Node):
+class You(Record):
+    __slots__ = ()
+
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [(f.seat, None)]
 
 
-class PlayerOnSide(Node):
+class PlayerOnSide(Record):
     """The seat neighbour on your left (the next seat, ``step`` 1) or right (the previous, -1)."""
 
     step: int
+    __slots__ = ("step",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, step: int) -> None:
+        object.__setattr__(self, "step", step)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [((f.seat + self.step) % w.n, None)]
 
 
-class EveryPlayer(Node):
+class EveryPlayer(Record):
     other: bool
+    __slots__ = ("other",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, other: bool) -> None:
+        object.__setattr__(self, "other", other)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [(s, None) for s in range(w.n) if not (self.other and s == f.seat)]
 
 
-class ItsOwner(Node):
+class ItsOwner(Record):
     """The owner of the character the binder of ``slot`` named (a neutral card owns nothing, R13)."""
 
     slot: int
+    __slots__ = ("slot",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, slot: int) -> None:
+        object.__setattr__(self, "slot", slot)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         mark = mark_of(f, self.slot)
@@ -173,7 +247,7 @@ class ItsOwner(Node):
         return [] if ref[0] is None else [(ref[0], ref)]
 
 
-class OwnersOf(Node):
+class OwnersOf(Record):
     """The owner of the characters ``target`` names: each owner once, in the order named.
 
     It binds those characters (slot ``slot``) for a later "it" or "its owner".  Where the
@@ -182,7 +256,13 @@ class OwnersOf(Node):
     """
 
     target: Selector
-    slot: int = -1
+    slot: int
+    __slots__ = ("target", "slot")
+    __node_fields__ = declare(__slots__, slot=-1)
+
+    def __init__(self, target: Selector, slot: int = -1) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "slot", slot)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         refs = self.target.pick(w, f, act if asks(self.target) else ANYONE)
@@ -206,25 +286,38 @@ def asks(target: Selector) -> bool:
 
 
 # ------------------------------------------------------------------ players compared and filtered
-class PlayersWhere(Node):
+class PlayersWhere(Record):
     """Every seat (or every other), each one ``test`` holds for, read from that seat's side (E32):
     "every other player who holds a saber", "each opponent with a character in their ship"."""
 
     other: bool
     test: Cond
+    __slots__ = ("other", "test")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, other: bool, test: Cond) -> None:
+        object.__setattr__(self, "other", other)
+        object.__setattr__(self, "test", test)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         test = self.test.test
         return [(s, None) for s in range(w.n) if not (self.other and s == f.seat) and test(w, seen_from(f, s))]
 
 
-class MostOf(Node):
+class MostOf(Record):
     """The seats of a group (every one, or every other) with the most (or fewest) of ``measure``:
     every one tied for it (E31)."""
 
     measure: Measure
     most: bool
-    other: bool = False
+    other: bool
+    __slots__ = ("measure", "most", "other")
+    __node_fields__ = declare(__slots__, other=False)
+
+    def __init__(self, measure: Measure, most: bool, other: bool = False) -> None:
+        object.__setattr__(self, "measure", measure)
+        object.__setattr__(self, "most", most)
+        object.__setattr__(self, "other", other)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         pool = [s for s in range(w.n) if not (self.other and s == f.seat)]
@@ -235,13 +328,20 @@ class MostOf(Node):
         return [(s, None) for s, v in zip(pool, values, strict=True) if v == best]
 
 
-class MoreThanYou(Node):
+class MoreThanYou(Record):
     """The seats of a group (every one, or every other) with more (or fewer) of ``measure`` than the
     ability's owner (E33: strictly; the owner never has more than themselves)."""
 
     measure: Measure
     more: bool
-    other: bool = False
+    other: bool
+    __slots__ = ("measure", "more", "other")
+    __node_fields__ = declare(__slots__, other=False)
+
+    def __init__(self, measure: Measure, more: bool, other: bool = False) -> None:
+        object.__setattr__(self, "measure", measure)
+        object.__setattr__(self, "more", more)
+        object.__setattr__(self, "other", other)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         mine = self.measure.of(w, f.seat)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...language.nodes import Node
 from ...state import CardRef, Mark
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Frame
@@ -72,7 +72,7 @@ def seen_from(f: Frame, seat: int) -> Frame:
     return side
 
 
-class Contract(Node):
+class Contract(Record):
     """What one kind of step may change, stated apart from the code that runs it.
 
     ``changes`` names parts of the game (``doubloons``, ``reputation``, ``cards``,
@@ -84,3 +84,10 @@ class Contract(Node):
     changes: frozenset[str]
     events: frozenset[str]
     law: str
+    __slots__ = ("changes", "events", "law")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, changes: frozenset[str], events: frozenset[str], law: str) -> None:
+        object.__setattr__(self, "changes", changes)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "law", law)

@@ -9,11 +9,11 @@ characters it can act on at all (``eligible``): a selector offers only those.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from ...language.nodes import Node
 from ...state import CardRef, Option
 from .base import Unbound, bound_card, source_name
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -26,8 +26,13 @@ class Eligible(Protocol):
 
 
 # ------------------------------------------------------------------ filters
-class RankedAbove(Node):
+class RankedAbove(Record):
     rank: int
+    __slots__ = ("rank",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, rank: int) -> None:
+        object.__setattr__(self, "rank", rank)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         return w.rules.rank(r[1]) > self.rank
@@ -36,8 +41,13 @@ class RankedAbove(Node):
         return w.rules.rank(r[1]) > self.rank
 
 
-class RankedBelow(Node):
+class RankedBelow(Record):
     rank: int
+    __slots__ = ("rank",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, rank: int) -> None:
+        object.__setattr__(self, "rank", rank)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         return w.rules.rank(r[1]) < self.rank
@@ -46,10 +56,15 @@ class RankedBelow(Node):
         return w.rules.rank(r[1]) < self.rank
 
 
-class RankedThanThis(Node):
+class RankedThanThis(Record):
     """Ranked above (or below) the character whose ability runs (``this``; a borrower's own, R10)."""
 
     above: bool
+    __slots__ = ("above",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, above: bool) -> None:
+        object.__setattr__(self, "above", above)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         if f.this is None:  # the checker keeps it to characters' abilities
@@ -61,8 +76,13 @@ class RankedThanThis(Node):
         return self.fits(w, f, r)
 
 
-class HasAbility(Node):
+class HasAbility(Record):
     timing: str
+    __slots__ = ("timing",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, timing: str) -> None:
+        object.__setattr__(self, "timing", timing)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         return w.rules.card(r[1]).has(self.timing)
@@ -71,11 +91,17 @@ class HasAbility(Node):
         return w.rules.card(r[1]).has(self.timing)
 
 
-class OwnedBy(Node):
+class OwnedBy(Record):
     """Owned by you (``step`` 0), by any other player (``other``), or by the seat ``step`` away."""
 
     other: bool
-    step: int = 0
+    step: int
+    __slots__ = ("other", "step")
+    __node_fields__ = declare(__slots__, step=0)
+
+    def __init__(self, other: bool, step: int = 0) -> None:
+        object.__setattr__(self, "other", other)
+        object.__setattr__(self, "step", step)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         if r[0] is None:
@@ -88,12 +114,18 @@ class OwnedBy(Node):
         return self.fits(w, f, r)
 
 
-class InZone(Node):
+class InZone(Record):
     """On the island, in your pile, or in some ships: ``place`` is ``island``, ``your``,
     or the ships ``ship_seats`` names."""
 
     place: str
-    pile: str = ""
+    pile: str
+    __slots__ = ("place", "pile")
+    __node_fields__ = declare(__slots__, pile='')
+
+    def __init__(self, place: str, pile: str = '') -> None:
+        object.__setattr__(self, "place", place)
+        object.__setattr__(self, "pile", pile)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         return self.fitted(w, f, r, w.zone_of(r))
@@ -136,7 +168,7 @@ def ship_seats(place: str, w: Work, seat: int) -> list[int]:
 
 
 # ------------------------------------------------------------------ phrases
-class Phrase(Node):
+class Phrase(Record):
     """Every character a noun phrase describes, in a stable order (island, then ships by seat).
 
     ``place`` is where to look (``in_play`` when the phrase names no place: the island and
@@ -148,6 +180,15 @@ class Phrase(Node):
     other: bool
     name: str
     filters: tuple[Filter, ...]
+    __slots__ = ("place", "pile", "other", "name", "filters")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, place: str, pile: str, other: bool, name: str, filters: tuple[Filter, ...]) -> None:
+        object.__setattr__(self, "place", place)
+        object.__setattr__(self, "pile", pile)
+        object.__setattr__(self, "other", other)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "filters", filters)
 
     def _source(self, w: Work, f: Frame, nightfall: bool) -> list[CardRef]:
         place = self.place
@@ -225,10 +266,12 @@ def choose_char(w: Work, f: Frame, refs: list[CardRef], verb: str) -> CardRef | 
 
 
 # ------------------------------------------------------------------ selectors
-class This(Node):
+class This(Record):
     """The character whose ability runs (R10: the borrower), or on loot the character that took it."""
 
-    plural = False
+    __slots__ = ()
+
+    plural: ClassVar[bool] = False
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         this = f.this
@@ -238,11 +281,16 @@ class This(Node):
         return bool(self.pick(w, f, act))
 
 
-class It(Node):
+class It(Record):
     """The character named by the binder step of slot ``slot``."""
 
     slot: int
-    plural = False
+    __slots__ = ("slot",)
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = False
+
+    def __init__(self, slot: int) -> None:
+        object.__setattr__(self, "slot", slot)
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         ref = bound_card(f, self.slot)
@@ -255,11 +303,16 @@ class It(Node):
             return False
 
 
-class Beside(Node):
+class Beside(Record):
     """The character directly left or right of this one on the island."""
 
     side: str
-    plural = False
+    __slots__ = ("side",)
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = False
+
+    def __init__(self, side: str) -> None:
+        object.__setattr__(self, "side", side)
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         if f.this not in w.island:
@@ -272,9 +325,14 @@ class Beside(Node):
         return bool(self.pick(w, f, act))
 
 
-class Every(Node):
+class Every(Record):
     phrase: Phrase
-    plural = True
+    __slots__ = ("phrase",)
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = True
+
+    def __init__(self, phrase: Phrase) -> None:
+        object.__setattr__(self, "phrase", phrase)
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         return [r for r in self.phrase.cards(w, f) if act.eligible(w, f, r)]
@@ -283,10 +341,16 @@ class Every(Node):
         return any(act.eligible(w, f, r) for r in self.phrase.cards(w, f))
 
 
-class Positional(Node):
+class Positional(Record):
     position: str
     phrase: Phrase
-    plural = False
+    __slots__ = ("position", "phrase")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = False
+
+    def __init__(self, position: str, phrase: Phrase) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "phrase", phrase)
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         ref = pick_positional(self.position, self.phrase.cards(w, f), w)
@@ -296,12 +360,18 @@ class Positional(Node):
         return bool(self.pick(w, f, act))
 
 
-class Choose(Node):
+class Choose(Record):
     """The owner picks one character the phrase describes (none asked when there is one or none)."""
 
     phrase: Phrase
     verb: str
-    plural = False
+    __slots__ = ("phrase", "verb")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = False
+
+    def __init__(self, phrase: Phrase, verb: str) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "verb", verb)
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         refs = [r for r in self.phrase.cards(w, f) if r[0] is not None and act.eligible(w, f, r)]
@@ -312,14 +382,21 @@ class Choose(Node):
         return any(r[0] is not None and act.eligible(w, f, r) for r in self.phrase.cards(w, f))
 
 
-class PerShip(Node):
+class PerShip(Record):
     """One pick in each ship the place names ("in each opponent's ship"), ship by ship in seat order:
     the ``position`` one, or the owner's choice when ``position`` is empty."""
 
     phrase: Phrase
     position: str
     verb: str
-    plural = True
+    __slots__ = ("phrase", "position", "verb")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = True
+
+    def __init__(self, phrase: Phrase, position: str, verb: str) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "verb", verb)
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
         refs = self.phrase.cards(w, f)
@@ -344,8 +421,10 @@ class PerShip(Node):
 Selector = This | It | Beside | Every | Positional | Choose | PerShip
 
 
-class Anyone(Node):
+class Anyone(Record):
     """The eligibility of a phrase that only names (``the owner of …``): every character qualifies."""
+
+    __slots__ = ()
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         return True

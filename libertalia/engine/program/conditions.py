@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...language.nodes import Node
 from ...state import CardRef
 from .base import Unbound, bound_before, bound_card, mark_of
 from .cards import Filter, Phrase, pick_positional
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -28,10 +28,17 @@ def _card(f: Frame, slot: int) -> CardRef | None:
         return None
 
 
-class IsPositioned(Node):
+class IsPositioned(Record):
     slot: int
     position: str
     phrase: Phrase
+    __slots__ = ("slot", "position", "phrase")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, slot: int, position: str, phrase: Phrase) -> None:
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "phrase", phrase)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         me = _card(f, self.slot)
@@ -40,21 +47,34 @@ class IsPositioned(Node):
         return pick_positional(self.position, self.phrase.cards(w, f), w) == me
 
 
-class IsA(Node):
+class IsA(Record):
     slot: int
     name: str
+    __slots__ = ("slot", "name")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, slot: int, name: str) -> None:
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "name", name)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         me = _card(f, self.slot)
         return None if me is None else w.rules.card(me[1]).name == self.name
 
 
-class IsLike(Node):
+class IsLike(Record):
     """A filter said of one character, now or (``past``) as it stood before its binder acted."""
 
     slot: int
     filter: Filter
-    past: bool = False
+    past: bool
+    __slots__ = ("slot", "filter", "past")
+    __node_fields__ = declare(__slots__, past=False)
+
+    def __init__(self, slot: int, filter: Filter, past: bool = False) -> None:
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "filter", filter)
+        object.__setattr__(self, "past", past)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         if self.past:
@@ -67,25 +87,38 @@ class IsLike(Node):
         return None if me is None else self.filter.fits(w, f, me)
 
 
-class LastVoyage(Node):
+class LastVoyage(Record):
+    __slots__ = ()
     def test(self, w: Work, f: Frame) -> bool | None:
         return w.voyage >= len(w.rules.board.voyage_days)
 
 
-class HaveDoubloons(Node):
+class HaveDoubloons(Record):
     n: int
     at_most: bool
+    __slots__ = ("n", "at_most")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, n: int, at_most: bool) -> None:
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "at_most", at_most)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         coins = w.seats[f.seat].coins
         return coins <= self.n if self.at_most else coins >= self.n
 
 
-class NoOtherHas(Node):
+class NoOtherHas(Record):
     """No other player has fewer (or more) characters in that pile than you."""
 
     pile: str
     fewer: bool
+    __slots__ = ("pile", "fewer")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, pile: str, fewer: bool) -> None:
+        object.__setattr__(self, "pile", pile)
+        object.__setattr__(self, "fewer", fewer)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         mine = len(w.seats[f.seat].pile(self.pile))
@@ -93,58 +126,97 @@ class NoOtherHas(Node):
         return all(o >= mine for o in others) if self.fewer else all(o <= mine for o in others)
 
 
-class Hold(Node):
+class Hold(Record):
     kinds: frozenset[str]
     negated: bool
+    __slots__ = ("kinds", "negated")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str], negated: bool) -> None:
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "negated", negated)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         kinds = self.kinds
         return any(not kinds or k in kinds for k in w.seats[f.seat].loot) != self.negated
 
 
-class JustTook(Node):
+class JustTook(Record):
     kinds: frozenset[str]
+    __slots__ = ("kinds",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        object.__setattr__(self, "kinds", kinds)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         return f.this is not None and w.just_took.get(f.this, "") in self.kinds
 
 
-class Exists(Node):
+class Exists(Record):
     phrase: Phrase
     negated: bool
     nightfall: bool
+    __slots__ = ("phrase", "negated", "nightfall")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, phrase: Phrase, negated: bool, nightfall: bool) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "negated", negated)
+        object.__setattr__(self, "nightfall", nightfall)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         return (len(self.phrase.cards(w, f, self.nightfall)) == 0) == self.negated
 
 
-class HoldCount(Node):
+class HoldCount(Record):
     kinds: frozenset[str]
     n: int
     more: bool
+    __slots__ = ("kinds", "n", "more")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str], n: int, more: bool) -> None:
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "more", more)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         held = sum(1 for k in w.seats[f.seat].loot if not self.kinds or k in self.kinds)
         return held >= self.n if self.more else held <= self.n
 
 
-class CountExists(Node):
+class CountExists(Record):
     phrase: Phrase
     n: int
     more: bool
+    __slots__ = ("phrase", "n", "more")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, phrase: Phrase, n: int, more: bool) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "more", more)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         found = len(self.phrase.cards(w, f))
         return found >= self.n if self.more else found <= self.n
 
 
-class Compare(Node):
+class Compare(Record):
     """You have more (or fewer) of ``measure`` than each other player (E30); with ``ties``, a tie counts
     ("at least as many ... as every other player")."""
 
     measure: Measure
     more: bool
-    ties: bool = False
+    ties: bool
+    __slots__ = ("measure", "more", "ties")
+    __node_fields__ = declare(__slots__, ties=False)
+
+    def __init__(self, measure: Measure, more: bool, ties: bool = False) -> None:
+        object.__setattr__(self, "measure", measure)
+        object.__setattr__(self, "more", more)
+        object.__setattr__(self, "ties", ties)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         of, me = self.measure.of, f.seat
@@ -158,10 +230,15 @@ class Compare(Node):
         return True
 
 
-class YouDid(Node):
+class YouDid(Record):
     """Whether the sentence part the words follow did anything (its binder's mark; false if it never ran)."""
 
     slot: int
+    __slots__ = ("slot",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, slot: int) -> None:
+        object.__setattr__(self, "slot", slot)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         mark = mark_of(f, self.slot)
@@ -172,7 +249,7 @@ Cond = (IsPositioned | IsA | IsLike | LastVoyage | HaveDoubloons | NoOtherHas | 
         | HoldCount | CountExists | Compare | YouDid)
 
 
-class Condition(Node):
+class Condition(Record):
     """Groups joined by "or", each a run of conditions joined by "and".
 
     ``None`` (a condition about a character nobody named) makes its group fail to decide;
@@ -180,7 +257,13 @@ class Condition(Node):
     """
 
     groups: tuple[tuple[Cond, ...], ...]
-    negated: bool = False  # "unless"
+    negated: bool  # "unless"
+    __slots__ = ("groups", "negated")
+    __node_fields__ = declare(__slots__, negated=False)
+
+    def __init__(self, groups: tuple[tuple[Cond, ...], ...], negated: bool = False) -> None:
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "negated", negated)
 
     def test(self, w: Work, f: Frame) -> bool | None:
         undecided = False

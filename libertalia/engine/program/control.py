@@ -6,13 +6,13 @@ the answers so far and its marks: plain data (design.md §2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from ...language.nodes import Node
 from ...state import Option
 from .actions import Action
 from .base import Contract, source_name
 from .conditions import Condition
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -20,21 +20,33 @@ if TYPE_CHECKING:
 _NO_CHANGE = Contract(frozenset(), frozenset(), "changes nothing: it only decides which step runs next")
 
 
-class Jump(Node):
+class Jump(Record):
     target: int
-    CONTRACT = _NO_CHANGE
+    __slots__ = ("target",)
+    __node_fields__ = declare(__slots__)
+    CONTRACT: ClassVar[Contract] = _NO_CHANGE
+
+    def __init__(self, target: int) -> None:
+        object.__setattr__(self, "target", target)
 
     def act(self, w: Work, f: Frame) -> int:
         return self.target
 
 
-class Branch(Node):
+class Branch(Record):
     """Go on if the condition holds, else to ``else_at``; to ``end_at`` if it speaks of nobody."""
 
     condition: Condition
     else_at: int
     end_at: int
-    CONTRACT = _NO_CHANGE
+    __slots__ = ("condition", "else_at", "end_at")
+    __node_fields__ = declare(__slots__)
+    CONTRACT: ClassVar[Contract] = _NO_CHANGE
+
+    def __init__(self, condition: Condition, else_at: int, end_at: int) -> None:
+        object.__setattr__(self, "condition", condition)
+        object.__setattr__(self, "else_at", else_at)
+        object.__setattr__(self, "end_at", end_at)
 
     def act(self, w: Work, f: Frame) -> int:
         v = self.condition.test(w, f)
@@ -48,15 +60,23 @@ def _possible(actions: tuple[Action, ...], w: Work, f: Frame) -> bool:
     return all(a.can_change(w, f) for a in actions)
 
 
-class May(Node):
+class May(Record):
     """``you may …``: asked only when the actions could all change something; ``no`` goes to ``else_at``."""
 
     actions: tuple[Action, ...]
     else_at: int
     text: str
+    __slots__ = ("actions", "else_at", "text")
+    __node_fields__ = declare(__slots__)
     # A question is no change of the game: the answer only picks the step that runs next.
-    CONTRACT = Contract(frozenset(), frozenset(), "asks yes or no (only if the actions could all change something), "
-                        "and changes nothing")
+    CONTRACT: ClassVar[Contract] = Contract(
+        frozenset(), frozenset(), "asks yes or no (only if the actions could all change something), and changes "
+        "nothing")
+
+    def __init__(self, actions: tuple[Action, ...], else_at: int, text: str) -> None:
+        object.__setattr__(self, "actions", actions)
+        object.__setattr__(self, "else_at", else_at)
+        object.__setattr__(self, "text", text)
 
     def act(self, w: Work, f: Frame) -> int:
         if not _possible(self.actions, w, f):
@@ -66,7 +86,7 @@ class May(Node):
         return f.pc + 1 if key == "yes" else self.else_at
 
 
-class ChooseOne(Node):
+class ChooseOne(Record):
     """Which option to carry out; keys are "1", "2", … in the order the card lists them.
 
     An option that could not change anything now is not offered; with none left, nothing
@@ -78,8 +98,19 @@ class ChooseOne(Node):
     labels: tuple[str, ...]
     end_at: int
     text: str
-    CONTRACT = Contract(frozenset(), frozenset(), "asks which option (offering only those that could change "
-                        "something), and changes nothing")
+    __slots__ = ("options", "starts", "labels", "end_at", "text")
+    __node_fields__ = declare(__slots__)
+    CONTRACT: ClassVar[Contract] = Contract(
+        frozenset(), frozenset(), "asks which option (offering only those that could change something), and changes "
+        "nothing")
+
+    def __init__(self, options: tuple[tuple[Action, ...], ...], starts: tuple[int, ...], labels: tuple[str, ...],
+                 end_at: int, text: str) -> None:
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "starts", starts)
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "end_at", end_at)
+        object.__setattr__(self, "text", text)
 
     def act(self, w: Work, f: Frame) -> int:
         offered = [Option(str(i + 1), label) for i, (label, actions) in enumerate(zip(self.labels, self.options,

@@ -12,13 +12,13 @@ and ``*`` for "anything" (a step that starts other abilities).
 
 from __future__ import annotations
 
-from ...language.nodes import Node, fields
 from . import actions as act
 from . import amounts as amt
 from . import cards, loot
 from . import conditions as cond
 from . import measures as msr
 from .control import ChooseOne, May, Step
+from .record import Record, fields
 
 _PLACE_ZONES = {
     "island": ("island",), "in_play": ("island", "ship"), "any_ship": ("ship",), "other_ship": ("ship",),
@@ -51,7 +51,7 @@ def _reads(node: object, out: set[str]) -> None:
         for item in node:
             _reads(item, out)
         return
-    if not isinstance(node, Node):
+    if not isinstance(node, Record):
         return
     if isinstance(node, cards.Phrase):
         out.update(_phrase_zones(node))
@@ -145,7 +145,7 @@ def _nodes(value: object) -> list[object]:
         v = stack.pop()
         if isinstance(v, tuple):
             stack.extend(v)
-        elif isinstance(v, Node):
+        elif isinstance(v, Record):
             out.append(v)
             stack.extend(getattr(v, info.name) for info in fields(v))
     return out

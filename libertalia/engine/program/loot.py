@@ -7,11 +7,11 @@ moves, so a suspended step re-runs without repeating a change.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from ...language.nodes import Node
 from ...state import Option
 from .base import source_name
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Frame, Work
@@ -19,12 +19,18 @@ if TYPE_CHECKING:
 LootRef = tuple[str, int, str]
 
 
-class LootPhrase(Node):
+class LootPhrase(Record):
     """The tokens of ``kinds`` (empty: any kind) in one place: ``today``, ``tomorrow``, ``bag``,
     ``held`` (yours), or another player's loot (``language.ast.OTHERS_LOOT``, seats by ``holders``)."""
 
     kinds: frozenset[str]
     place: str
+    __slots__ = ("kinds", "place")
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str], place: str) -> None:
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "place", place)
 
     def tokens(self, w: Work, f: Frame) -> list[LootRef]:
         place = self.place
@@ -77,10 +83,16 @@ def choose_token(w: Work, f: Frame, refs: list[LootRef], prompt: str) -> LootRef
     return seen[key]
 
 
-class ChooseToken(Node):
+class ChooseToken(Record):
     phrase: LootPhrase
     verb: str
-    plural = False
+    __slots__ = ("phrase", "verb")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = False
+
+    def __init__(self, phrase: LootPhrase, verb: str) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "verb", verb)
 
     def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         ref = choose_token(w, f, self.phrase.tokens(w, f) if refs is None else refs,
@@ -88,29 +100,45 @@ class ChooseToken(Node):
         return [ref] if ref is not None else []
 
 
-class RandomToken(Node):
+class RandomToken(Record):
     phrase: LootPhrase
-    plural = False
+    __slots__ = ("phrase",)
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = False
+
+    def __init__(self, phrase: LootPhrase) -> None:
+        object.__setattr__(self, "phrase", phrase)
 
     def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         refs = self.phrase.tokens(w, f) if refs is None else refs
         return [refs[w.random(len(refs))]] if refs else []
 
 
-class EveryToken(Node):
+class EveryToken(Record):
     phrase: LootPhrase
-    plural = True
+    __slots__ = ("phrase",)
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = True
+
+    def __init__(self, phrase: LootPhrase) -> None:
+        object.__setattr__(self, "phrase", phrase)
 
     def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         return self.phrase.tokens(w, f) if refs is None else list(refs)
 
 
-class EveryTokenBut(Node):
+class EveryTokenBut(Record):
     """Every token of the phrase but ``keep`` that the owner picks to keep."""
 
     phrase: LootPhrase
     keep: int
-    plural = True
+    __slots__ = ("phrase", "keep")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = True
+
+    def __init__(self, phrase: LootPhrase, keep: int) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "keep", keep)
 
     def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         refs = self.phrase.tokens(w, f) if refs is None else list(refs)
@@ -122,13 +150,20 @@ class EveryTokenBut(Node):
         return refs
 
 
-class ChooseTokens(Node):
+class ChooseTokens(Record):
     """``n`` tokens, picked one at a time."""
 
     phrase: LootPhrase
     n: int
     verb: str
-    plural = True
+    __slots__ = ("phrase", "n", "verb")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = True
+
+    def __init__(self, phrase: LootPhrase, n: int, verb: str) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "verb", verb)
 
     def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         refs = self.phrase.tokens(w, f) if refs is None else list(refs)
@@ -142,13 +177,20 @@ class ChooseTokens(Node):
         return out
 
 
-class ChooseSet(Node):
+class ChooseSet(Record):
     """One of ``counts`` tokens of one kind: the owner picks the kind and how many in one answer."""
 
     phrase: LootPhrase
     counts: tuple[int, ...]
     verb: str
-    plural = True
+    __slots__ = ("phrase", "counts", "verb")
+    __node_fields__ = declare(__slots__)
+    plural: ClassVar[bool] = True
+
+    def __init__(self, phrase: LootPhrase, counts: tuple[int, ...], verb: str) -> None:
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "verb", verb)
 
     def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
         groups: dict[str, list[LootRef]] = {}

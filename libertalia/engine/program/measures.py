@@ -8,40 +8,54 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...language.nodes import Node
+from .record import Record, declare
 
 if TYPE_CHECKING:
     from ..work import Work
 
 
-class Doubloons(Node):
+class Doubloons(Record):
     """What players are compared by: their doubloons (at anchor, as the voyage left them: R3)."""
+
+    __slots__ = ()
 
     def of(self, w: Work, seat: int) -> int:
         return w.seats[seat].coins
 
 
-class Reputation(Node):
+class Reputation(Record):
     """What players are compared by: their space on the reputation track (one token a space: no ties)."""
+
+    __slots__ = ()
 
     def of(self, w: Work, seat: int) -> int:
         return w.reputation(seat)
 
 
-class LootHeld(Node):
+class LootHeld(Record):
     """What players are compared by: the tokens of ``kinds`` they hold (empty: every token)."""
 
     kinds: frozenset[str]
+    __slots__ = ("kinds",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        object.__setattr__(self, "kinds", kinds)
 
     def of(self, w: Work, seat: int) -> int:
         loot = w.seats[seat].loot
         return sum(1 for k in loot if k in self.kinds) if self.kinds else len(loot)
 
 
-class PileSize(Node):
+class PileSize(Record):
     """What players are compared by: the characters in their ``pile``."""
 
     pile: str
+    __slots__ = ("pile",)
+    __node_fields__ = declare(__slots__)
+
+    def __init__(self, pile: str) -> None:
+        object.__setattr__(self, "pile", pile)
 
     def of(self, w: Work, seat: int) -> int:
         return len(w.seats[seat].pile(self.pile))

@@ -18,9 +18,9 @@ from ...engine.program import conditions as cond
 from ...engine.program import measures as msr
 from ...engine.program.control import Branch, ChooseOne, Jump, May, Step
 from ...engine.program.footprint import footprint
+from ...engine.program.record import Record, fields
 from ...engine.specs import Compiled
 from ...errors import CardError
-from ...language.nodes import Node, fields
 from .. import ast
 from ..checker import at_word, plural_kind
 from ..render import char_np, char_sel, render_ability, render_actions, render_player
@@ -533,7 +533,7 @@ def _many(players: amt.Players) -> bool:
 
 def _writes(value: object) -> list[int]:
     """The provisional slots a step writes: its own mark, and the mark of each "the owner of …" in it."""
-    if isinstance(value, ChooseOne | May | Branch | Jump) or not isinstance(value, Node):
+    if isinstance(value, ChooseOne | May | Branch | Jump) or not isinstance(value, Record):
         return []
     mark = getattr(value, "mark", -1)
     out = [mark] if isinstance(mark, int) and mark >= 0 else []
@@ -554,7 +554,7 @@ def _remap(node: Step, mapping: dict[int, int]) -> Step:
 def _remap_value(value: object, mapping: dict[int, int]) -> object:
     if isinstance(value, tuple):
         return tuple(_remap_value(v, mapping) for v in value)
-    if not isinstance(value, Node):
+    if not isinstance(value, Record):
         return value
     changed: dict[str, object] = {}
     for info in fields(value):

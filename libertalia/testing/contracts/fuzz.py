@@ -38,10 +38,10 @@ from ...agents import RandomAgent
 from ...engine.flow import selection_question
 from ...engine.program import actions as act
 from ...engine.program import amounts as amt
+from ...engine.program.record import Record, fields
 from ...engine.specs import CharacterSpec, LootSpec, Rules
 from ...errors import LibertaliaError, UnverifiedLootWarning, UnverifiedSoloWarning
 from ...game import Game, Observation, new_game
-from ...language.nodes import Node, fields
 from ...state import Decision
 from ..focus import FocusedPosition, focused_position
 from ..repro import reproduction
@@ -460,7 +460,7 @@ def _nodes(value: object) -> Iterator[object]:
     if isinstance(value, tuple):
         for item in value:
             yield from _nodes(item)
-    elif isinstance(value, Node):
+    elif isinstance(value, Record):
         yield value
         for info in fields(value):
             yield from _nodes(getattr(value, info.name))
