@@ -152,6 +152,7 @@ def test_a_step_that_changes_before_it_asks_is_caught(monkeypatch: pytest.Monkey
                for p in v.problems)
 
 
+@patches_engine  # compiled, May calls can_change natively and never sees the patch
 def test_an_option_that_changes_nothing_when_taken_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """E25: "yes" is asked only when the option could change something; one that then did nothing is a violation."""
     monkeypatch.setattr(act.ReturnLoot, "can_change", lambda self, w, f: True)

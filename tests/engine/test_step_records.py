@@ -37,18 +37,16 @@ def test_every_step_class_is_a_record() -> None:
                 if isinstance(c, type) and issubclass(c, nodes.Node)]
 
 
+@pytest.mark.skipif(ENGINE_COMPILED, reason="a compiled __init__ shows no signature (the same source is checked pure)")
 @pytest.mark.parametrize("cls", STEP_CLASSES, ids=lambda c: c.__name__)
 def test_declared_fields_match_the_init_signature(cls: type[Record]) -> None:
     """Each class's declared fields are its __init__'s parameters, in order, with the same defaults."""
-    try:
-        signature = inspect.signature(cls.__init__) if "__init__" in vars(cls) else None
-    except ValueError:
-        pytest.skip("no signature for a compiled __init__ here")
+    signature = inspect.signature(cls.__init__) if "__init__" in vars(cls) else None
     params = [p for p in signature.parameters.values() if p.name != "self"] if signature else []
     assert [(p.name, p.default, p.kind) for p in params] == [
         (info.name, inspect.Parameter.empty if info.default is NOTHING else info.default,
          inspect.Parameter.POSITIONAL_OR_KEYWORD) for info in fields(cls)]
-    assert cls.__node_names__ == cls.__match_args__ == tuple(cls.__slots__) == tuple(i.name for i in fields(cls))
+    assert cls.__node_names__ == cls.__match_args__ == tuple(i.name for i in fields(cls))
 
 
 def test_equal_and_hashed_by_fields_a_class_equal_only_to_itself() -> None:
@@ -74,7 +72,7 @@ def test_steps_are_immutable() -> None:
     for change in (lambda: setattr(step, "n", 5), lambda: setattr(step, "extra", 1), lambda: delattr(step, "n")):
         with pytest.raises(FrozenNodeError):
             change()
-    assert step.n == 2 and not hasattr(step, "__dict__")
+    assert step.n == 2
 
 
 def test_steps_pickle_and_copy_to_equal_steps() -> None:
@@ -97,10 +95,10 @@ def test_fields_and_match_read_the_declared_fields() -> None:
             pytest.fail("the pattern did not match")
 
 
-def test_declare_refuses_a_default_for_an_unknown_field() -> None:
-    """A default for a name the class does not list is a mistake in the class, caught when it is made."""
-    with pytest.raises(TypeError, match="'pre'"):
-        declare(("n", "per"), pre=None)
+def test_declare_lists_fields_without_defaults_first() -> None:
+    """declare keeps __init__'s order: the fields without a default, then those with one."""
+    assert [(i.name, i.default) for i in declare("n", per=None, mark=-1)] == [("n", NOTHING), ("per", None),
+                                                                              ("mark", -1)]
 
 
 @pytest.mark.skipif(not ENGINE_COMPILED, reason="only the compiled build has native classes")

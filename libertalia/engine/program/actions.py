@@ -79,8 +79,7 @@ class Change(Record):
     amount: Amount
     subject: Players
     mark: int
-    __slots__ = ("gain", "reputation", "amount", "subject", "mark")
-    __node_fields__ = declare(__slots__, subject=_YOU, mark=-1)
+    __node_fields__ = declare("gain", "reputation", "amount", subject=_YOU, mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"doubloons", "reputation"}), frozenset({"doubloons", "reputation"}),
         "each subject's doubloons (or reputation) move by the amount worked out for that subject, in the "
@@ -195,8 +194,7 @@ class GainCoins(Record):
 
     n: int  # signed
     mark: int
-    __slots__ = ("n", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("n", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"doubloons"}), frozenset({"doubloons"}),
         "the owner's doubloons move by exactly n (a loss floored at 0, R2; netted at anchor, R3); "
@@ -228,8 +226,7 @@ class PaysYou(Record):
     subject: Players
     amount: Amount
     mark: int
-    __slots__ = ("subject", "amount", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("subject", "amount", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"doubloons"}), frozenset({"pay"}),
         "each payer's doubloons fall by min(amount, what they hold) and the owner's rise by the same; "
@@ -267,8 +264,7 @@ class PaysYou(Record):
 class MoveReputation(Record):
     end: str  # leftmost | rightmost
     mark: int
-    __slots__ = ("end", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("end", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"reputation"}), frozenset({"reputation"}),
         "the owner's token moves to that end of the track, the tokens it passes one space back; "
@@ -300,8 +296,7 @@ def _moved(f: Frame, slot: int, after: list[CardRef], before: list[tuple[CardRef
 class Discard(Record):
     target: Selector
     mark: int
-    __slots__ = ("target", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("target", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"discard"}),
         "each character picked moves from where it was to its owner's graveyard (a neutral card never); "
@@ -337,8 +332,7 @@ class Put(Record):
     target: Selector
     pile: str
     mark: int
-    __slots__ = ("target", "pile", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("target", "pile", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"move"}),
         "each character picked ends in the owner's named pile (another player's changes hands first); "
@@ -374,8 +368,7 @@ class Play(Record):
 
     target: Selector
     mark: int
-    __slots__ = ("target", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("target", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"play"}),
         "each character picked leaves its pile and lands on the island by rank (R4 ties); nothing else changes")
@@ -408,8 +401,7 @@ class Keep(Record):
 
     target: Selector
     mark: int
-    __slots__ = ("target", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("target", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"kept"}), frozenset({"keep"}),
         "each character picked, aboard the owner's ship and not yet kept, is marked kept; nothing else changes")
@@ -439,8 +431,7 @@ class Borrow(Record):
     timing: str
     target: Selector
     mark: int
-    __slots__ = ("timing", "target", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("timing", "target", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"stack"}), frozenset({"borrow"}),
         "the borrowed character's abilities of this timing are stacked to run next, as the owner's; "
@@ -489,8 +480,7 @@ class Take(Record):
 
     loot: TokenSelector
     mark: int
-    __slots__ = ("loot", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("loot", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "stack", "random"}), frozenset({"loot"}),
         "each token picked (a random one drawn from the game's stream) leaves its place (today's loot, "
@@ -521,8 +511,7 @@ class Take(Record):
 class ReturnLoot(Record):
     loot: TokenSelector
     mark: int
-    __slots__ = ("loot", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("loot", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
         "each token picked (a random one drawn from the game's stream) leaves its place and goes into the bag; "
@@ -552,8 +541,7 @@ class KeepLoot(Record):
 
     loot: TokenSelector
     mark: int
-    __slots__ = ("loot", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("loot", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"kept"}), frozenset({"keep"}),
         "each token picked, held by the owner and not yet kept, is marked kept; nothing else changes")
@@ -595,8 +583,7 @@ class Give(Record):
     loot: TokenSelector
     to: Players
     mark: int
-    __slots__ = ("loot", "to", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("loot", "to", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot"}), frozenset({"loot"}),
         "each token picked moves from the owner's loot to the receiver's; nothing else changes")
@@ -637,8 +624,7 @@ class Draw(Record):
     n: int
     per: Counter | None
     mark: int
-    __slots__ = ("n", "per", "mark")
-    __node_fields__ = declare(__slots__, per=None, mark=-1)
+    __node_fields__ = declare("n", per=None, mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
         "n (times the counter) tokens, or as many as the bag holds, leave the bag at random and join the "
@@ -670,8 +656,7 @@ class Swap(Record):
     first: TokenSelector
     second: TokenSelector
     mark: int
-    __slots__ = ("first", "second", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("first", "second", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag", "random"}), frozenset({"loot"}),
         "the two tokens picked trade places (a random one drawn from the game's stream); nothing else changes")
@@ -770,8 +755,7 @@ class TheyReturn(Record):
     subject: Players
     loot: TokenSelector  # read from each player's side: "they hold" is their loot
     mark: int
-    __slots__ = ("subject", "loot", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("subject", "loot", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot", "bag"}), frozenset({"loot"}),
         "each player named, in turn from the owner's left, picks the tokens the phrase describes on their own side "
@@ -811,8 +795,7 @@ class TheyDiscard(Record):
     subject: Players
     target: Selector  # read from each player's side: "their hand" is their hand
     mark: int
-    __slots__ = ("subject", "target", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("subject", "target", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"cards"}), frozenset({"discard"}),
         "each player named, in turn from the owner's left, picks the characters the phrase describes on their own "
@@ -856,8 +839,7 @@ class TheyGive(Record):
     loot: TokenSelector  # read from each giver's side: "they hold" is their loot
     to: Players  # read from the owner's side
     mark: int
-    __slots__ = ("subject", "loot", "to", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("subject", "loot", "to", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"loot"}), frozenset({"loot"}),
         "each player named but the receiver, in turn from the owner's left, picks the tokens the phrase describes "
@@ -911,8 +893,7 @@ class CountExtra(Record):
     n: int
     kind: str
     mark: int
-    __slots__ = ("n", "kind", "mark")
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare("n", "kind", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset({"extra"}), frozenset(),
         "the owner's extra count of the kind rises by n for this voyage's set scoring; nothing else changes")
@@ -935,8 +916,7 @@ class StandingRule(Record):
     """``take no loot``: read when the rules load (the card takes no dusk loot); nothing runs."""
 
     mark: int
-    __slots__ = ("mark",)
-    __node_fields__ = declare(__slots__, mark=-1)
+    __node_fields__ = declare(mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(frozenset(), frozenset(), "nothing changes")
 
     def __init__(self, mark: int = -1) -> None:

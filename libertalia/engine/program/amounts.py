@@ -18,8 +18,7 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------ counters
 class CountCards(Record):
     phrase: Phrase
-    __slots__ = ("phrase",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase")
 
     def __init__(self, phrase: Phrase) -> None:
         object.__setattr__(self, "phrase", phrase)
@@ -30,8 +29,7 @@ class CountCards(Record):
 
 class CountHeld(Record):
     kinds: frozenset[str]  # empty: every token
-    __slots__ = ("kinds",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds")
 
     def __init__(self, kinds: frozenset[str]) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -43,8 +41,7 @@ class CountHeld(Record):
 
 class CountKindsHeld(Record):
     kinds: frozenset[str]
-    __slots__ = ("kinds",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds")
 
     def __init__(self, kinds: frozenset[str]) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -57,8 +54,7 @@ class CountSpacesSide(Record):
     """Track spaces on one side of your token (low reputation: many to the right)."""
 
     side: str
-    __slots__ = ("side",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("side")
 
     def __init__(self, side: str) -> None:
         object.__setattr__(self, "side", side)
@@ -74,8 +70,7 @@ class CountMarked(Record):
     0 when it did not run."""
 
     slot: int
-    __slots__ = ("slot",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("slot")
 
     def __init__(self, slot: int) -> None:
         object.__setattr__(self, "slot", slot)
@@ -93,8 +88,7 @@ class Row(Record):
     count: int
     cmp: str  # "" (exactly), "more" or "fewer"
     value: int
-    __slots__ = ("count", "cmp", "value")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("count", "cmp", "value")
 
     def __init__(self, count: int, cmp: str, value: int) -> None:
         object.__setattr__(self, "count", count)
@@ -125,8 +119,7 @@ def best_sets(n: int, rows: tuple[Row, ...]) -> int:
 class Fixed(Record):
     n: int
     per: Counter | None
-    __slots__ = ("n", "per")
-    __node_fields__ = declare(__slots__, per=None)
+    __node_fields__ = declare("n", per=None)
 
     def __init__(self, n: int, per: Counter | None = None) -> None:
         object.__setattr__(self, "n", n)
@@ -139,8 +132,6 @@ class Fixed(Record):
 class Half(Record):
     """Half the subject's doubloons, rounded down."""
 
-    __slots__ = ()
-
     def value(self, w: Work, f: Frame, seat: int) -> int:
         return w.seats[seat].coins // 2
 
@@ -149,8 +140,7 @@ class UpTo(Record):
     """Whatever brings the subject's doubloons up to ``n``."""
 
     n: int
-    __slots__ = ("n",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("n")
 
     def __init__(self, n: int) -> None:
         object.__setattr__(self, "n", n)
@@ -162,8 +152,7 @@ class UpTo(Record):
 class ByTable(Record):
     counter: Counter
     rows: tuple[Row, ...]
-    __slots__ = ("counter", "rows")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("counter", "rows")
 
     def __init__(self, counter: Counter, rows: tuple[Row, ...]) -> None:
         object.__setattr__(self, "counter", counter)
@@ -176,8 +165,7 @@ class ByTable(Record):
 class InSets(Record):
     kind: str
     rows: tuple[Row, ...]
-    __slots__ = ("kind", "rows")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kind", "rows")
 
     def __init__(self, kind: str, rows: tuple[Row, ...]) -> None:
         object.__setattr__(self, "kind", kind)
@@ -197,8 +185,6 @@ Subjects = list[tuple[int, "CardRef | None"]]
 
 
 class You(Record):
-    __slots__ = ()
-
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
         return [(f.seat, None)]
 
@@ -207,8 +193,7 @@ class PlayerOnSide(Record):
     """The seat neighbour on your left (the next seat, ``step`` 1) or right (the previous, -1)."""
 
     step: int
-    __slots__ = ("step",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("step")
 
     def __init__(self, step: int) -> None:
         object.__setattr__(self, "step", step)
@@ -219,8 +204,7 @@ class PlayerOnSide(Record):
 
 class EveryPlayer(Record):
     other: bool
-    __slots__ = ("other",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("other")
 
     def __init__(self, other: bool) -> None:
         object.__setattr__(self, "other", other)
@@ -233,8 +217,7 @@ class ItsOwner(Record):
     """The owner of the character the binder of ``slot`` named (a neutral card owns nothing, R13)."""
 
     slot: int
-    __slots__ = ("slot",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("slot")
 
     def __init__(self, slot: int) -> None:
         object.__setattr__(self, "slot", slot)
@@ -257,8 +240,7 @@ class OwnersOf(Record):
 
     target: Selector
     slot: int
-    __slots__ = ("target", "slot")
-    __node_fields__ = declare(__slots__, slot=-1)
+    __node_fields__ = declare("target", slot=-1)
 
     def __init__(self, target: Selector, slot: int = -1) -> None:
         object.__setattr__(self, "target", target)
@@ -292,8 +274,7 @@ class PlayersWhere(Record):
 
     other: bool
     test: Cond
-    __slots__ = ("other", "test")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("other", "test")
 
     def __init__(self, other: bool, test: Cond) -> None:
         object.__setattr__(self, "other", other)
@@ -311,8 +292,7 @@ class MostOf(Record):
     measure: Measure
     most: bool
     other: bool
-    __slots__ = ("measure", "most", "other")
-    __node_fields__ = declare(__slots__, other=False)
+    __node_fields__ = declare("measure", "most", other=False)
 
     def __init__(self, measure: Measure, most: bool, other: bool = False) -> None:
         object.__setattr__(self, "measure", measure)
@@ -335,8 +315,7 @@ class MoreThanYou(Record):
     measure: Measure
     more: bool
     other: bool
-    __slots__ = ("measure", "more", "other")
-    __node_fields__ = declare(__slots__, other=False)
+    __node_fields__ = declare("measure", "more", other=False)
 
     def __init__(self, measure: Measure, more: bool, other: bool = False) -> None:
         object.__setattr__(self, "measure", measure)

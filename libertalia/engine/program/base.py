@@ -84,8 +84,7 @@ class Contract(Record):
     changes: frozenset[str]
     events: frozenset[str]
     law: str
-    __slots__ = ("changes", "events", "law")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("changes", "events", "law")
 
     def __init__(self, changes: frozenset[str], events: frozenset[str], law: str) -> None:
         object.__setattr__(self, "changes", changes)

@@ -28,8 +28,7 @@ class Eligible(Protocol):
 # ------------------------------------------------------------------ filters
 class RankedAbove(Record):
     rank: int
-    __slots__ = ("rank",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("rank")
 
     def __init__(self, rank: int) -> None:
         object.__setattr__(self, "rank", rank)
@@ -43,8 +42,7 @@ class RankedAbove(Record):
 
 class RankedBelow(Record):
     rank: int
-    __slots__ = ("rank",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("rank")
 
     def __init__(self, rank: int) -> None:
         object.__setattr__(self, "rank", rank)
@@ -60,8 +58,7 @@ class RankedThanThis(Record):
     """Ranked above (or below) the character whose ability runs (``this``; a borrower's own, R10)."""
 
     above: bool
-    __slots__ = ("above",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("above")
 
     def __init__(self, above: bool) -> None:
         object.__setattr__(self, "above", above)
@@ -78,8 +75,7 @@ class RankedThanThis(Record):
 
 class HasAbility(Record):
     timing: str
-    __slots__ = ("timing",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("timing")
 
     def __init__(self, timing: str) -> None:
         object.__setattr__(self, "timing", timing)
@@ -96,8 +92,7 @@ class OwnedBy(Record):
 
     other: bool
     step: int
-    __slots__ = ("other", "step")
-    __node_fields__ = declare(__slots__, step=0)
+    __node_fields__ = declare("other", step=0)
 
     def __init__(self, other: bool, step: int = 0) -> None:
         object.__setattr__(self, "other", other)
@@ -120,8 +115,7 @@ class InZone(Record):
 
     place: str
     pile: str
-    __slots__ = ("place", "pile")
-    __node_fields__ = declare(__slots__, pile='')
+    __node_fields__ = declare("place", pile='')
 
     def __init__(self, place: str, pile: str = '') -> None:
         object.__setattr__(self, "place", place)
@@ -180,8 +174,7 @@ class Phrase(Record):
     other: bool
     name: str
     filters: tuple[Filter, ...]
-    __slots__ = ("place", "pile", "other", "name", "filters")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("place", "pile", "other", "name", "filters")
 
     def __init__(self, place: str, pile: str, other: bool, name: str, filters: tuple[Filter, ...]) -> None:
         object.__setattr__(self, "place", place)
@@ -269,8 +262,6 @@ def choose_char(w: Work, f: Frame, refs: list[CardRef], verb: str) -> CardRef | 
 class This(Record):
     """The character whose ability runs (R10: the borrower), or on loot the character that took it."""
 
-    __slots__ = ()
-
     plural: ClassVar[bool] = False
 
     def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
@@ -285,8 +276,7 @@ class It(Record):
     """The character named by the binder step of slot ``slot``."""
 
     slot: int
-    __slots__ = ("slot",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("slot")
     plural: ClassVar[bool] = False
 
     def __init__(self, slot: int) -> None:
@@ -307,8 +297,7 @@ class Beside(Record):
     """The character directly left or right of this one on the island."""
 
     side: str
-    __slots__ = ("side",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("side")
     plural: ClassVar[bool] = False
 
     def __init__(self, side: str) -> None:
@@ -327,8 +316,7 @@ class Beside(Record):
 
 class Every(Record):
     phrase: Phrase
-    __slots__ = ("phrase",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase")
     plural: ClassVar[bool] = True
 
     def __init__(self, phrase: Phrase) -> None:
@@ -344,8 +332,7 @@ class Every(Record):
 class Positional(Record):
     position: str
     phrase: Phrase
-    __slots__ = ("position", "phrase")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("position", "phrase")
     plural: ClassVar[bool] = False
 
     def __init__(self, position: str, phrase: Phrase) -> None:
@@ -365,8 +352,7 @@ class Choose(Record):
 
     phrase: Phrase
     verb: str
-    __slots__ = ("phrase", "verb")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "verb")
     plural: ClassVar[bool] = False
 
     def __init__(self, phrase: Phrase, verb: str) -> None:
@@ -389,8 +375,7 @@ class PerShip(Record):
     phrase: Phrase
     position: str
     verb: str
-    __slots__ = ("phrase", "position", "verb")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "position", "verb")
     plural: ClassVar[bool] = True
 
     def __init__(self, phrase: Phrase, position: str, verb: str) -> None:
@@ -423,8 +408,6 @@ Selector = This | It | Beside | Every | Positional | Choose | PerShip
 
 class Anyone(Record):
     """The eligibility of a phrase that only names (``the owner of …``): every character qualifies."""
-
-    __slots__ = ()
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         return True

@@ -32,8 +32,7 @@ class IsPositioned(Record):
     slot: int
     position: str
     phrase: Phrase
-    __slots__ = ("slot", "position", "phrase")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("slot", "position", "phrase")
 
     def __init__(self, slot: int, position: str, phrase: Phrase) -> None:
         object.__setattr__(self, "slot", slot)
@@ -50,8 +49,7 @@ class IsPositioned(Record):
 class IsA(Record):
     slot: int
     name: str
-    __slots__ = ("slot", "name")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("slot", "name")
 
     def __init__(self, slot: int, name: str) -> None:
         object.__setattr__(self, "slot", slot)
@@ -68,8 +66,7 @@ class IsLike(Record):
     slot: int
     filter: Filter
     past: bool
-    __slots__ = ("slot", "filter", "past")
-    __node_fields__ = declare(__slots__, past=False)
+    __node_fields__ = declare("slot", "filter", past=False)
 
     def __init__(self, slot: int, filter: Filter, past: bool = False) -> None:
         object.__setattr__(self, "slot", slot)
@@ -88,7 +85,6 @@ class IsLike(Record):
 
 
 class LastVoyage(Record):
-    __slots__ = ()
     def test(self, w: Work, f: Frame) -> bool | None:
         return w.voyage >= len(w.rules.board.voyage_days)
 
@@ -96,8 +92,7 @@ class LastVoyage(Record):
 class HaveDoubloons(Record):
     n: int
     at_most: bool
-    __slots__ = ("n", "at_most")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("n", "at_most")
 
     def __init__(self, n: int, at_most: bool) -> None:
         object.__setattr__(self, "n", n)
@@ -113,8 +108,7 @@ class NoOtherHas(Record):
 
     pile: str
     fewer: bool
-    __slots__ = ("pile", "fewer")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("pile", "fewer")
 
     def __init__(self, pile: str, fewer: bool) -> None:
         object.__setattr__(self, "pile", pile)
@@ -129,8 +123,7 @@ class NoOtherHas(Record):
 class Hold(Record):
     kinds: frozenset[str]
     negated: bool
-    __slots__ = ("kinds", "negated")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds", "negated")
 
     def __init__(self, kinds: frozenset[str], negated: bool) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -143,8 +136,7 @@ class Hold(Record):
 
 class JustTook(Record):
     kinds: frozenset[str]
-    __slots__ = ("kinds",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds")
 
     def __init__(self, kinds: frozenset[str]) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -157,8 +149,7 @@ class Exists(Record):
     phrase: Phrase
     negated: bool
     nightfall: bool
-    __slots__ = ("phrase", "negated", "nightfall")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "negated", "nightfall")
 
     def __init__(self, phrase: Phrase, negated: bool, nightfall: bool) -> None:
         object.__setattr__(self, "phrase", phrase)
@@ -173,8 +164,7 @@ class HoldCount(Record):
     kinds: frozenset[str]
     n: int
     more: bool
-    __slots__ = ("kinds", "n", "more")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds", "n", "more")
 
     def __init__(self, kinds: frozenset[str], n: int, more: bool) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -190,8 +180,7 @@ class CountExists(Record):
     phrase: Phrase
     n: int
     more: bool
-    __slots__ = ("phrase", "n", "more")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "n", "more")
 
     def __init__(self, phrase: Phrase, n: int, more: bool) -> None:
         object.__setattr__(self, "phrase", phrase)
@@ -210,8 +199,7 @@ class Compare(Record):
     measure: Measure
     more: bool
     ties: bool
-    __slots__ = ("measure", "more", "ties")
-    __node_fields__ = declare(__slots__, ties=False)
+    __node_fields__ = declare("measure", "more", ties=False)
 
     def __init__(self, measure: Measure, more: bool, ties: bool = False) -> None:
         object.__setattr__(self, "measure", measure)
@@ -234,8 +222,7 @@ class YouDid(Record):
     """Whether the sentence part the words follow did anything (its binder's mark; false if it never ran)."""
 
     slot: int
-    __slots__ = ("slot",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("slot")
 
     def __init__(self, slot: int) -> None:
         object.__setattr__(self, "slot", slot)
@@ -258,8 +245,7 @@ class Condition(Record):
 
     groups: tuple[tuple[Cond, ...], ...]
     negated: bool  # "unless"
-    __slots__ = ("groups", "negated")
-    __node_fields__ = declare(__slots__, negated=False)
+    __node_fields__ = declare("groups", negated=False)
 
     def __init__(self, groups: tuple[tuple[Cond, ...], ...], negated: bool = False) -> None:
         object.__setattr__(self, "groups", groups)

@@ -22,8 +22,7 @@ _NO_CHANGE = Contract(frozenset(), frozenset(), "changes nothing: it only decide
 
 class Jump(Record):
     target: int
-    __slots__ = ("target",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("target")
     CONTRACT: ClassVar[Contract] = _NO_CHANGE
 
     def __init__(self, target: int) -> None:
@@ -39,8 +38,7 @@ class Branch(Record):
     condition: Condition
     else_at: int
     end_at: int
-    __slots__ = ("condition", "else_at", "end_at")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("condition", "else_at", "end_at")
     CONTRACT: ClassVar[Contract] = _NO_CHANGE
 
     def __init__(self, condition: Condition, else_at: int, end_at: int) -> None:
@@ -66,8 +64,7 @@ class May(Record):
     actions: tuple[Action, ...]
     else_at: int
     text: str
-    __slots__ = ("actions", "else_at", "text")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("actions", "else_at", "text")
     # A question is no change of the game: the answer only picks the step that runs next.
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset(), frozenset(), "asks yes or no (only if the actions could all change something), and changes "
@@ -98,8 +95,7 @@ class ChooseOne(Record):
     labels: tuple[str, ...]
     end_at: int
     text: str
-    __slots__ = ("options", "starts", "labels", "end_at", "text")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("options", "starts", "labels", "end_at", "text")
     CONTRACT: ClassVar[Contract] = Contract(
         frozenset(), frozenset(), "asks which option (offering only those that could change something), and changes "
         "nothing")

@@ -25,8 +25,7 @@ class LootPhrase(Record):
 
     kinds: frozenset[str]
     place: str
-    __slots__ = ("kinds", "place")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds", "place")
 
     def __init__(self, kinds: frozenset[str], place: str) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -86,8 +85,7 @@ def choose_token(w: Work, f: Frame, refs: list[LootRef], prompt: str) -> LootRef
 class ChooseToken(Record):
     phrase: LootPhrase
     verb: str
-    __slots__ = ("phrase", "verb")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "verb")
     plural: ClassVar[bool] = False
 
     def __init__(self, phrase: LootPhrase, verb: str) -> None:
@@ -102,8 +100,7 @@ class ChooseToken(Record):
 
 class RandomToken(Record):
     phrase: LootPhrase
-    __slots__ = ("phrase",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase")
     plural: ClassVar[bool] = False
 
     def __init__(self, phrase: LootPhrase) -> None:
@@ -116,8 +113,7 @@ class RandomToken(Record):
 
 class EveryToken(Record):
     phrase: LootPhrase
-    __slots__ = ("phrase",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase")
     plural: ClassVar[bool] = True
 
     def __init__(self, phrase: LootPhrase) -> None:
@@ -132,8 +128,7 @@ class EveryTokenBut(Record):
 
     phrase: LootPhrase
     keep: int
-    __slots__ = ("phrase", "keep")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "keep")
     plural: ClassVar[bool] = True
 
     def __init__(self, phrase: LootPhrase, keep: int) -> None:
@@ -156,8 +151,7 @@ class ChooseTokens(Record):
     phrase: LootPhrase
     n: int
     verb: str
-    __slots__ = ("phrase", "n", "verb")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "n", "verb")
     plural: ClassVar[bool] = True
 
     def __init__(self, phrase: LootPhrase, n: int, verb: str) -> None:
@@ -183,8 +177,7 @@ class ChooseSet(Record):
     phrase: LootPhrase
     counts: tuple[int, ...]
     verb: str
-    __slots__ = ("phrase", "counts", "verb")
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("phrase", "counts", "verb")
     plural: ClassVar[bool] = True
 
     def __init__(self, phrase: LootPhrase, counts: tuple[int, ...], verb: str) -> None:

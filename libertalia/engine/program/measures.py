@@ -17,16 +17,12 @@ if TYPE_CHECKING:
 class Doubloons(Record):
     """What players are compared by: their doubloons (at anchor, as the voyage left them: R3)."""
 
-    __slots__ = ()
-
     def of(self, w: Work, seat: int) -> int:
         return w.seats[seat].coins
 
 
 class Reputation(Record):
     """What players are compared by: their space on the reputation track (one token a space: no ties)."""
-
-    __slots__ = ()
 
     def of(self, w: Work, seat: int) -> int:
         return w.reputation(seat)
@@ -36,8 +32,7 @@ class LootHeld(Record):
     """What players are compared by: the tokens of ``kinds`` they hold (empty: every token)."""
 
     kinds: frozenset[str]
-    __slots__ = ("kinds",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("kinds")
 
     def __init__(self, kinds: frozenset[str]) -> None:
         object.__setattr__(self, "kinds", kinds)
@@ -51,8 +46,7 @@ class PileSize(Record):
     """What players are compared by: the characters in their ``pile``."""
 
     pile: str
-    __slots__ = ("pile",)
-    __node_fields__ = declare(__slots__)
+    __node_fields__ = declare("pile")
 
     def __init__(self, pile: str) -> None:
         object.__setattr__(self, "pile", pile)

@@ -10,16 +10,15 @@ data instead of a metaclass::
     class Draw(Record):
         n: int
         per: Counter | None
-        __slots__ = ("n", "per")
-        __node_fields__ = declare(__slots__, per=None)
+        __node_fields__ = declare("n", per=None)
 
         def __init__(self, n: int, per: Counter | None = None) -> None:
             object.__setattr__(self, "n", n)
             object.__setattr__(self, "per", per)
 
-The annotations type the fields (mypyc lays them out in the object's struct), ``__slots__``
-names them in ``__init__``'s order, ``declare`` adds the defaults ``__init__`` has (for
-``fields()``), and ``__init__`` is written out, so that both builds see one signature.  It sets
+The annotations type the fields (mypyc lays them out in the object's struct), ``declare`` names
+them in ``__init__``'s order with the defaults ``__init__`` has (for ``fields()``, ``==``, ``repr``
+and pickling), and ``__init__`` is written out, so that both builds see one signature.  It sets
 each field with ``object.__setattr__(self, "name", value)``: past the frozen ``__setattr__`` in
 the interpreter, and a direct store into the struct in the compiled build.  Every field is
 positional (a step is built by ``language/compile``, positionally or by keyword), and every field
@@ -31,15 +30,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NoReturn
 
-from ...language.nodes import NOTHING, FieldInfo, FrozenNodeError
+from ...language.nodes import FieldInfo, FrozenNodeError
 
 
-def declare(names: tuple[str, ...], **defaults: Any) -> tuple[FieldInfo, ...]:
-    """The fields ``fields()`` reports for a record class: ``names`` in order, with these defaults."""
-    unknown = defaults.keys() - set(names)
-    if unknown:
-        raise TypeError(f"defaults for fields that are not declared: {sorted(unknown)}")
-    return tuple(FieldInfo(name, defaults.get(name, NOTHING)) for name in names)
+def declare(*names: str, **defaults: Any) -> tuple[FieldInfo, ...]:
+    """The fields of a record class, in ``__init__``'s order: those without a default, then those with."""
+    return (*(FieldInfo(name) for name in names), *(FieldInfo(name, value) for name, value in defaults.items()))
 
 
 def fields(record: Record | type[Record]) -> tuple[FieldInfo, ...]:
@@ -50,9 +46,13 @@ def fields(record: Record | type[Record]) -> tuple[FieldInfo, ...]:
 
 
 class Record:
-    """The base of every step and phrase of a card program: a frozen record (see the module docstring)."""
+    """The base of every step and phrase of a card program: a frozen record (see the module docstring).
 
-    __slots__ = ()
+    No ``__slots__``: compiled, the fields live in the object's struct (and mypyc keeps no ``__slots__``
+    a class body could name); in the interpreter they live in the object's dict, which ``__setattr__``
+    keeps closed.
+    """
+
     __node_fields__: ClassVar[tuple[FieldInfo, ...]] = ()
     __node_names__: ClassVar[tuple[str, ...]] = ()  # every field, in ``__init__``'s order: the pickled order
 
