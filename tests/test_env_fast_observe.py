@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 import sys
 import threading
@@ -19,22 +18,12 @@ import numpy as np  # noqa: E402 - only once the extra is known to be installed
 import libertalia as lt  # noqa: E402
 from libertalia.env import raw_env  # noqa: E402
 from libertalia.env.encoding import Encoder  # noqa: E402
+from tests.test_env import MOD_CARDS as MOD_CARDS_OF_TEST_ENV  # noqa: E402
+from tests.test_env import rules  # noqa: E402 - the same cached, warning-free loads
 
-# Fan cards that hand characters between seats ("Cook#1") and take others' loot, as tests/test_env.py has them.
-MOD_CARDS = {
-    "pirate-queen.yaml": "name: Pirate Queen\nrank: 41\ntext: |\n"
-                         "  sun: put a character from another player's ship into your ship.\n",
-    "kidnapper.yaml": "name: Kidnapper\nrank: 42\ntext: |\n"
-                      "  sun: put a character from another player's ship into your hand.\n",
-    "fence.yaml": "name: Fence\nrank: 44\ntext: |\n  sun: take 1 or 2 loot of one kind from an adjacent player.\n",
-}
-
-
-@functools.cache
-def rules(edition: str, loot: str | None = None) -> lt.Rules:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # stormy tiles and solo cards are reconstructions and say so
-        return lt.load_rules(edition, loot=loot)
+# Fan cards that hand characters between seats ("Cook#1") and take others' loot: test_env's, its
+# choose-one card aside.
+MOD_CARDS = {name: text for name, text in MOD_CARDS_OF_TEST_ENV.items() if name != "sea-witch.yaml"}
 
 
 def quiet(make: Any) -> Any:
