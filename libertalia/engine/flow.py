@@ -84,7 +84,7 @@ def run(w: Work, steps: int = 0) -> None:
 
 def _skip(w: Work, f: Frame) -> None:
     """Move past a step whose reference is unbound, leaving the mark of a binder that did nothing."""
-    step = w.rules.sources[f.source][f.index].steps[f.pc]
+    step = w.tables.sources[f.source][f.index].steps[f.pc]
     slot: int = getattr(step, "mark", -1)
     if slot >= 0:
         f.marks[slot] = NOTHING_DONE
@@ -134,10 +134,10 @@ def _voyage(w: Work) -> None:
     else:
         for _ in range(min(count, len(w.undealt))):
             dealt.append(w.undealt.pop(w.random(len(w.undealt))))
-    dealt.sort(key=w.rules.ranks.__getitem__)
+    dealt.sort(key=w.tables.ranks.__getitem__)
     for p in w.seats:
         p.hand.extend(dealt)
-        p.hand.sort(key=w.rules.ranks.__getitem__)
+        p.hand.sort(key=w.tables.ranks.__getitem__)
     w.log(journal.VOYAGE, w.voyage, days, tuple(dealt))
     for seat, p in enumerate(w.seats):
         if board.start_doubloons == "income":
@@ -297,10 +297,10 @@ def _sun(w: Work) -> None:
         w.cursor += 1
         if ref[0] is None:
             continue
-        if ref[1] not in w.rules.acting["sun"]:
+        if ref[1] not in w.tables.acting["sun"]:
             continue
-        source = w.rules.card_sources[ref[1]]
-        abilities = w.rules.timed[(source, "sun")]
+        source = w.tables.card_sources[ref[1]]
+        abilities = w.tables.timed[(source, "sun")]
         if abilities:
             watch = ref[0] == w.automa
             before = situation(w) if watch else ""
@@ -441,7 +441,7 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
     if w.left_of_neutral != ref or not w.today():
         return
     opponent = w.adjacent(seat)[0]
-    options = [w.rules.loot_options[k] for k in dict.fromkeys(w.today())]
+    options = [w.tables.loot_options[k] for k in dict.fromkeys(w.today())]
     try:
         kind = w.ask(w.flow, opponent, "choose_loot", options,
                      f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
@@ -471,10 +471,10 @@ class _Removing(Resume):
 
 
 def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
-    rules = w.rules
+    rules = w.tables
     name = ref[1]
     today = w.today()
-    if today and rules.card(name).takes_loot:
+    if today and rules.cards[name].takes_loot:
         if len(today) == 1 or len(set(today)) == 1:
             kind = today[0]
         else:
@@ -507,7 +507,7 @@ class _Taking(Resume):
         self.seat = seat
 
     def answer(self, w: Work, key: str) -> None:
-        ref, seat, rules = self.ref, self.seat, w.rules
+        ref, seat, rules = self.ref, self.seat, w.tables
         w.today().remove(key)
         w.seats[seat].loot.append(key)
         w.just_took[ref] = key
@@ -520,17 +520,17 @@ class _Taking(Resume):
 
 
 def _queue_source(w: Work, seat: int, source: str, timing: str, this: CardRef | None) -> None:
-    for i, c in w.rules.timed.get((source, timing), ()):
+    for i, c in w.tables.timed.get((source, timing), ()):
         if not c.passive:
             w.queue.append((seat, source, i, this, c.last, c.first))
 
 
 def _queue_ship(w: Work, seat: int, timing: str) -> None:
     """Queue the ``timing`` abilities of every character aboard ``seat``'s ship."""
-    timed = w.rules.timed
+    timed = w.tables.timed
     queue = w.queue
-    sources = w.rules.card_sources
-    acting = w.rules.acting[timing]
+    sources = w.tables.card_sources
+    acting = w.tables.acting[timing]
     for name in w.seats[seat].ship:
         if name not in acting:
             continue
@@ -635,7 +635,7 @@ def _voyage_end(w: Work) -> None:
     w.days = []
     w.day = 0
     w.sub = 0
-    if w.voyage >= len(w.rules.board.voyage_days):
+    if w.voyage >= w.tables.voyages:
         w.step = "over"
         w.log(journal.OVER, tuple(p.score for p in w.seats))
         scores = [p.score for p in w.seats]
@@ -653,11 +653,11 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
     Loot goes in board order: a stormy chest that spends maps resolves before the maps score.
     """
     loot = w.seats[seat].loot
-    if not loot or w.rules.timed_kinds.get(timing, frozenset()).isdisjoint(loot):
+    if not loot or w.tables.timed_kinds.get(timing, frozenset()).isdisjoint(loot):
         return
     done: set[str] = set()
-    timed = w.rules.timed
-    for kind in sorted(loot, key=w.rules.kind_order.__getitem__):
+    timed = w.tables.timed
+    for kind in sorted(loot, key=w.tables.kind_order.__getitem__):
         source = f"l:{kind}"
         for i, c in timed.get((source, timing), ()):
             if not (c.once and kind in done):
@@ -678,7 +678,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     if not queue:
         return True
     in_zone = w.in_zone
-    sources = w.rules.sources
+    sources = w.tables.sources
     # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
     # Checked once a call: between two calls a stacked ability may have moved loot, while the
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
@@ -754,7 +754,7 @@ def _resolve(w: Work, chosen: Queued) -> bool:
     """
     w.queue_checked = (w.moves, len(w.queue))
     seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
-    ability = w.rules.sources[source][index]
+    ability = w.tables.sources[source][index]
     if not ability.direct:
         w.push_frame(source, index, seat, this)
         return True

@@ -67,6 +67,32 @@ class Compiled:
     asks: bool = attrs.field(default=unchecked(False), eq=False, repr=False)
 
 
+class Tables:
+    """The lookups the engine makes at every step, held where compiled code reads them natively.
+
+    ``Rules`` is an attrs class, which mypyc leaves a plain Python object: each field read on it
+    from compiled code is a generic attribute lookup.  This class is native in the compiled build
+    (a field read is a load from a struct), and one instance per ``Rules`` shares the very dicts
+    the rules hold, so the two can never disagree.  Built once, with the rules' other memos.
+    """
+
+    __slots__ = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options",
+                 "ranks", "cards", "overflow", "voyages")
+
+    def __init__(self, rules: Rules) -> None:
+        self.sources: dict[str, tuple[Compiled, ...]] = rules.sources
+        self.timed: dict[tuple[str, str], tuple[tuple[int, Compiled], ...]] = rules.timed
+        self.acting: dict[str, frozenset[str]] = rules.acting
+        self.card_sources: dict[str, str] = rules.card_sources
+        self.timed_kinds: dict[str, frozenset[str]] = rules.timed_kinds
+        self.kind_order: dict[str, int] = rules.kind_order
+        self.loot_options: dict[str, Option] = rules.loot_options
+        self.ranks: dict[str, float] = rules.ranks
+        self.cards: dict[str, CharacterSpec] = rules._by_name  # marked names ("Cook#1") included
+        self.overflow: int = rules.board.overflow
+        self.voyages: int = len(rules.board.voyage_days)
+
+
 def _may_move_loot(writes: frozenset[str]) -> bool:
     """Whether a footprint's writes may move a held token (any loot, or anything at all)."""
     return "*" in writes or any(x.startswith("loot:") for x in writes)
@@ -271,6 +297,8 @@ class Rules:
     # The words events are packed with (``engine.journal``): the same for every game of these rules.
     lexicon: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
     lexicon_ids: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    # The hot lookups above, as one object that compiled code reads natively (``Tables``).
+    tables: Tables = attrs.field(init=False, eq=False, repr=False)
     event_cache: dict[Any, bytes] = attrs.field(init=False, factory=unchecked(dict), eq=False,
                                                 repr=False)  # journal memo
     # For ``for_game`` and ``for_solo``'s rules: the rules they came from, and their key in its ``_per_game``
@@ -319,6 +347,7 @@ class Rules:
         words = journal.lexicon([self.board.title, *self.kinds, *self._by_name])
         put("lexicon", words)
         put("lexicon_ids", {word: i for i, word in enumerate(words) if i})
+        put("tables", Tables(self))
 
     def for_game(self, seed: int) -> Rules:
         """The rules of one game: uncharted loot sides drawn from the game's own seed.

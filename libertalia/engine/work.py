@@ -148,7 +148,7 @@ class Work:
     """A game in progress, mutable, owned by one ``choose()`` call."""
 
     __slots__ = (
-        "rules", "n", "seats", "track", "island", "days", "aside", "bag", "undealt", "voyage", "day", "step",
+        "rules", "tables", "n", "seats", "track", "island", "days", "aside", "bag", "undealt", "voyage", "day", "step",
         "cursor", "sub", "order", "commits", "frames", "queue", "flow", "seed", "counter", "census", "net",
         "extra", "just_took", "left_of_neutral", "decision", "old_journal", "journal", "history", "answerer",
         "answered", "moves", "queue_checked", "automa", "solo_deck", "solo_discard", "ranks", "watching",
@@ -157,6 +157,7 @@ class Work:
 
     def __init__(self, rules: Rules, s: GameState) -> None:
         self.rules = rules
+        self.tables = rules.tables  # what the hot paths read (``specs.Tables``)
         self.n = s.players
         self.seats = [Seat(p) for p in s.seats]
         self.track = list(s.track)
@@ -294,7 +295,7 @@ class Work:
         A loot tile's ability runs no card's text: its origin is None, so that it may borrow
         the ability of the character that took it.
         """
-        compiled = self.rules.sources[source][index]
+        compiled = self.tables.sources[source][index]
         if origin is None and source[0] == "c":
             origin = this
         self.frames.append(Frame(source, index, seat, this, compiled.code, origin, compiled.slots))
@@ -410,7 +411,7 @@ class Work:
             over, target = target, 0
         if target != pos:
             self._move_token(seat, pos, target, source)
-        overflow = self.rules.board.overflow * over
+        overflow = self.tables.overflow * over
         if overflow > 0:
             self.gain(seat, overflow)
         elif overflow < 0:
@@ -441,12 +442,12 @@ class Work:
     def sort_key(self, ref: CardRef) -> tuple[float, float]:
         """Rank, then the board's tie rule: reputation (R4) or printed tie-breakers (C1)."""
         seat, name = ref
-        rank = self.ranks[ref] if self.ranks and ref in self.ranks else self.rules.ranks[name]
+        rank = self.ranks[ref] if self.ranks and ref in self.ranks else self.tables.ranks[name]
         if seat is None:
             return (rank, -1.0)  # a neutral card goes left on ties (S1)
         board = self.rules.board
         if board.tie_break == "tie_breakers":
-            return (rank, float(board.tie_breakers[self.rules.ranks[name]][seat]))
+            return (rank, float(board.tie_breakers[self.tables.ranks[name]][seat]))
         return (rank, float(self.track.index(seat)))
 
     def insert_on_island(self, ref: CardRef) -> None:
@@ -561,7 +562,7 @@ class Work:
         came_from = self.remove(ref)
         self.seats[seat].pile(pile).append(name)
         if pile == "hand":
-            self.seats[seat].hand.sort(key=self.rules.ranks.__getitem__)  # hands stay sorted by rank
+            self.seats[seat].hand.sort(key=self.tables.ranks.__getitem__)  # hands stay sorted by rank
         if pile == "hand" and came_from == "graveyard":
             # Face-down cards: others learn that a card moved, not which (Surgeon).
             self.log(GRAVEYARD_TO_HAND_BY, seat, source)

@@ -37,7 +37,7 @@ def _place(ref: LootRef) -> str:
 
 
 def _last_voyage(w: Work) -> bool:
-    return w.voyage >= len(w.rules.board.voyage_days)
+    return w.voyage >= w.tables.voyages
 
 
 def _preview(players: Players, w: Work, f: Frame, act: Eligible | None = None) -> list[int]:
@@ -165,9 +165,9 @@ def _reputation_changes(w: Work, seat: int, steps: int) -> bool:
         return False
     pos, last = w.reputation(seat), len(w.track) - 1
     if steps > 0:
-        return pos < last or w.rules.board.overflow > 0
+        return pos < last or w.tables.overflow > 0
     # Past the left end each step costs a doubloon, which only a purse (or the anchor's netting) can pay.
-    return pos > 0 or (w.rules.board.overflow > 0 and (w.net is not None or w.seats[seat].coins > 0))
+    return pos > 0 or (w.tables.overflow > 0 and (w.net is not None or w.seats[seat].coins > 0))
 
 
 def _moves_change(w: Work, moves: list[tuple[int, int]]) -> bool:
@@ -175,7 +175,7 @@ def _moves_change(w: Work, moves: list[tuple[int, int]]) -> bool:
     leave the track or a purse otherwise than they found it (R28: steps past an end pay or cost)."""
     if not w.track:
         return False
-    track, last, overflow = list(w.track), len(w.track) - 1, w.rules.board.overflow
+    track, last, overflow = list(w.track), len(w.track) - 1, w.tables.overflow
     for seat, steps in moves:
         pos = track.index(seat)
         target = min(max(pos + steps, 0), last)
@@ -443,7 +443,7 @@ class Borrow(Record):
         object.__setattr__(self, "mark", mark)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
-        if not w.rules.card(ref[1]).acts(self.timing):
+        if not w.tables.cards[ref[1]].acts(self.timing):
             return False  # a standing rule ("take no loot") is nothing to use
         if f.source[0] == "c" and ref == f.this:
             return False  # a character never borrows from itself
@@ -458,7 +458,7 @@ class Borrow(Record):
         # borrows through the character that took it, which is not what acts).
         borrower = f.this[1].partition("#")[0] if f.source[0] == "c" and f.this is not None else source_name(f)
         for r in refs:
-            spec = w.rules.card(r[1])
+            spec = w.tables.cards[r[1]]
             for i in reversed(range(len(spec.compiled))):
                 if spec.compiled[i].timing == self.timing and not spec.compiled[i].passive:
                     w.push_frame(f"c:{r[1]}", i, f.seat, f.this, origin=r)

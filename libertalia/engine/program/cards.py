@@ -34,10 +34,10 @@ class RankedAbove(Record):
         object.__setattr__(self, "rank", rank)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
-        return w.rules.rank(r[1]) > self.rank
+        return w.tables.ranks[r[1]] > self.rank
 
     def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
-        return w.rules.rank(r[1]) > self.rank
+        return w.tables.ranks[r[1]] > self.rank
 
 
 class RankedBelow(Record):
@@ -48,10 +48,10 @@ class RankedBelow(Record):
         object.__setattr__(self, "rank", rank)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
-        return w.rules.rank(r[1]) < self.rank
+        return w.tables.ranks[r[1]] < self.rank
 
     def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
-        return w.rules.rank(r[1]) < self.rank
+        return w.tables.ranks[r[1]] < self.rank
 
 
 class RankedThanThis(Record):
@@ -66,7 +66,7 @@ class RankedThanThis(Record):
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
         if f.this is None:  # the checker keeps it to characters' abilities
             return False
-        mine, theirs = w.rules.rank(f.this[1]), w.rules.rank(r[1])
+        mine, theirs = w.tables.ranks[f.this[1]], w.tables.ranks[r[1]]
         return theirs > mine if self.above else theirs < mine
 
     def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
@@ -81,10 +81,10 @@ class HasAbility(Record):
         object.__setattr__(self, "timing", timing)
 
     def fits(self, w: Work, f: Frame, r: CardRef) -> bool:
-        return w.rules.card(r[1]).has(self.timing)
+        return w.tables.cards[r[1]].has(self.timing)
 
     def fitted(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
-        return w.rules.card(r[1]).has(self.timing)
+        return w.tables.cards[r[1]].has(self.timing)
 
 
 class OwnedBy(Record):
@@ -206,8 +206,8 @@ class Phrase(Record):
             this = f.this
             refs = [r for r in refs if r != this]
         if self.name:
-            name, card = self.name, w.rules.card
-            refs = [r for r in refs if card(r[1]).name == name]
+            name, cards = self.name, w.tables.cards
+            refs = [r for r in refs if cards[r[1]].name == name]
         for flt in self.filters:
             refs = [r for r in refs if flt.fits(w, f, r)]
         return refs
@@ -216,7 +216,7 @@ class Phrase(Record):
         """Whether the phrase fits ``r`` as it stood in ``zone`` (its place and filters, said in the past)."""
         if self.other and r == f.this:
             return False
-        if self.name and w.rules.card(r[1]).name != self.name:
+        if self.name and w.tables.cards[r[1]].name != self.name:
             return False
         if self.place != "in_play" and not InZone(self.place, self.pile).fitted(w, f, r, zone):
             return False
@@ -233,8 +233,8 @@ def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | No
     if position == "rightmost":
         return refs[-1]
     if position == "lowest-ranked":
-        return min(refs, key=lambda r: w.rules.rank(r[1]))
-    return max(refs, key=lambda r: w.rules.rank(r[1]))
+        return min(refs, key=lambda r: w.tables.ranks[r[1]])
+    return max(refs, key=lambda r: w.tables.ranks[r[1]])
 
 
 def character_option(w: Work, ref: CardRef, seat: int) -> Option:
@@ -244,7 +244,7 @@ def character_option(w: Work, ref: CardRef, seat: int) -> Option:
     option = cache.get((ref, seat, zone))
     if option is None:
         owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
-        option = Option(w.key_for(ref, seat), f"{owner} {ref[1]} ({w.rules.rank(ref[1]):g}, {zone})")
+        option = Option(w.key_for(ref, seat), f"{owner} {ref[1]} ({w.tables.ranks[ref[1]]:g}, {zone})")
         cache[(ref, seat, zone)] = option
     return option
 

@@ -57,7 +57,7 @@ class IsA(Record):
 
     def test(self, w: Work, f: Frame) -> bool | None:
         me = _card(f, self.slot)
-        return None if me is None else w.rules.card(me[1]).name == self.name
+        return None if me is None else w.tables.cards[me[1]].name == self.name
 
 
 class IsLike(Record):
@@ -86,7 +86,7 @@ class IsLike(Record):
 
 class LastVoyage(Record):
     def test(self, w: Work, f: Frame) -> bool | None:
-        return w.voyage >= len(w.rules.board.voyage_days)
+        return w.voyage >= w.tables.voyages
 
 
 class HaveDoubloons(Record):
