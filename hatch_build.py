@@ -23,11 +23,12 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILE_VARIABLE = "LIBERTALIA_COMPILE"
-# What compiles: the engine with its card programs.
+# What compiles: the engine with its card programs, and the library's own agents (their ``choose``
+# runs at every decision of a play-out).
 # Not libertalia/state.py: it holds only attrs classes, which mypyc never makes native (so compiling
 # gains nothing), and compiled modules check a value of one of their classes by its exact type, which
 # the events (interpreted subclasses of state.Event, in libertalia.events) fail.
-COMPILED = ("libertalia/engine",)
+COMPILED = ("libertalia/engine", "libertalia/agents.py")
 
 
 def compile_wanted() -> bool:

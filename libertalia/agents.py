@@ -7,8 +7,10 @@ only its own seat's observation.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from . import _args
+from ._mypyc import mypyc_attr
 from .engine import rng
 from .errors import ArgumentError, IllegalChoice
 from .game import Agent as Agent  # the protocol lives beside the Observation it is given and play_out
@@ -16,19 +18,24 @@ from .game import Observation
 from .state import Decision
 
 
+# The compiled build compiles this module (hatch_build.py): an agent's ``choose`` runs at every
+# decision of a play-out.  Its classes stay open to subclasses written in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FirstOptionAgent:
     """Always the first option offered: a cheap, fully predictable opponent."""
 
-    answers_from_options = True  # returns an offered key by construction (``play_out`` need not check it)
+    # Returns an offered key by construction (``play_out`` need not check it).
+    answers_from_options: ClassVar[bool] = True
 
     def choose(self, observation: Observation, decision: Decision) -> str:
         return decision.options[0].key
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomAgent:
     """A uniformly random legal option, from its own seeded counter-based stream."""
 
-    answers_from_options = True
+    answers_from_options: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0) -> None:
         """``seed``: a whole number from 0 up (the stream uses its low 64 bits, so that a seed
@@ -44,6 +51,7 @@ class RandomAgent:
         return decision.options[i].key
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ScriptedAgent:
     """Plays a fixed list of keys in order and fails loudly on anything else.
 

@@ -13,10 +13,10 @@ import attrs
 from . import _args, saves
 from . import pickling as _pickling  # noqa: F401 - imported for its effect: rules pickle as their load arguments
 from .engine import flow, journal, rng
+from .engine.driver import LiveAnswers as _LiveAnswers
 from .engine.driver import answer as _answer
 from .engine.driver import begin as _begin
 from .engine.driver import check_question_budget as _check_question_budget
-from .engine.driver import question_limit as _question_limit
 from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Seat, Work
@@ -535,28 +535,17 @@ class Game(_PublicReading):
             return self
         w, base = self._work()
         live = _LiveState(w, base)
-        history = w.history
-        most = _question_limit(self.rules, w.n)
         # One view per seat for the whole game: each reads the working copy as it stands.
         views = [Observation(live, seat) for seat in range(w.n)]
         # The library's own bots answer with an offered key by construction: not checked again.
         checked = [type(agent).__dict__.get("answers_from_options") is not True for agent in agents]
-
-        def answer(d: Decision) -> str:
-            seat = d.player
-            key = agents[seat].choose(views[seat], d)
-            if checked[seat] and key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
-                raise IllegalChoice(key, d.keys(), f"seat {seat}'s agent answered {d.prompt!r}", seat=seat)
-            if len(history) >= most:
-                _check_question_budget(self.rules, w.n, len(history), d, w)
-            history.append(key)
-            return key
+        answer = _LiveAnswers(w, agents, views, checked)
 
         # The pending question resumes the suspended step; every later one is answered where
         # it is asked (``Work.answerer``), so no step is suspended and re-run.
         w.decision = d
         key = answer(d)
-        history.pop()  # ``_answer`` records it
+        w.history.pop()  # ``_answer`` records it
         w.answerer = answer
         _answer(w, key)
         w.answerer = None

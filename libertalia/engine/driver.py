@@ -8,8 +8,9 @@ of them, so that none needs another.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
-from ..errors import StepBudgetExceeded
+from ..errors import IllegalChoice, StepBudgetExceeded
 from ..state import Decision, FrameState, GameState
 from . import flow, journal
 from .specs import Rules
@@ -70,3 +71,42 @@ def check_question_budget(rules: Rules, players: int, asked: int, d: Decision, w
             f"the game has asked {asked:,} questions, the most a game may ask (50 per seat "
             f"and day), and asks seat {d.player} again: {d.prompt}",
             [d.source, *running] if d.source else running)
+
+
+class _Agent(Protocol):
+    """``libertalia.game.Agent``, restated here: the engine sits below the module that declares it."""
+
+    def choose(self, observation: Any, decision: Decision) -> object: ...
+
+
+class LiveAnswers:
+    """Live play's answerer (``Work.answerer``, ``Game.play_out``): each question goes to its seat's agent.
+
+    A class of the engine rather than a closure in ``play_out``, so that the compiled build runs this
+    per-question glue natively (it is called once for every decision of every play-out).  It checks
+    the key unless the agent answers from the options by construction (``checked``), bounds the
+    questions (``check_question_budget``) and records the key in the working copy's ``history``.
+    """
+
+    __slots__ = ("agents", "views", "checked", "w", "most")
+
+    def __init__(self, w: Work, agents: Sequence[_Agent], views: Sequence[object], checked: Sequence[bool]) -> None:
+        self.w = w
+        self.agents = list(agents)
+        self.views = list(views)
+        self.checked = list(checked)
+        self.most = question_limit(w.rules, w.n)
+
+    def __call__(self, d: Decision) -> str:
+        seat = d.player
+        # Typed ``object`` until checked: an agent's wrong answer (not even a string) is an IllegalChoice.
+        answer = self.agents[seat].choose(self.views[seat], d)
+        if self.checked[seat] and answer not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
+            raise IllegalChoice(answer, d.keys(), f"seat {seat}'s agent answered {d.prompt!r}", seat=seat)
+        key = cast(str, answer)
+        w = self.w
+        history = w.history
+        if len(history) >= self.most:
+            check_question_budget(w.rules, w.n, len(history), d, w)
+        history.append(key)
+        return key

@@ -93,11 +93,12 @@ def record() -> dict[str, str]:
 
 
 def _engine_modules() -> list[str]:
-    """The modules the compiled build compiles (hatch_build.py's: the engine), read from the package's files."""
+    """The modules the compiled build compiles (hatch_build.py's: the engine and the library's agents), read
+    from the package's files."""
     import libertalia
 
     package = Path(libertalia.__file__).parent
-    sources = sorted((package / "engine").rglob("*.py"))
+    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py"]
     names = [".".join(("libertalia", *p.relative_to(package).with_suffix("").parts)) for p in sources]
     return [n.removesuffix(".__init__") for n in names]
 
@@ -136,7 +137,7 @@ def test_choose_lines_give_the_pure_builds_decisions_saves_and_branches(
 
 
 def test_the_engine_modules_are_compiled() -> None:
-    """A compiled build really runs compiled: every engine module, the card programs too, is an extension module."""
+    """A compiled build really runs compiled: each engine module, card programs and agents included, is an extension."""
     modules = _engine_modules()
     compiled = [m for m in modules if _compiled(m)]
     if not compiled and os.environ.get("LIBERTALIA_EXPECT_COMPILED") != "1":
@@ -167,7 +168,7 @@ def test_the_compiler_is_asked_for_only_when_the_build_compiles(monkeypatch: pyt
     assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(None)) and hook.compile_wanted()
     sources = hook.compiled_sources(ROOT)
     assert "libertalia/engine/program/actions.py" in sources and "libertalia/state.py" not in sources
-    assert all(p.startswith("libertalia/engine/") for p in sources)
+    assert all(p.startswith("libertalia/engine/") or p == "libertalia/agents.py" for p in sources)
 
 
 if __name__ == "__main__":

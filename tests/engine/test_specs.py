@@ -1,0 +1,58 @@
+"""The engine's lookup tables (``specs.Tables``) are the rules' own, in every form the rules take."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import types
+
+import pytest
+
+import libertalia as lt
+from libertalia.engine.specs import Rules, Tables
+from tests.helpers import ENGINE_COMPILED, galecrest
+
+_SHARED = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options", "ranks")
+
+
+def _agrees(rules: Rules) -> None:
+    t = rules.tables
+    assert isinstance(t, Tables)
+    for name in _SHARED:
+        assert getattr(t, name) is getattr(rules, name), name
+    assert t.cards is rules._by_name
+    assert t.overflow == rules.board.overflow
+    assert t.voyages == len(rules.board.voyage_days)
+
+
+def test_tables_are_the_rules_own_dicts() -> None:
+    """One object per Rules shares the very dicts the rules hold, so the two never disagree."""
+    rules = galecrest()
+    _agrees(rules)
+    assert rules.tables.cards["Bosun#1"] is rules.card("Bosun#1")  # marked names, as Rules.card has them
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_derived_and_copied_rules_have_their_own_tables(edition: str) -> None:
+    """for_game, for_solo, pickle and deepcopy give rules whose tables are built from their own abilities."""
+    rules = lt.load_rules(edition)
+    forms = [rules.for_game(7), pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules)]
+    if rules.board.solo is not None:
+        forms.append(rules.for_solo())
+    for other in forms:
+        _agrees(other)
+
+
+def test_a_game_reads_the_tables_of_its_own_rules() -> None:
+    """A game's working copy reads the tables of the rules it plays (for_game's, drawn sides included)."""
+    rules = galecrest()
+    w, _ = lt.new_game(rules, 4, seed=3)._work()
+    assert w.rules is rules.for_game(3)
+    assert w.tables is w.rules.tables
+    _agrees(w.rules)
+
+
+@pytest.mark.skipif(not ENGINE_COMPILED, reason="native classes exist only in the compiled build")
+def test_tables_are_native_when_compiled() -> None:
+    """Compiled, Tables is a mypyc class: its __init__ is native code, not a Python function."""
+    assert not isinstance(Tables.__init__, types.FunctionType)
