@@ -1,7 +1,8 @@
 """The game's timetable: voyages, days and phases, as a resumable machine.
 
 Each step function does one unit of work and either moves ``w.step`` on,
-pushes ability frames to run, or asks a question (raising ``Suspend``).  All
+pushes ability frames to run, or asks a question (``Work.question``: the step
+returns and ``run`` stops).  All
 positions (which card is next, which sub-step) live in the state, so a game
 can stop at any question and resume after a save and load: the step runs again
 from its start and replays the answer.  The working copy that stopped keeps a
@@ -76,6 +77,8 @@ def run(w: Work, steps: int = 0) -> None:
                 return
             flow.pos = 0
             _STEPS[step](w)
+            if w.decision is not None:  # the step stopped at its question (``Work.question``)
+                return
             if flow.answers:
                 flow.answers.clear()
     except Suspend:
@@ -211,11 +214,11 @@ def _select(w: Work) -> None:
         w.step = "reveal"
         return
     hand = w.seats[seat].hand  # kept sorted by rank
-    try:
-        w.commits[seat] = w.ask(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
-    except Suspend:
+    key = w.question(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
+    if key is None:
         w.resume = _Picking(seat)
-        raise
+        return
+    w.commits[seat] = key
 
 
 class _Picking(Resume):
@@ -390,12 +393,14 @@ def _dusk(w: Work) -> None:
         # one it returns; a sub-step that asked nothing goes straight on, and
         # so does every one when playing live (nothing is ever re-run then).
         if w.sub == 0:
-            _neutral_removal(w, ref, seat)
+            if not _neutral_removal(w, ref, seat):
+                return  # stopped at its question
             w.sub = 1
             if flow.pos and w.answerer is None:
                 return
         if w.sub == 1:
-            _dusk_take(w, ref, seat)
+            if not _dusk_take(w, ref, seat):
+                return
             w.sub = 2
             if flow.pos and w.answerer is None:
                 return
@@ -436,19 +441,22 @@ def _pilferer_takes(w: Work, ref: CardRef) -> None:
     w.solo_discard.append(ref[1])
 
 
-def _neutral_removal(w: Work, ref: CardRef, seat: int) -> None:
-    """R13: before the card left of a neutral at dusk takes loot, an opponent removes a token."""
+def _neutral_removal(w: Work, ref: CardRef, seat: int) -> bool:
+    """R13: before the card left of a neutral at dusk takes loot, an opponent removes a token.
+
+    ``False`` if it stopped at its question (``Work.question``).
+    """
     if w.left_of_neutral != ref or not w.today():
-        return
+        return True
     opponent = w.adjacent(seat)[0]
     options = [w.tables.loot_options[k] for k in dict.fromkeys(w.today())]
-    try:
-        kind = w.ask(w.flow, opponent, "choose_loot", options,
-                     f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
-    except Suspend:
+    kind = w.question(w.flow, opponent, "choose_loot", options,
+                      f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
+    if kind is None:
         w.resume = _Removing(opponent)
-        raise
+        return False
     _remove_loot(w, opponent, kind)
+    return True
 
 
 def _remove_loot(w: Work, opponent: int, kind: str) -> None:
@@ -470,7 +478,11 @@ class _Removing(Resume):
         w.sub = 1
 
 
-def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
+def _dusk_take(w: Work, ref: CardRef, seat: int) -> bool:
+    """R6: the card takes a token of today's loot, and its and the token's dusk abilities wait in the queue.
+
+    ``False`` if it stopped at its question (``Work.question``).
+    """
     rules = w.tables
     name = ref[1]
     today = w.today()
@@ -479,11 +491,11 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
             kind = today[0]
         else:
             options = [rules.loot_options[k] for k in dict.fromkeys(today)]
-            try:
-                kind = w.ask(w.flow, seat, "choose_loot", options, f"choose loot for your {name}", name)
-            except Suspend:
+            asked = w.question(w.flow, seat, "choose_loot", options, f"choose loot for your {name}", name)
+            if asked is None:
                 w.resume = _Taking(ref, seat)
-                raise
+                return False
+            kind = asked
         # As ``_Taking`` does, written out here: a call for every card at every dusk (with one per
         # queued ability in ``_drain``) cost 1% of a play-out's instructions.
         today.remove(kind)
@@ -494,6 +506,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> None:
             _queue_source(w, seat, "l:" + kind, "dusk", ref)
     if name in rules.acting["dusk"]:
         _queue_source(w, seat, rules.card_sources[name], "dusk", ref)
+    return True
 
 
 class _Taking(Resume):
@@ -727,7 +740,10 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
                         contested.discard(kin)  # what is left of it commutes, and will
                         group = []
                 if len(group) > 1:
-                    chosen = _ask_order(w, chosen[0], group)
+                    ordered_next = _ask_order(w, chosen[0], group)
+                    if ordered_next is None:
+                        return False  # stopped at its question
+                    chosen = ordered_next
                     at = queue.index(chosen)
             del queue[at]
         # ``_resolve``, written out: the queue's hottest path (see ``_dusk_take``).
@@ -841,7 +857,8 @@ def _tokens_still_held(w: Work, queue: list[Queued]) -> list[Queued]:
     return out
 
 
-def _ask_order(w: Work, seat: int, group: list[Queued]) -> Queued:
+def _ask_order(w: Work, seat: int, group: list[Queued]) -> Queued | None:
+    """The ability of ``group`` that ``seat`` resolves next; ``None`` if it stopped at its question."""
     compiled = [w.rules.ability(q[1], q[2]) for q in group]
     if all(c.constant_gain for c in compiled):
         return group[0]
@@ -856,12 +873,11 @@ def _ask_order(w: Work, seat: int, group: list[Queued]) -> Queued:
     if len(by_key) == 1:
         return group[0]
     options = [Option(k, labels[k]) for k in by_key]
-    try:
-        key = w.ask(w.flow, seat, "order_abilities", options, "choose which ability resolves next", None)
-    except Suspend:
+    answer = w.question(w.flow, seat, "order_abilities", options, "choose which ability resolves next", None)
+    if answer is None:
         w.resume = _Ordering(by_key)
-        raise
-    return by_key[key]
+        return None
+    return by_key[answer]
 
 
 class _Ordering(Resume):

@@ -272,6 +272,20 @@ class Work:
         A question with one option answers itself; callers never ask with
         none (R1: a choice with no legal option is skipped).
         """
+        key = self.question(asker, seat, kind, options, prompt, source)
+        if key is None:
+            raise Suspend
+        return key
+
+    def question(self, asker: Asker, seat: int, kind: str, options: Sequence[Option], prompt: str,
+                 source: str | None) -> str | None:
+        """``ask`` for the game flow's own questions: ``None`` where ``ask`` would raise ``Suspend``.
+
+        The question is then ``self.decision``, and the flow step that asked returns at once, as
+        an exception would have made it, and ``flow.run`` stops there.  Compiled, an exception
+        costs a traceback entry (a code object and a frame) for each function it leaves, at
+        every question of a ``choose()`` line; a return costs nothing.
+        """
         if len(options) == 1:
             return options[0].key
         if seat == self.automa:  # Automa's choices follow fixed rules; nobody is asked (solo)
@@ -281,9 +295,10 @@ class Work:
         if pos < len(asker.answers):
             return asker.answers[pos]
         self.decision = d = Decision(seat, kind, tuple(options), prompt, source)
-        if self.answerer is None:
-            raise Suspend
-        key = self.answerer(d)  # checks the key and records it in ``history``
+        answerer = self.answerer
+        if answerer is None:
+            return None
+        key = answerer(d)  # checks the key and records it in ``history``
         self.decision = None
         self.answered += 1
         return key
