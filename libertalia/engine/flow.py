@@ -21,7 +21,7 @@ from . import automa, journal
 from .ordering import clashes
 from .program.base import NOTHING_DONE, Unbound
 from .specs import Rules, SoloCard
-from .work import Frame, Queued, Resume, Suspend, Work
+from .work import Frame, Queued, Resume, Suspend, Work, new_decision
 
 STEP_BUDGET = 100_000
 """Instructions and flow steps ``run`` may execute between two decisions.
@@ -183,7 +183,7 @@ def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None]
 
 
 def selection_question(rules: Rules, seat: int, hand: Sequence[str]) -> Decision:
-    return Decision(seat, "play_character", _play_options(rules, hand), SELECT_PROMPT, None)
+    return new_decision(seat, "play_character", _play_options(rules, hand), SELECT_PROMPT, None)
 
 
 def _play_options(rules: Rules, hand: Sequence[str]) -> tuple[Option, ...]:

@@ -13,7 +13,7 @@ anchor, reputation overflow, island order); every rule about *when* lives in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 from .._mypyc import mypyc_attr
 from ..state import (
@@ -33,6 +33,28 @@ if TYPE_CHECKING:
     from .specs import Instruction, Rules
 
 PILES = ("hand", "ship", "graveyard")
+
+DECISION_FIELDS: Final = ("player", "kind", "options", "prompt", "source")
+"""``Decision``'s fields in order, as ``new_decision`` fills them (a test holds them to attrs' list)."""
+_NEW: Final[Any] = object.__new__
+_SET_PLAYER, _SET_KIND, _SET_OPTIONS, _SET_PROMPT, _SET_SOURCE = (
+    Decision.__dict__[name].__set__ for name in DECISION_FIELDS)
+
+
+def new_decision(player: int, kind: str, options: tuple[Option, ...], prompt: str, source: str | None) -> Decision:
+    """``Decision(player, kind, options, prompt, source)``, the same value, built for half the cost.
+
+    attrs' ``__init__`` of a frozen class is interpreted code that sets each field through
+    ``object.__setattr__``: 0.44 µs, paid at every question (7% of a compiled play-out).  This
+    writes the slots with their own setters instead, from compiled code when the build is.
+    """
+    d: Decision = _NEW(Decision)
+    _SET_PLAYER(d, player)
+    _SET_KIND(d, kind)
+    _SET_OPTIONS(d, options)
+    _SET_PROMPT(d, prompt)
+    _SET_SOURCE(d, source)
+    return d
 
 
 def identity(ref: CardRef) -> CardRef:
@@ -294,7 +316,7 @@ class Work:
         asker.pos += 1
         if pos < len(asker.answers):
             return asker.answers[pos]
-        self.decision = d = Decision(seat, kind, tuple(options), prompt, source)
+        self.decision = d = new_decision(seat, kind, tuple(options), prompt, source)
         answerer = self.answerer
         if answerer is None:
             return None

@@ -1,0 +1,27 @@
+"""The working copy's own helpers (``engine.work``): what they build is what the public classes build."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from libertalia.engine.work import DECISION_FIELDS, new_decision
+from libertalia.state import Decision, Option
+
+
+def test_new_decision_fills_every_field_of_decision() -> None:
+    """new_decision writes Decision's slots by name: a field added to Decision must be added there too."""
+    assert tuple(f.name for f in attrs.fields(Decision)) == DECISION_FIELDS
+
+
+@pytest.mark.parametrize("source", [None, "Cook"])
+def test_new_decision_is_the_value_the_constructor_builds(source: str | None) -> None:
+    """Equal, of the same class, hashing alike and as frozen as Decision(...) itself."""
+    options = (Option("a", "A"), Option("b", "B"))
+    built = new_decision(2, "choose_loot", options, "choose loot", source)
+    expected = Decision(2, "choose_loot", options, "choose loot", source)
+    assert type(built) is Decision
+    assert built == expected and hash(built) == hash(expected) and repr(built) == repr(expected)
+    assert built.keys() == ("a", "b")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.player = 0  # type: ignore[misc]
