@@ -183,11 +183,11 @@ def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None]
 
 
 def selection_question(rules: Rules, seat: int, hand: Sequence[str]) -> Decision:
-    return new_decision(seat, "play_character", _play_options(rules, hand), SELECT_PROMPT, None)
+    return new_decision(seat, "play_character", _play_options(rules.play_options, hand), SELECT_PROMPT, None)
 
 
-def _play_options(rules: Rules, hand: Sequence[str]) -> tuple[Option, ...]:
-    play = rules.play_options
+def _play_options(play: dict[str, Option], hand: Sequence[str]) -> tuple[Option, ...]:
+    """The options of a selection, from ``Rules.play_options``."""
     return tuple([play[name] for name in hand])
 
 
@@ -203,7 +203,7 @@ def _select(w: Work) -> None:
             if commits[picker] is None and picker != automa:
                 cards = seats[picker].hand
                 if len(cards) > 1:
-                    options = _play_options(w.rules, cards)
+                    options = _play_options(w.tables.play_options, cards)
                     commits[picker] = w.ask(flow, picker, "play_character", options, SELECT_PROMPT, None)
                 elif cards:
                     commits[picker] = cards[0]
@@ -214,7 +214,7 @@ def _select(w: Work) -> None:
         w.step = "reveal"
         return
     hand = w.seats[seat].hand  # kept sorted by rank
-    key = w.question(w.flow, seat, "play_character", _play_options(w.rules, hand), SELECT_PROMPT, None)
+    key = w.question(w.flow, seat, "play_character", _play_options(w.tables.play_options, hand), SELECT_PROMPT, None)
     if key is None:
         w.resume = _Picking(seat)
         return
@@ -249,7 +249,10 @@ def _reveal(w: Work) -> None:
     w.moves += 1
     w.commits = [None] * w.n
     # The island names every card played: one record stands for the plays and the reveal.
-    island = tuple(x for seat, name in w.island for x in (-1 if seat is None else seat, name))
+    played: list[int | str] = []
+    for owner, name in w.island:
+        played += (-1 if owner is None else owner, name)
+    island = tuple(played)
     if w.automa is None:
         w.log(journal.PLAYS_REVEALED, island)
     else:
@@ -307,7 +310,7 @@ def _sun(w: Work) -> None:
         if abilities:
             watch = ref[0] == w.automa
             before = situation(w) if watch else ""
-            if (source, "sun") in w.rules.all_direct:  # nothing to stack: run them here, in order
+            if (source, "sun") in w.tables.all_direct:  # nothing to stack: run them here, in order
                 for i, c in abilities:
                     if c.coins is not None:
                         run_coins(w, ref[0], source, c.coins)
@@ -486,7 +489,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> bool:
     rules = w.tables
     name = ref[1]
     today = w.today()
-    if today and rules.cards[name].takes_loot:
+    if today and name not in rules.no_loot:
         if len(today) == 1 or len(set(today)) == 1:
             kind = today[0]
         else:
@@ -504,8 +507,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> bool:
         w.log(journal.TAKE_AT_DUSK, seat, name, kind)
         if kind in rules.timed_kinds["dusk"]:
             _queue_source(w, seat, "l:" + kind, "dusk", ref)
-    if name in rules.acting["dusk"]:
-        _queue_source(w, seat, rules.card_sources[name], "dusk", ref)
+    _queue_card(w, seat, ref, "dusk")
     return True
 
 
@@ -527,8 +529,7 @@ class _Taking(Resume):
         w.log(journal.TAKE_AT_DUSK, seat, ref[1], key)
         if key in rules.timed_kinds["dusk"]:
             _queue_source(w, seat, "l:" + key, "dusk", ref)
-        if ref[1] in rules.acting["dusk"]:
-            _queue_source(w, seat, rules.card_sources[ref[1]], "dusk", ref)
+        _queue_card(w, seat, ref, "dusk")
         w.sub = 2
 
 
@@ -538,26 +539,31 @@ def _queue_source(w: Work, seat: int, source: str, timing: str, this: CardRef | 
             w.queue.append((seat, source, i, this, c.last, c.first))
 
 
+def _queue_card(w: Work, seat: int, ref: CardRef, timing: str) -> None:
+    """Queue the ``timing`` abilities of ``seat``'s character ``ref``."""
+    abilities = w.tables.card_entries[timing].get(ref[1])
+    if abilities is not None:
+        for source, i, last, first in abilities:
+            w.queue.append((seat, source, i, ref, last, first))
+
+
 def _queue_ship(w: Work, seat: int, timing: str) -> None:
     """Queue the ``timing`` abilities of every character aboard ``seat``'s ship."""
-    timed = w.tables.timed
+    entries = w.tables.card_entries[timing]
     queue = w.queue
-    sources = w.tables.card_sources
-    acting = w.tables.acting[timing]
     for name in w.seats[seat].ship:
-        if name not in acting:
-            continue
-        source = sources[name]
-        for i, c in timed.get((source, timing), ()):
-            if not c.passive:
-                queue.append((seat, source, i, (seat, name), c.last, c.first))
+        abilities = entries.get(name)
+        if abilities is not None:
+            ref = (seat, name)
+            for source, i, last, first in abilities:
+                queue.append((seat, source, i, ref, last, first))
 
 
 # ---------------------------------------------------------------- night
 def _night(w: Work) -> None:
     """R8: each player orders their own night abilities; R11 ``last`` ones after all."""
     if w.sub == 0:
-        w.census = tuple(tuple(p.ship) for p in w.seats)
+        w.census = tuple([tuple(p.ship) for p in w.seats])
         for seat in range(w.n):
             _queue_ship(w, seat, "moon")
             _queue_held_loot(w, seat, "moon")
@@ -666,16 +672,20 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
     Loot goes in board order: a stormy chest that spends maps resolves before the maps score.
     """
     loot = w.seats[seat].loot
-    if not loot or w.tables.timed_kinds.get(timing, frozenset()).isdisjoint(loot):
+    if not loot:
+        return
+    entries = w.tables.loot_entries[timing]
+    if entries.keys().isdisjoint(loot):
         return
     done: set[str] = set()
-    timed = w.tables.timed
+    queue = w.queue
     for kind in sorted(loot, key=w.tables.kind_order.__getitem__):
-        source = f"l:{kind}"
-        for i, c in timed.get((source, timing), ()):
-            if not (c.once and kind in done):
-                w.queue.append((seat, source, i, None, c.last, c.first))
-        done.add(kind)
+        abilities = entries.get(kind)
+        if abilities is not None:
+            for source, i, last, first, once in abilities:
+                if not (once and kind in done):
+                    queue.append((seat, source, i, None, last, first))
+            done.add(kind)
 
 
 # ---------------------------------------------------------------- queues
@@ -711,7 +721,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         # Drop abilities whose card has left its zone first, so that nothing
         # changes before the question below (a resumed run must see the same group).
         # Unless no card moved and nothing was queued since the last check.
-        if w.queue_checked != (w.moves, len(queue)):
+        if w.checked_moves != w.moves or w.checked_queue != len(queue):
             queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
         if tokens:
             queue[:] = _tokens_still_held(w, queue)
@@ -747,7 +757,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
                     at = queue.index(chosen)
             del queue[at]
         # ``_resolve``, written out: the queue's hottest path (see ``_dusk_take``).
-        w.queue_checked = (w.moves, len(queue))
+        w.checked_moves, w.checked_queue = w.moves, len(queue)
         seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
         ability = sources[source][index]
         if not ability.direct:
@@ -768,7 +778,7 @@ def _resolve(w: Work, chosen: Queued) -> bool:
 
     As ``_drain`` does once it has chosen (the resumed ``_Ordering`` calls this).
     """
-    w.queue_checked = (w.moves, len(w.queue))
+    w.checked_moves, w.checked_queue = w.moves, len(w.queue)
     seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
     ability = w.tables.sources[source][index]
     if not ability.direct:
@@ -817,7 +827,7 @@ def _contested(w: Work, queue: list[Queued]) -> set[tuple[int, int]]:
 
 def _bits(w: Work, group: list[Queued]) -> int:
     """The group's abilities as one int, a bit each (``Rules.ability_bits``): repeats count once."""
-    bits = w.rules.ability_bits
+    bits = w.tables.ability_bits
     mask = 0
     for q in group:
         mask |= bits[q[1]][q[2]]

@@ -16,6 +16,8 @@ from ..language import ast
 from ..state import Option
 from . import journal, rng
 
+TIMINGS = ("sun", "dusk", "moon", "anchor")
+"""When abilities act: a day's walk, dusk, night and the anchor at a voyage's end."""
 UNCHARTED_COUNTER = 1 << 62
 """Where a game's uncharted side draws sit in its random stream: far beyond any game's own draws."""
 
@@ -77,7 +79,8 @@ class Tables:
     """
 
     __slots__ = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options",
-                 "ranks", "cards", "overflow", "voyages")
+                 "ranks", "cards", "overflow", "voyages", "play_options", "option_cache", "all_direct", "no_loot",
+                 "tie_breakers", "ability_bits", "early_bits", "loot_movers", "card_entries", "loot_entries")
 
     def __init__(self, rules: Rules) -> None:
         self.sources: dict[str, tuple[Compiled, ...]] = rules.sources
@@ -91,6 +94,49 @@ class Tables:
         self.cards: dict[str, CharacterSpec] = rules._by_name  # marked names ("Cook#1") included
         self.overflow: int = rules.board.overflow
         self.voyages: int = len(rules.board.voyage_days)
+        self.play_options: dict[str, Option] = rules.play_options
+        self.option_cache: dict[tuple[Any, ...], Option] = rules.option_cache
+        self.all_direct: frozenset[tuple[str, str]] = rules.all_direct
+        self.ability_bits: dict[str, tuple[int, ...]] = rules.ability_bits
+        self.early_bits: int = rules.early_bits
+        self.loot_movers: int = rules.loot_movers
+        # Facts read off the specs once, not at every card of every day.
+        self.no_loot: frozenset[str] = frozenset(name for name, c in rules._by_name.items() if not c.takes_loot)
+        board = rules.board
+        self.tie_breakers: dict[float, tuple[int, ...]] | None = (
+            board.tie_breakers if board.tie_break == "tie_breakers" else None)
+        # What a phase queues, by timing, read off ``timed`` once (``flow._queue_ship``, ``_queue_held_loot``).
+        self.card_entries: dict[str, dict[str, tuple[CardEntry, ...]]] = {
+            timing: _card_entries(rules, timing) for timing in TIMINGS}
+        self.loot_entries: dict[str, dict[str, tuple[LootEntry, ...]]] = {
+            timing: _loot_entries(rules, timing) for timing in TIMINGS}
+
+
+CardEntry = tuple[str, int, bool, bool]
+"""A card's ability as a phase queues it: (source, index, last, first)."""
+LootEntry = tuple[str, int, bool, bool, bool]
+"""A loot kind's ability as a phase queues it: (source, index, last, first, once)."""
+
+
+def _card_entries(rules: Rules, timing: str) -> dict[str, tuple[CardEntry, ...]]:
+    """By card name: its abilities of ``timing`` that act (not a standing rule); cards with none left out."""
+    out: dict[str, tuple[CardEntry, ...]] = {}
+    for name, source in rules.card_sources.items():
+        entries = tuple((source, i, c.last, c.first) for i, c in rules.timed.get((source, timing), ()) if not c.passive)
+        if entries:
+            out[name] = entries
+    return out
+
+
+def _loot_entries(rules: Rules, timing: str) -> dict[str, tuple[LootEntry, ...]]:
+    """By loot kind: its abilities of ``timing``; kinds with none left out."""
+    out: dict[str, tuple[LootEntry, ...]] = {}
+    for kind in rules.kinds:
+        source = f"l:{kind}"
+        entries = tuple((source, i, c.last, c.first, c.once) for i, c in rules.timed.get((source, timing), ()))
+        if entries:
+            out[kind] = entries
+    return out
 
 
 def _may_move_loot(writes: frozenset[str]) -> bool:
@@ -334,11 +380,11 @@ class Rules:
         put("kind_order", {kind: i for i, kind in enumerate(self.kinds)})
         put("card_sources", {name: f"c:{name}" for name in self._by_name})
         put("acting", {timing: frozenset(name for name, c in self._by_name.items() if c.has(timing))
-                       for timing in ("sun", "dusk", "moon", "anchor")})
+                       for timing in TIMINGS})
         put("all_direct", frozenset(key for key, abilities in self.timed.items()
                                     if all(c.direct for _, c in abilities)))
         put("timed_kinds", {timing: frozenset(s.kind for s in self.loot if any(c.timing == timing for c in s.compiled))
-                            for timing in ("sun", "dusk", "moon", "anchor")})
+                            for timing in TIMINGS})
         options = {c.name: Option(c.name, f"{c.name} ({c.rank:g})") for c in self.characters}
         options.update({name: Option(name, f"{c.name} ({c.rank:g}, seat {name.partition('#')[2]}'s card)")
                         for name, c in marked.items()})

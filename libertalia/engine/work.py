@@ -173,8 +173,8 @@ class Work:
         "rules", "tables", "n", "seats", "track", "island", "days", "aside", "bag", "undealt", "voyage", "day", "step",
         "cursor", "sub", "order", "commits", "frames", "queue", "flow", "seed", "counter", "census", "net",
         "extra", "just_took", "left_of_neutral", "decision", "old_journal", "journal", "history", "answerer",
-        "answered", "moves", "queue_checked", "automa", "solo_deck", "solo_discard", "ranks", "watching",
-        "no_effect", "setup", "handicap", "loot_may_move", "contested", "resume",
+        "answered", "moves", "checked_moves", "checked_queue", "automa", "solo_deck", "solo_discard", "ranks",
+        "watching", "no_effect", "setup", "handicap", "loot_may_move", "contested", "resume",
     )
 
     def __init__(self, rules: Rules, s: GameState) -> None:
@@ -217,7 +217,8 @@ class Work:
         # Counts changes of the island or of any seat's piles, so that a queue checked
         # since the last one (``flow._drain``) is not checked again.
         self.moves = 0
-        self.queue_checked: tuple[int, int] | None = None
+        self.checked_moves = -1  # ``moves`` and the queue's length at that check (-1: not checked)
+        self.checked_queue = -1
         self.automa = s.automa
         self.solo_deck = list(s.solo_deck)
         self.solo_discard = list(s.solo_discard)
@@ -482,9 +483,9 @@ class Work:
         rank = self.ranks[ref] if self.ranks and ref in self.ranks else self.tables.ranks[name]
         if seat is None:
             return (rank, -1.0)  # a neutral card goes left on ties (S1)
-        board = self.rules.board
-        if board.tie_break == "tie_breakers":
-            return (rank, float(board.tie_breakers[self.tables.ranks[name]][seat]))
+        tie_breakers = self.tables.tie_breakers
+        if tie_breakers is not None:
+            return (rank, float(tie_breakers[self.tables.ranks[name]][seat]))
         return (rank, float(self.track.index(seat)))
 
     def insert_on_island(self, ref: CardRef) -> None:

@@ -100,7 +100,7 @@ def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
         c = rules.ability(source, i)
         return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
 
-    w: Any = SimpleNamespace(rules=rules)
+    w: Any = SimpleNamespace(rules=rules, tables=rules.tables)
     rnd = random.Random(7)
     verdicts = set()
     for _ in range(300):

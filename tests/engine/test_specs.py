@@ -12,7 +12,8 @@ import libertalia as lt
 from libertalia.engine.specs import Rules, Tables
 from tests.helpers import ENGINE_COMPILED, galecrest
 
-_SHARED = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options", "ranks")
+_SHARED = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options", "ranks",
+           "play_options", "option_cache", "all_direct", "ability_bits")
 
 
 def _agrees(rules: Rules) -> None:
@@ -23,10 +24,23 @@ def _agrees(rules: Rules) -> None:
     assert t.cards is rules._by_name
     assert t.overflow == rules.board.overflow
     assert t.voyages == len(rules.board.voyage_days)
+    assert (t.early_bits, t.loot_movers) == (rules.early_bits, rules.loot_movers)
+    assert t.no_loot == {name for name, c in rules._by_name.items() if not c.takes_loot}
+    board = rules.board
+    assert t.tie_breakers == (board.tie_breakers if board.tie_break == "tie_breakers" else None)
+    for timing in ("sun", "dusk", "moon", "anchor"):
+        for name, source in rules.card_sources.items():
+            abilities = rules.timed.get((source, timing), ())
+            acting = tuple((source, i, c.last, c.first) for i, c in abilities if not c.passive)
+            assert t.card_entries[timing].get(name, ()) == acting, (timing, name)
+        for kind in rules.kinds:
+            source = f"l:{kind}"
+            held = tuple((source, i, c.last, c.first, c.once) for i, c in rules.timed.get((source, timing), ()))
+            assert t.loot_entries[timing].get(kind, ()) == held, (timing, kind)
 
 
 def test_tables_are_the_rules_own_dicts() -> None:
-    """One object per Rules shares the very dicts the rules hold, so the two never disagree."""
+    """One object per Rules shares the very dicts the rules hold, and what it derives agrees with them."""
     rules = galecrest()
     _agrees(rules)
     assert rules.tables.cards["Bosun#1"] is rules.card("Bosun#1")  # marked names, as Rules.card has them

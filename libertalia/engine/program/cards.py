@@ -240,7 +240,7 @@ def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | No
 def character_option(w: Work, ref: CardRef, seat: int) -> Option:
     """The option naming ``ref`` to ``seat``: made once per card, asker and zone (``Rules.option_cache``)."""
     zone = w.zone_of(ref)
-    cache = w.rules.option_cache
+    cache = w.tables.option_cache
     option = cache.get((ref, seat, zone))
     if option is None:
         owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
