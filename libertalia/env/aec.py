@@ -259,6 +259,84 @@ def raw_env(rules: Rules | str | Path = "galecrest", players: int = 4, **kwargs:
 
 
 def env(rules: Rules | str | Path = "galecrest", players: int = 4, **kwargs: Any) -> AECEnv:
-    """The env with PettingZoo's usual checks around it: actions in range, calls in order."""
-    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(rules, players, **kwargs))
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The env with PettingZoo's usual checks around it: actions in range, calls in order.
+
+    The wrappers are PettingZoo's own (``OrderEnforcingWrapper`` around ``AssertOutOfBoundsWrapper``),
+    subclassed only to make their checks cheap (``_InOrder``, ``_InRange``): they check, allow and
+    refuse exactly what PettingZoo's do.
+    """
+    return _InOrder(_InRange(raw_env(rules, players, **kwargs)))
+
+
+class _InRange(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]  # pettingzoo ships no type hints
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a shortcut for the usual action, a plain int in range.
+
+    The stock check asks ``action_space(agent).contains(action)`` through two ``__getattr__`` look-ups
+    and numpy's integer casts, a few microseconds a step; ``Discrete(n).contains`` admits every such
+    int, so it is passed straight on.  Anything else (``None``, numpy integers, out of range, a bool)
+    takes the stock check.
+    """
+
+    def __init__(self, inner: LibertaliaEnv) -> None:
+        super().__init__(inner)
+        self._inner = inner
+        self._count = len(inner.keys)
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._count:
+            self._inner.step(action)
+        else:
+            super().step(action)
+
+
+class _Through:
+    """An attribute of the bare env that ``_InOrder`` reads straight from it, as PettingZoo's wrappers read
+    it through their ``__getattr__`` chain (one Python call per wrapper, several times a step).
+
+    ``gated``: refused before ``reset`` as ``OrderEnforcingWrapper`` refuses it, by letting its
+    ``__getattr__`` answer.  A non-data descriptor, so an attribute set on the wrapper itself still
+    shadows it, as it would shadow the forwarded one.
+    """
+
+    def __init__(self, gated: bool = True) -> None:
+        self.gated = gated
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, wrapper: _InOrder | None, owner: type | None = None) -> Any:
+        if wrapper is None:
+            return self
+        if wrapper._has_reset or not self.gated:
+            return getattr(wrapper._inner, self.name)
+        return wrapper.__getattr__(self.name)
+
+
+class _InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo ships no type hints
+    """PettingZoo's ``OrderEnforcingWrapper`` reading the env's bookkeeping (``agent_selection``, ``agents``,
+    the reward and termination dicts) and observations straight from the bare env once reset.
+
+    Same checks, same errors, same warnings: only the per-step look-ups through each wrapper's
+    ``__getattr__`` are gone (``last``, ``agent_iter`` and ``step`` make about ten a step).
+    """
+
+    agent_selection = _Through()
+    agents = _Through()
+    rewards = _Through()
+    terminations = _Through()
+    truncations = _Through()
+    infos = _Through()
+    _cumulative_rewards = _Through(gated=False)
+
+    def __init__(self, inner: _InRange) -> None:
+        super().__init__(inner)
+        self._inner = inner._inner
+
+    def observe(self, agent: str) -> Obs | None:
+        if self._has_reset:  # _InRange adds nothing to observe
+            return self._inner.observe(agent)
+        return super().observe(agent)  # type: ignore[no-any-return]  # pettingzoo ships no type hints
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own OrderEnforcingWrapper shows: the env's name
