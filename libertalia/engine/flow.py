@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from ..errors import StepBudgetExceeded
 from ..state import CardRef, Decision, Option
@@ -23,13 +24,13 @@ from .program.base import NOTHING_DONE, Unbound
 from .specs import Rules, SoloCard
 from .work import Frame, Queued, Resume, Suspend, Work, new_decision
 
-STEP_BUDGET = 100_000
+STEP_BUDGET: Final = 100_000
 """Instructions and flow steps ``run`` may execute between two decisions.
 
 Between two decisions the bundled cards run fewer than 300 (no random game of either
 edition needed more), so going past this means a card text loops.
 """
-RECENT_SOURCES = 8
+RECENT_SOURCES: Final = 8
 """How many of the most recently finished abilities a ``StepBudgetExceeded`` names."""
 
 
@@ -162,7 +163,7 @@ def _start_day(w: Work) -> None:
 
 
 # ---------------------------------------------------------------- selection
-SELECT_PROMPT = "choose a character to send to the island"
+SELECT_PROMPT: Final = "choose a character to send to the island"
 
 
 def forced_commits(hands: Sequence[Sequence[str]], commits: Sequence[str | None], automa: int | None = None,
@@ -905,7 +906,7 @@ class _Ordering(Resume):
         _resolve(w, chosen)
 
 
-_STEPS: dict[str, Callable[[Work], None]] = {
+_STEPS: Final[dict[str, Callable[[Work], None]]] = {
     "voyage": _voyage,
     "select": _select,
     "reveal": _reveal,

@@ -26,7 +26,7 @@ phase begins after it; after an older log's ``REVEAL`` the phase is unknown unti
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -335,16 +335,69 @@ TEMPLATES: tuple[Template, ...] = (
     Template("nwwwww", _swapped, (0,)),  # SWAP_LOOT_FROM: seat, kind, its place, other kind, its place, source
 )
 
-# Template numbers, by what happened (the engine's ``log`` calls name these).
-(RULES, VOYAGE, INCOME, START_COINS, DAY, PLAY, REVEAL, LEFTOVER, REMOVE_LOOT, TAKE_AT_DUSK,
- BANK, OVER, DISCARD, TAKE_OVER, GRAVEYARD_TO_HAND, PUT, CHANGE, PAY, MOVE_REPUTATION, PUT_ON_ISLAND,
- TAKE_LOOT, RETURN_LOOT, KEEP, KEEP_LOOT, GIVE_LOOT, DRAW_LOOT, SWAP_LOOT, BORROW,
- CHANGE_DOUBLOONS, PILFERER_PLAYS, PILFERER_TAKES, NO_EFFECT, HANDICAP, DISCARD_BY, TAKE_LOOT_FROM, OVERFLOW,
- PUSHED, TIE_BROKEN, BORROW_BY,
- DUSK, NIGHT, ANCHOR, POSITION, PLAYS_REVEALED, SOLO_PLAYS_REVEALED,
- DISCARDED, DISCARDED_BY, TAKEN_OVER, MOVED, GRAVEYARD_TO_HAND_BY, OVERFLOW_BY, PUSHED_BY,
- MOVE_REPUTATION_BY, PUT_ON_ISLAND_FROM, RETURN_LOOT_FROM, KEEP_BY, KEEP_LOOT_BY, GIVE_LOOT_FROM, DRAW_LOOT_BY,
- SWAP_LOOT_FROM) = range(len(TEMPLATES))
+# Template numbers, by what happened (the engine's ``log`` calls name these), in ``TEMPLATES``' order.
+# Final literals: the compiled engine builds them into its code instead of looking each one up on
+# this module at every event (tests/engine/test_journal.py holds each to its template's place).
+RULES: Final = 0
+VOYAGE: Final = 1
+INCOME: Final = 2
+START_COINS: Final = 3
+DAY: Final = 4
+PLAY: Final = 5
+REVEAL: Final = 6
+LEFTOVER: Final = 7
+REMOVE_LOOT: Final = 8
+TAKE_AT_DUSK: Final = 9
+BANK: Final = 10
+OVER: Final = 11
+DISCARD: Final = 12
+TAKE_OVER: Final = 13
+GRAVEYARD_TO_HAND: Final = 14
+PUT: Final = 15
+CHANGE: Final = 16
+PAY: Final = 17
+MOVE_REPUTATION: Final = 18
+PUT_ON_ISLAND: Final = 19
+TAKE_LOOT: Final = 20
+RETURN_LOOT: Final = 21
+KEEP: Final = 22
+KEEP_LOOT: Final = 23
+GIVE_LOOT: Final = 24
+DRAW_LOOT: Final = 25
+SWAP_LOOT: Final = 26
+BORROW: Final = 27
+CHANGE_DOUBLOONS: Final = 28
+PILFERER_PLAYS: Final = 29
+PILFERER_TAKES: Final = 30
+NO_EFFECT: Final = 31
+HANDICAP: Final = 32
+DISCARD_BY: Final = 33
+TAKE_LOOT_FROM: Final = 34
+OVERFLOW: Final = 35
+PUSHED: Final = 36
+TIE_BROKEN: Final = 37
+BORROW_BY: Final = 38
+DUSK: Final = 39
+NIGHT: Final = 40
+ANCHOR: Final = 41
+POSITION: Final = 42
+PLAYS_REVEALED: Final = 43
+SOLO_PLAYS_REVEALED: Final = 44
+DISCARDED: Final = 45
+DISCARDED_BY: Final = 46
+TAKEN_OVER: Final = 47
+MOVED: Final = 48
+GRAVEYARD_TO_HAND_BY: Final = 49
+OVERFLOW_BY: Final = 50
+PUSHED_BY: Final = 51
+MOVE_REPUTATION_BY: Final = 52
+PUT_ON_ISLAND_FROM: Final = 53
+RETURN_LOOT_FROM: Final = 54
+KEEP_BY: Final = 55
+KEEP_LOOT_BY: Final = 56
+GIVE_LOOT_FROM: Final = 57
+DRAW_LOOT_BY: Final = 58
+SWAP_LOOT_FROM: Final = 59
 
 MARKERS = frozenset({DUSK, NIGHT, ANCHOR, POSITION})
 """The templates that are bookkeeping only: they stand for no event."""

@@ -49,7 +49,7 @@ def seed_problem(seed: object) -> str | None:
         return f"a seed is {SEED_RANGE}, not {shown}"
     return None
 _MAX_TRIES: Final = 1 << 10
-_LIMITS: dict[int, int] = {}
+_LIMITS: Final[dict[int, int]] = {}
 """Rejection limits of the small ``n`` that bots and shuffles draw again and again."""
 
 
@@ -107,7 +107,7 @@ and CI runs it on the compiled build too.
 _WORD_BELOW: Final = 1 << 31
 """The ``n`` the machine words handle (below 2**31 every remainder step stays in a word)."""
 _SIGN: Final = 1 << 63
-_WORD_LIMITS: dict[int, tuple[int, int]] = {}
+_WORD_LIMITS: Final[dict[int, tuple[int, int]]] = {}
 """By ``n``: the largest draw accepted, less 2**63, and ``2**63 % n``."""
 _G_WORD: Final[i64] = _GOLDEN - (1 << 64)  # the constants as signed words
 _C1_WORD: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)

@@ -34,11 +34,15 @@ if TYPE_CHECKING:
 
 PILES = ("hand", "ship", "graveyard")
 
-DECISION_FIELDS: Final = ("player", "kind", "options", "prompt", "source")
-"""``Decision``'s fields in order, as ``new_decision`` fills them (a test holds them to attrs' list)."""
+# ``new_decision``'s tools, one setter per field of ``Decision`` (tests/engine/test_work.py holds them to
+# attrs' list).  Final: compiled, each is a C static, not a look-up in this module's globals at every question.
 _NEW: Final[Any] = object.__new__
-_SET_PLAYER, _SET_KIND, _SET_OPTIONS, _SET_PROMPT, _SET_SOURCE = (
-    Decision.__dict__[name].__set__ for name in DECISION_FIELDS)
+_DECISION: Final = Decision
+_SET_PLAYER: Final[Any] = Decision.__dict__["player"].__set__
+_SET_KIND: Final[Any] = Decision.__dict__["kind"].__set__
+_SET_OPTIONS: Final[Any] = Decision.__dict__["options"].__set__
+_SET_PROMPT: Final[Any] = Decision.__dict__["prompt"].__set__
+_SET_SOURCE: Final[Any] = Decision.__dict__["source"].__set__
 
 
 def new_decision(player: int, kind: str, options: tuple[Option, ...], prompt: str, source: str | None) -> Decision:
@@ -48,7 +52,7 @@ def new_decision(player: int, kind: str, options: tuple[Option, ...], prompt: st
     ``object.__setattr__``: 0.44 µs, paid at every question (7% of a compiled play-out).  This
     writes the slots with their own setters instead, from compiled code when the build is.
     """
-    d: Decision = _NEW(Decision)
+    d: Decision = _NEW(_DECISION)
     _SET_PLAYER(d, player)
     _SET_KIND(d, kind)
     _SET_OPTIONS(d, options)
@@ -144,7 +148,7 @@ class Frame:
                           tuple(self.marks), self.origin)
 
 
-_NO_MARKS: list[Mark | None] = []
+_NO_MARKS: Final[list[Mark | None]] = []
 """The marks of a program without binders: shared, never written (no slot to write)."""
 
 

@@ -274,3 +274,28 @@ def test_damaged_typed_fields_are_refused(template: int, args: tuple[object, ...
     journal.write(out, IDS, template, args)
     with pytest.raises(journal.JournalError, match=message):
         journal.decode(bytes(out), WORDS, players=3)
+
+
+def test_each_template_number_is_its_templates_place() -> None:
+    """The numbers are written out (Final, for the compiled build): each is the place of the template whose
+    comment names it, and together they number every template once."""
+    import ast
+    import inspect
+
+    source = inspect.getsource(journal)
+    tree = ast.parse(source)
+    numbers = {node.target.id: node.value.value for node in tree.body
+               if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+               and isinstance(node.value, ast.Constant) and isinstance(node.value.value, int)
+               and node.target.id.isupper() and hasattr(journal, node.target.id)
+               and getattr(journal, node.target.id) == node.value.value and node.target.id != "CACHE_LIMIT"}
+    assert sorted(numbers.values()) == list(range(len(journal.TEMPLATES)))
+    table = next(node for node in tree.body if isinstance(node, ast.AnnAssign)
+                 and isinstance(node.target, ast.Name) and node.target.id == "TEMPLATES")
+    assert isinstance(table.value, ast.Tuple)
+    lines = source.splitlines()
+    for place, entry in enumerate(table.value.elts):
+        assert entry.end_lineno is not None
+        comment = lines[entry.end_lineno - 1].rsplit("#", 1)[1].strip()
+        named = comment.split(":")[0].split()[0]
+        assert numbers[named] == place, (named, place)

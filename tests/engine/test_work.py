@@ -5,13 +5,13 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from libertalia.engine.work import DECISION_FIELDS, new_decision
+from libertalia.engine.work import new_decision
 from libertalia.state import Decision, Option
 
 
 def test_new_decision_fills_every_field_of_decision() -> None:
     """new_decision writes Decision's slots by name: a field added to Decision must be added there too."""
-    assert tuple(f.name for f in attrs.fields(Decision)) == DECISION_FIELDS
+    assert tuple(f.name for f in attrs.fields(Decision)) == ("player", "kind", "options", "prompt", "source")
 
 
 @pytest.mark.parametrize("source", [None, "Cook"])

@@ -6,7 +6,7 @@ the answers so far and its marks: plain data (design.md §2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from ...state import Option
 from .actions import Action
@@ -58,6 +58,10 @@ def _possible(actions: tuple[Action, ...], w: Work, f: Frame) -> bool:
     return all(a.can_change(w, f) for a in actions)
 
 
+YES_NO: Final = (Option("yes", "yes"), Option("no", "no"))
+"""The options of a ``may`` question."""
+
+
 class May(Record):
     """``you may …``: asked only when the actions could all change something; ``no`` goes to ``else_at``."""
 
@@ -78,8 +82,7 @@ class May(Record):
     def act(self, w: Work, f: Frame) -> int:
         if not _possible(self.actions, w, f):
             return self.else_at
-        options = [Option("yes", "yes"), Option("no", "no")]
-        key = w.ask(f, f.seat, "may", options, f"{self.text} Do you want to?", source_name(f))
+        key = w.ask(f, f.seat, "may", YES_NO, f"{self.text} Do you want to?", source_name(f))
         return f.pc + 1 if key == "yes" else self.else_at
 
 

@@ -77,7 +77,13 @@ def choose_token(w: Work, f: Frame, refs: list[LootRef], prompt: str) -> LootRef
     seen: dict[str, LootRef] = {}
     for r in refs:
         seen.setdefault(loot_key(r, f.seat), r)
-    options = [Option(k, loot_label(k)) for k in seen]
+    cache = w.tables.option_cache  # one option per key, as ``cards.character_option`` keeps them
+    options = []
+    for k in seen:
+        option = cache.get(("loot", k))
+        if option is None:
+            option = cache[("loot", k)] = Option(k, loot_label(k))
+        options.append(option)
     key = w.ask(f, f.seat, "choose_loot", options, prompt, source_name(f))
     return seen[key]
 
