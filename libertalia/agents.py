@@ -46,9 +46,10 @@ class RandomAgent:
         self.counter = 0
 
     def choose(self, observation: Observation, decision: Decision) -> str:
-        i = rng.draw(self.seed, self.counter, len(decision.options))
+        options = decision.options
+        i = rng.draw(self.seed, self.counter, len(options))
         self.counter += 1
-        return decision.options[i].key
+        return options[i].key
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -312,11 +312,13 @@ def _sun(w: Work) -> None:
             watch = ref[0] == w.automa
             before = situation(w) if watch else ""
             if (source, "sun") in w.tables.all_direct:  # nothing to stack: run them here, in order
-                for i, c in abilities:
-                    if c.coins is not None:
-                        run_coins(w, ref[0], source, c.coins)
+                running = w.tables.running[source]
+                for i, _ in abilities:
+                    ability = running[i]
+                    if ability.coins is not None:
+                        run_coins(w, ref[0], source, ability.coins)
                     else:
-                        run_direct(w, Frame(source, i, ref[0], ref, c.code, ref, c.slots))
+                        run_direct(w, Frame(source, i, ref[0], ref, ability.code, ref, ability.slots))
                 if watch:
                     _watched(w, ref, before)
                 continue
@@ -701,8 +703,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     queue = w.queue
     if not queue:
         return True
-    in_zone = w.in_zone
-    sources = w.tables.sources
+    sources = w.tables.running
     # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
     # Checked once a call: between two calls a stacked ability may have moved loot, while the
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
@@ -723,7 +724,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         # changes before the question below (a resumed run must see the same group).
         # Unless no card moved and nothing was queued since the last check.
         if w.checked_moves != w.moves or w.checked_queue != len(queue):
-            queue[:] = [q for q in queue if q[1][0] != "c" or in_zone((q[0], q[1][2:]), zone)]
+            queue[:] = [q for q in queue if q[1][0] != "c" or w.in_zone((q[0], q[1][2:]), zone)]
         if tokens:
             queue[:] = _tokens_still_held(w, queue)
             tokens = False
@@ -781,7 +782,7 @@ def _resolve(w: Work, chosen: Queued) -> bool:
     """
     w.checked_moves, w.checked_queue = w.moves, len(w.queue)
     seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
-    ability = w.tables.sources[source][index]
+    ability = w.tables.running[source][index]
     if not ability.direct:
         w.push_frame(source, index, seat, this)
         return True

@@ -69,6 +69,23 @@ class Compiled:
     asks: bool = attrs.field(default=unchecked(False), eq=False, repr=False)
 
 
+class Running:
+    """What running an ability reads of its ``Compiled``, in a class the compiled build makes native.
+
+    ``Compiled`` is an attrs class, so compiled code reads each of its fields by a generic look-up;
+    the queue, the day's walk and every new frame read these at each ability they run.
+    """
+
+    __slots__ = ("code", "slots", "direct", "coins", "early")
+
+    def __init__(self, c: Compiled) -> None:
+        self.code: tuple[Instruction, ...] = c.code
+        self.slots: int = c.slots
+        self.direct: bool = c.direct
+        self.coins: tuple[int, ...] | None = c.coins
+        self.early: bool = c.early
+
+
 class Tables:
     """The lookups the engine makes at every step, held where compiled code reads them natively.
 
@@ -80,10 +97,13 @@ class Tables:
 
     __slots__ = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options",
                  "ranks", "cards", "overflow", "voyages", "play_options", "option_cache", "all_direct", "no_loot",
-                 "tie_breakers", "ability_bits", "early_bits", "loot_movers", "card_entries", "loot_entries")
+                 "tie_breakers", "ability_bits", "early_bits", "loot_movers", "card_entries", "loot_entries",
+                 "running")
 
     def __init__(self, rules: Rules) -> None:
         self.sources: dict[str, tuple[Compiled, ...]] = rules.sources
+        self.running: dict[str, tuple[Running, ...]] = {
+            source: tuple([Running(c) for c in abilities]) for source, abilities in rules.sources.items()}
         self.timed: dict[tuple[str, str], tuple[tuple[int, Compiled], ...]] = rules.timed
         self.acting: dict[str, frozenset[str]] = rules.acting
         self.card_sources: dict[str, str] = rules.card_sources

@@ -108,18 +108,38 @@ class Seat:
         self.removed = list(p.removed)
 
     def pile(self, name: str) -> list[str]:
+        """The pile called ``name``: a branch each, so that compiled code reads the field from the struct."""
+        if name == "hand":
+            return self.hand
+        if name == "ship":
+            return self.ship
+        if name == "graveyard":
+            return self.graveyard
         pile: list[str] = getattr(self, name)
         return pile
 
 
-class Frame:
+class Asker:
+    """Whoever asks a question: the answers it has been given, and ``pos``, how many its current step used.
+
+    A base class rather than a union of the two kinds, so that the compiled build reads both fields
+    from the object's struct at every question.
+    """
+
+    __slots__ = ("answers", "pos")
+
+    answers: list[str]
+    pos: int
+
+
+class Frame(Asker):
     """A running ability; ``pos`` counts the answers used by the current step.
 
     ``marks`` holds one slot per binder step of the program (``engine.program.base``):
     what "it", "one returned" or "you did" will read.
     """
 
-    __slots__ = ("source", "index", "seat", "this", "pc", "answers", "pos", "marks", "code", "origin")
+    __slots__ = ("source", "index", "seat", "this", "pc", "marks", "code", "origin")
 
     def __init__(self, source: str, index: int, seat: int, this: CardRef | None, code: tuple[Instruction, ...],
                  origin: CardRef | None, slots: int = 0) -> None:
@@ -152,17 +172,15 @@ _NO_MARKS: Final[list[Mark | None]] = []
 """The marks of a program without binders: shared, never written (no slot to write)."""
 
 
-class FlowAnswers:
+class FlowAnswers(Asker):
     """The answers the game flow itself (not an ability) has been given."""
 
-    __slots__ = ("answers", "pos")
+    __slots__ = ()
 
     def __init__(self, answers: tuple[str, ...]) -> None:
         self.answers = list(answers)
         self.pos = 0
 
-
-Asker = Frame | FlowAnswers
 
 Queued = tuple[int, str, int, CardRef | None, bool, bool]
 """A ``PendingState`` while the engine runs, as a plain tuple: (seat, source, index, this, late, first)."""
@@ -337,10 +355,10 @@ class Work:
         A loot tile's ability runs no card's text: its origin is None, so that it may borrow
         the ability of the character that took it.
         """
-        compiled = self.tables.sources[source][index]
+        ability = self.tables.running[source][index]
         if origin is None and source[0] == "c":
             origin = this
-        self.frames.append(Frame(source, index, seat, this, compiled.code, origin, compiled.slots))
+        self.frames.append(Frame(source, index, seat, this, ability.code, origin, ability.slots))
 
     def push_loot_abilities(self, seat: int, kind: str, timing: str, taker: CardRef | None) -> None:
         """Resolve a token's ``timing`` abilities now (R6: only when taken from a day or the bag)."""
