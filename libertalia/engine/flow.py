@@ -237,8 +237,8 @@ class _Picking(Resume):
 def _reveal(w: Work) -> None:
     w.left_of_neutral = None
     w.ranks = {}
-    neutrals = w.rules.board.neutrals if w.automa is None else ()  # solo: no Midshipman
-    arriving: list[CardRef] = [(None, neutral.name) for neutral in neutrals if w.n in neutral.players]
+    neutrals = w.tables.neutrals[w.n] if w.automa is None else ()  # solo: no Midshipman
+    arriving: list[CardRef] = [(None, name) for name in neutrals]
     for seat, name in enumerate(w.commits):
         if name is not None:
             w.seats[seat].hand.remove(name)
@@ -414,8 +414,7 @@ def _dusk(w: Work) -> None:
             if not _drain(w, ordered=True, zone="island"):
                 return
             w.sub = 3
-        if ref in w.island:
-            w.remove(ref)
+        if w.leave_island(ref):  # it boards its owner's ship
             w.seats[seat].ship.append(ref[1])
         w.cursor, w.sub = w.cursor + 1, 0
     leftover = w.today()
@@ -493,7 +492,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> bool:
     name = ref[1]
     today = w.today()
     if today and name not in rules.no_loot:
-        if len(today) == 1 or len(set(today)) == 1:
+        if today.count(today[0]) == len(today):  # one kind left: nothing to choose
             kind = today[0]
         else:
             options = [rules.loot_options[k] for k in dict.fromkeys(today)]
@@ -678,17 +677,19 @@ def _queue_held_loot(w: Work, seat: int, timing: str) -> None:
     if not loot:
         return
     entries = w.tables.loot_entries[timing]
-    if entries.keys().isdisjoint(loot):
+    held = [kind for kind in loot if kind in entries]  # the tokens with an ability then
+    if not held:
         return
-    done: set[str] = set()
+    if len(held) > 1:
+        held.sort(key=w.tables.kind_order.__getitem__)  # so tokens of a kind stand together
     queue = w.queue
-    for kind in sorted(loot, key=w.tables.kind_order.__getitem__):
-        abilities = entries.get(kind)
-        if abilities is not None:
-            for source, i, last, first, once in abilities:
-                if not (once and kind in done):
-                    queue.append((seat, source, i, None, last, first))
-            done.add(kind)
+    previous = ""
+    for kind in held:
+        again = kind == previous  # a second token of the kind: its ``once`` abilities are queued already
+        for source, i, last, first, once in entries[kind]:
+            if not (once and again):
+                queue.append((seat, source, i, None, last, first))
+        previous = kind
 
 
 # ---------------------------------------------------------------- queues
@@ -871,25 +872,30 @@ def _tokens_still_held(w: Work, queue: list[Queued]) -> list[Queued]:
 
 def _ask_order(w: Work, seat: int, group: list[Queued]) -> Queued | None:
     """The ability of ``group`` that ``seat`` resolves next; ``None`` if it stopped at its question."""
-    compiled = [w.rules.ability(q[1], q[2]) for q in group]
-    if all(c.constant_gain for c in compiled):
+    running = w.tables.running
+    if all(running[q[1]][q[2]].constant_gain for q in group):
         return group[0]
     by_key: dict[str, Queued] = {}
-    labels: dict[str, str] = {}
-    for q, c in zip(group, compiled, strict=True):
-        key = q[1][2:]
-        if key in by_key:
-            continue
-        by_key[key] = q
-        labels[key] = f"{key}: {c.text}"
+    for q in group:
+        by_key.setdefault(q[1][2:], q)
     if len(by_key) == 1:
         return group[0]
-    options = [Option(k, labels[k]) for k in by_key]
+    options = [_order_option(w, q) for q in by_key.values()]
     answer = w.question(w.flow, seat, "order_abilities", options, "choose which ability resolves next", None)
     if answer is None:
         w.resume = _Ordering(by_key)
         return None
     return by_key[answer]
+
+
+def _order_option(w: Work, q: Queued) -> Option:
+    """The option naming a queued ability in an order question: its card or loot kind, and its text."""
+    cache = w.tables.option_cache  # made once per ability, as ``cards.character_option`` makes its options
+    option = cache.get(("order", q[1], q[2]))
+    if option is None:
+        key = q[1][2:]
+        option = cache[("order", q[1], q[2])] = Option(key, f"{key}: {w.tables.sources[q[1]][q[2]].text}")
+    return option
 
 
 class _Ordering(Resume):

@@ -75,7 +75,7 @@ def initial_state(rules: Rules, players: int, seed: int, setup: Mapping[str, Any
         track=tuple(track),
         days=(),
         bag=board.bag,
-        undealt=tuple(c.name for c in rules.characters if not c.neutral and c.name not in left_out),
+        undealt=rules.tables.deck if not left_out else tuple(n for n in rules.tables.deck if n not in left_out),
         voyage=1,
         day=0,
         step="voyage",

@@ -76,7 +76,7 @@ class Running:
     the queue, the day's walk and every new frame read these at each ability they run.
     """
 
-    __slots__ = ("code", "slots", "direct", "coins", "early")
+    __slots__ = ("code", "slots", "direct", "coins", "early", "constant_gain")
 
     def __init__(self, c: Compiled) -> None:
         self.code: tuple[Instruction, ...] = c.code
@@ -84,6 +84,7 @@ class Running:
         self.direct: bool = c.direct
         self.coins: tuple[int, ...] | None = c.coins
         self.early: bool = c.early
+        self.constant_gain: bool = c.constant_gain
 
 
 class Tables:
@@ -98,7 +99,7 @@ class Tables:
     __slots__ = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options",
                  "ranks", "cards", "overflow", "voyages", "play_options", "option_cache", "all_direct", "no_loot",
                  "tie_breakers", "ability_bits", "early_bits", "loot_movers", "card_entries", "loot_entries",
-                 "running")
+                 "running", "deck", "neutrals")
 
     def __init__(self, rules: Rules) -> None:
         self.sources: dict[str, tuple[Compiled, ...]] = rules.sources
@@ -121,6 +122,10 @@ class Tables:
         self.early_bits: int = rules.early_bits
         self.loot_movers: int = rules.loot_movers
         # Facts read off the specs once, not at every card of every day.
+        self.deck: tuple[str, ...] = tuple([c.name for c in rules.characters if not c.neutral])  # a seat's cards
+        self.neutrals: dict[int, tuple[str, ...]] = {  # by player count: the neutral cards played each day
+            n: tuple([x.name for x in rules.board.neutrals if n in x.players])
+            for n in range(1, rules.board.players[1] + 1)}
         self.no_loot: frozenset[str] = frozenset(name for name, c in rules._by_name.items() if not c.takes_loot)
         board = rules.board
         self.tie_breakers: dict[float, tuple[int, ...]] | None = (

@@ -550,14 +550,28 @@ class Work:
                 del order[j]
                 return
 
+    def leave_island(self, ref: CardRef) -> bool:
+        """``remove`` for a card that is on the island, if it is (``False``, and nothing done, if not).
+
+        The island is a handful of cards: one look there, instead of ``remove``'s look at every zone.
+        """
+        if ref not in self.island:
+            return False
+        self.moves += 1
+        self._off_island(ref)
+        return True
+
+    def _off_island(self, ref: CardRef) -> None:
+        self.island.remove(ref)
+        if self.step == "sun":
+            self._leave_walk(ref)
+
     def remove(self, ref: CardRef) -> str | None:
         """Take a character out of wherever it is; returns the zone it left."""
         zone = self.zone_of(ref)
         self.moves += 1
         if zone == "island":
-            self.island.remove(ref)
-            if self.step == "sun":
-                self._leave_walk(ref)
+            self._off_island(ref)
         elif zone is not None:
             seat, name = ref
             assert seat is not None

@@ -28,10 +28,13 @@ def _agrees(rules: Rules) -> None:
     assert t.no_loot == {name for name, c in rules._by_name.items() if not c.takes_loot}
     board = rules.board
     assert t.tie_breakers == (board.tie_breakers if board.tie_break == "tie_breakers" else None)
+    assert t.deck == tuple(c.name for c in rules.characters if not c.neutral)
+    assert t.neutrals == {n: tuple(x.name for x in board.neutrals if n in x.players)
+                          for n in range(1, board.players[1] + 1)}
     assert t.running.keys() == rules.sources.keys()
     for source, abilities in rules.sources.items():
-        assert [(r.code, r.slots, r.direct, r.coins, r.early) for r in t.running[source]] == [
-            (c.code, c.slots, c.direct, c.coins, c.early) for c in abilities], source
+        assert [(r.code, r.slots, r.direct, r.coins, r.early, r.constant_gain) for r in t.running[source]] == [
+            (c.code, c.slots, c.direct, c.coins, c.early, c.constant_gain) for c in abilities], source
     for timing in ("sun", "dusk", "moon", "anchor"):
         for name, source in rules.card_sources.items():
             abilities = rules.timed.get((source, timing), ())
