@@ -107,8 +107,7 @@ and CI runs it on the compiled build too.
 _WORD_BELOW: Final = 1 << 31
 """The ``n`` the machine words handle (below 2**31 every remainder step stays in a word)."""
 _SIGN: Final = 1 << 63
-_WORD_LIMITS: Final[dict[int, tuple[int, int]]] = {}
-"""By ``n``: the largest draw accepted, less 2**63, and ``2**63 % n``."""
+_MAX_WORD: Final[i64] = (1 << 63) - 1
 _G_WORD: Final[i64] = _GOLDEN - (1 << 64)  # the constants as signed words
 _C1_WORD: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
 _C2_WORD: Final[i64] = 0x94D049BB133111EB - (1 << 64)
@@ -127,23 +126,23 @@ def _draw_in_words(seed: int, counter: int, n: int) -> int:
     """``draw(seed, counter, n)`` for ``2 <= n < 2**31``, compiled: SplitMix64 in wrapping 64-bit words.
 
     Right shifts are logical (masked after the signed shift).  The unsigned draw ``x`` is read as
-    ``x - 2**63`` (its top bit flipped), a number from 0 to 2**63 - 1, for the limit test and the
-    remainder.
+    ``x - 2**63`` (its top bit flipped), a signed word, for the limit test and the remainder.
     """
-    limits = _WORD_LIMITS.get(n)
-    if limits is None:
-        spare = _MAX_N % n
-        limits = _WORD_LIMITS[n] = ((_SIGN - spare if spare else _SIGN) - 1, _SIGN % n)
+    # The limits in words too (each a remainder or two, cheaper than a look-up in a memo): ``half`` is
+    # 2**63 % n and ``spare`` 2**64 % n; ``highest`` is the largest draw accepted, less 2**63.
+    m: i64 = i64(n)
+    half: i64 = (_MAX_WORD % m + 1) % m
+    spare: i64 = half * 2 % m
+    highest: i64 = _MAX_WORD - spare
     z: i64 = _word(seed) * _G_WORD + _word((counter << 8) + 1)
     z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _C1_WORD
     z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _C2_WORD
     z ^= (z >> 31) & 0x1FFFFFFFF
     flipped: i64 = z ^ _TOP_BIT  # the unsigned draw less 2**63
-    highest, half = limits
     if flipped <= highest:
-        return (int(flipped) % n + half) % n
+        return int((flipped % m + half) % m)
     for k in range(1, _MAX_TRIES):  # rejected (odds below 2**-33): the later tries, in whole numbers
         x = _mix(((seed & _MASK) * _GOLDEN + (counter << 8) + k + 1) & _MASK)
-        if x <= highest + _SIGN:
+        if x <= int(highest) + _SIGN:  # a whole number: 2**63 is no word
             return x % n
     raise RuntimeError(f"rng.draw rejected {_MAX_TRIES} draws in a row for n={n}")  # pragma: no cover
