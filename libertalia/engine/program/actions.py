@@ -51,7 +51,7 @@ def _preview(players: Players, w: Work, f: Frame, act: Eligible | None = None) -
                 refs = [r for r in refs if act.eligible(w, f, r)]
         else:
             try:
-                refs = target.pick(w, f, _ANY)
+                refs = target.pick(w, f, ANYONE)
             except Unbound:
                 return []
         return list(dict.fromkeys(r[0] for r in refs if r[0] is not None))
@@ -61,17 +61,11 @@ def _preview(players: Players, w: Work, f: Frame, act: Eligible | None = None) -
         return []
 
 
-class _Any:
-    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
-        return True
-
-
-_ANY = _Any()
 _YOU = You()  # the subject of an action that names none
 
 
 # ------------------------------------------------------------------ doubloons and reputation
-class Change(Record):
+class Change(Eligible):
     """Gain or lose doubloons or reputation, for each player ``subject`` names."""
 
     gain: bool
@@ -220,7 +214,7 @@ class GainCoins(Record):
         return self.n > 0 or (self.n < 0 and (w.net is not None or w.seats[f.seat].coins > 0))
 
 
-class PaysYou(Record):
+class PaysYou(Eligible):
     """Each player ``subject`` names (but you) pays you the amount, as much as they have."""
 
     subject: Players
@@ -293,7 +287,7 @@ def _moved(f: Frame, slot: int, after: list[CardRef], before: list[tuple[CardRef
         leave_mark(f, slot, tuple(after), tuple(before), len(after), bool(after))
 
 
-class Discard(Record):
+class Discard(Eligible):
     target: Selector
     mark: int
     __node_fields__ = declare("target", mark=-1)
@@ -326,7 +320,7 @@ class Discard(Record):
         return self.target.any(w, f, self)
 
 
-class Put(Record):
+class Put(Eligible):
     """Into your pile: another player's character becomes yours where it stands (``Work.take_over``)."""
 
     target: Selector
@@ -363,7 +357,7 @@ class Put(Record):
         return self.target.any(w, f, self)
 
 
-class Play(Record):
+class Play(Eligible):
     """Onto the island by day: the card lands by rank and takes its sun turn that day."""
 
     target: Selector
@@ -396,7 +390,7 @@ class Play(Record):
         return self.target.any(w, f, self)
 
 
-class Keep(Record):
+class Keep(Eligible):
     """A character aboard your ship stays for the next voyage (R20), once."""
 
     target: Selector
@@ -425,7 +419,7 @@ class Keep(Record):
         return not _last_voyage(w) and self.target.any(w, f, self)
 
 
-class Borrow(Record):
+class Borrow(Eligible):
     """Use another character's ability of this timing: its text runs for you, ``this`` still you (R10)."""
 
     timing: str
@@ -577,7 +571,7 @@ class KeepLoot(Record):
         return not _last_voyage(w) and can_pick(self.loot, w, f, self._keepable(w, f))
 
 
-class Give(Record):
+class Give(Eligible):
     """Hand loot you hold to one other player; it fires nothing (E3)."""
 
     loot: TokenSelector
@@ -711,14 +705,15 @@ def in_turn(seats: Sequence[int], owner: int, n: int) -> list[int]:
     return sorted(dict.fromkeys(seats), key=lambda s: (s - owner - 1) % n)
 
 
-class _Subject:
+class _Subject(Eligible):
     """Which characters may name the player who acts ("the owner of a ... discards ..."): one whose owner
     would act on something (E25)."""
 
-    __slots__ = ("action",)
+    action: TheyReturn | TheyDiscard | TheyGive
+    __node_fields__ = declare("action")
 
     def __init__(self, action: TheyReturn | TheyDiscard | TheyGive) -> None:
-        self.action = action
+        object.__setattr__(self, "action", action)
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
         return ref[0] is not None and self.action.acts_for(w, f, ref[0])
@@ -789,7 +784,7 @@ class TheyReturn(Record):
         return any(self.acts_for(w, f, seat) for seat in _preview(self.subject, w, f))
 
 
-class TheyDiscard(Record):
+class TheyDiscard(Eligible):
     """Each player ``subject`` names discards characters of their own piles, which they pick (E32)."""
 
     subject: Players

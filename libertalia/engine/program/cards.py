@@ -9,7 +9,7 @@ characters it can act on at all (``eligible``): a selector offers only those.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
 from ...state import CardRef, Option
 from .base import Unbound, bound_card, source_name
@@ -19,10 +19,15 @@ if TYPE_CHECKING:
     from ..work import Frame, Work
 
 
-class Eligible(Protocol):
-    """What an action can act on: the selector offers only characters that pass."""
+class Eligible(Record):
+    """What an action can act on: the selector offers only characters that pass.
 
-    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool: ...
+    A base class rather than a protocol, so that the compiled build calls ``eligible`` natively: a
+    selector asks it of every card it could pick.
+    """
+
+    def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
+        raise NotImplementedError
 
 
 # ------------------------------------------------------------------ filters
@@ -406,7 +411,7 @@ class PerShip(Record):
 Selector = This | It | Beside | Every | Positional | Choose | PerShip
 
 
-class Anyone(Record):
+class Anyone(Eligible):
     """The eligibility of a phrase that only names (``the owner of …``): every character qualifies."""
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
