@@ -103,8 +103,7 @@ class Tables:
 
     def __init__(self, rules: Rules) -> None:
         self.sources: dict[str, tuple[Compiled, ...]] = rules.sources
-        self.running: dict[str, tuple[Running, ...]] = {
-            source: tuple([Running(c) for c in abilities]) for source, abilities in rules.sources.items()}
+        self.running: dict[str, tuple[Running, ...]] = _running(rules)
         self.timed: dict[tuple[str, str], tuple[tuple[int, Compiled], ...]] = rules.timed
         self.acting: dict[str, frozenset[str]] = rules.acting
         self.card_sources: dict[str, str] = rules.card_sources
@@ -131,8 +130,7 @@ class Tables:
         self.tie_breakers: dict[float, tuple[int, ...]] | None = (
             board.tie_breakers if board.tie_break == "tie_breakers" else None)
         # What a phase queues, by timing, read off ``timed`` once (``flow._queue_ship``, ``_queue_held_loot``).
-        self.card_entries: dict[str, dict[str, tuple[CardEntry, ...]]] = {
-            timing: _card_entries(rules, timing) for timing in TIMINGS}
+        self.card_entries: dict[str, dict[str, tuple[CardEntry, ...]]] = _card_entries(rules)
         self.loot_entries: dict[str, dict[str, tuple[LootEntry, ...]]] = {
             timing: _loot_entries(rules, timing) for timing in TIMINGS}
 
@@ -143,13 +141,30 @@ LootEntry = tuple[str, int, bool, bool, bool]
 """A loot kind's ability as a phase queues it: (source, index, last, first, once)."""
 
 
-def _card_entries(rules: Rules, timing: str) -> dict[str, tuple[CardEntry, ...]]:
-    """By card name: its abilities of ``timing`` that act (not a standing rule); cards with none left out."""
-    out: dict[str, tuple[CardEntry, ...]] = {}
-    for name, source in rules.card_sources.items():
-        entries = tuple((source, i, c.last, c.first) for i, c in rules.timed.get((source, timing), ()) if not c.passive)
-        if entries:
-            out[name] = entries
+def _running(rules: Rules) -> dict[str, tuple[Running, ...]]:
+    """By source: its abilities' ``Running``; a card held under another seat's mark shares its card's."""
+    made: dict[int, tuple[Running, ...]] = {}  # by the abilities' tuple, which the marked names share
+    out: dict[str, tuple[Running, ...]] = {}
+    for source, abilities in rules.sources.items():
+        running = made.get(id(abilities))
+        if running is None:
+            running = made[id(abilities)] = tuple([Running(c) for c in abilities])
+        out[source] = running
+    return out
+
+
+def _card_entries(rules: Rules) -> dict[str, dict[str, tuple[CardEntry, ...]]]:
+    """By timing, then card name: its abilities then that act (not a standing rule); cards with none left out."""
+    out: dict[str, dict[str, tuple[CardEntry, ...]]] = {timing: {} for timing in TIMINGS}
+    acting: dict[tuple[int, str], list[tuple[int, bool, bool]]] = {}  # a card's, shared by its marked names
+    for (source, timing), abilities in rules.timed.items():
+        if source[0] == "c":
+            key = (id(rules.sources[source]), timing)
+            found = acting.get(key)
+            if found is None:
+                found = acting[key] = [(i, c.last, c.first) for i, c in abilities if not c.passive]
+            if found:
+                out[timing][source[2:]] = tuple([(source, i, last, first) for i, last, first in found])
     return out
 
 
