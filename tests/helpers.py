@@ -24,6 +24,28 @@ patches_engine = pytest.mark.skipif(
 """For a test that monkeypatches inside the engine: the pure build runs it, the compiled one cannot."""
 
 
+@contextmanager
+def fresh_pickle_registry() -> Iterator[None]:
+    """No rules met by ``libertalia.pickling`` within the block, and the registry as it was after it.
+
+    Unpickling gives the first equal rules a process met: a test module that pickles rules starts
+    from none (earlier tests may have met other, equal ones) and leaves none behind (later ones,
+    such as the docs' blocks, expect a process that met no rules).
+    """
+    from libertalia import pickling
+
+    kept = dict(pickling._LOADED), dict(pickling._RECIPES)
+    pickling._LOADED.clear()
+    pickling._RECIPES.clear()
+    try:
+        yield
+    finally:
+        pickling._LOADED.clear()
+        pickling._RECIPES.clear()
+        pickling._LOADED.update(kept[0])
+        pickling._RECIPES.update(kept[1])
+
+
 def write_cards(folder: Path, cards: Mapping[str, tuple[float, str]]) -> Path:
     """One mod character file per entry, ``name: (rank, text)``, in ``folder`` (made if missing)."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ import pytest
 import libertalia as lt
 from libertalia import pickling
 from libertalia.engine import rng
+from tests.helpers import fresh_pickle_registry
 
 PROTOCOLS = (pickle.DEFAULT_PROTOCOL, pickle.HIGHEST_PROTOCOL)
 MOD_CARD = "name: Pirate Queen\nrank: 41\ntext: |\n  sun: gain 2 doubloons.\n"
@@ -23,16 +24,9 @@ MOD_CARD = "name: Pirate Queen\nrank: 41\ntext: |\n  sun: gain 2 doubloons.\n"
 
 @pytest.fixture(scope="module", autouse=True)
 def fresh_registry() -> Iterator[None]:
-    """Start this module with no rules seen: unpickling gives the first equal rules a process met, and
-    earlier tests in the same process may have met other, equal, galecrest rules."""
-    kept = dict(pickling._LOADED), dict(pickling._RECIPES)
-    pickling._LOADED.clear()
-    pickling._RECIPES.clear()
-    yield
-    pickling._LOADED.clear()
-    pickling._RECIPES.clear()
-    pickling._LOADED.update(kept[0])
-    pickling._RECIPES.update(kept[1])
+    """Start this module with no rules seen, and leave none behind (``helpers.fresh_pickle_registry``)."""
+    with fresh_pickle_registry():
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,23 @@ from __future__ import annotations
 import copy
 import pickle
 import types
+from collections.abc import Iterator
 
 import pytest
 
 import libertalia as lt
 from libertalia.engine.specs import Rules, Tables
-from tests.helpers import ENGINE_COMPILED, galecrest
+from tests.helpers import ENGINE_COMPILED, fresh_pickle_registry, galecrest
 
 _SHARED = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options", "ranks",
            "play_options", "option_cache", "all_direct", "ability_bits")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fresh_registry() -> Iterator[None]:
+    """The pickles below leave no rules in the registry (``helpers.fresh_pickle_registry``)."""
+    with fresh_pickle_registry():
+        yield
 
 
 def _agrees(rules: Rules) -> None:
