@@ -8,7 +8,8 @@ public ``choose()`` loop whose agents read their observation), then the same sea
 through the PettingZoo environment (``libertalia.env``, if the ``rl`` extra is installed),
 wrapped as ``env()`` gives it and bare (``raw_env()``): its steps per second, and what a game
 costs there against ``lt.play`` with the log off (the env's default) playing the same games
-answer for answer, their batches alternated.  Then the time to import the
+answer for answer, their batches alternated, and against ``lt.play`` whose agents build the same
+observation vectors (what a learner pays without the env).  Then the time to import the
 library and to load the rules in fresh processes (warm cache, median of five), and the size
 of a finished game: its state in memory and its ``to_json`` text.  Speed is measured here,
 never in the pass/fail tests.  On a shared machine compare ratios, not absolute figures:
@@ -81,6 +82,37 @@ def env_loop(wrapped: bool) -> Loop:
             e.step(action)
             steps += 1
         return steps
+    return run
+
+
+def encoding_play_loop() -> Loop:
+    """``lt.play`` (log off) whose agents build the env's observation vector at each of their decisions,
+    as a learning agent playing through the library would: the same games as ``play_loop``'s.
+
+    What a learner pays without the env, so that the env's own cost (answering through ``choose()``,
+    PettingZoo's bookkeeping) can be told apart from the cost of the vector, which both pay.
+    """
+    from libertalia.env.encoding import Encoder  # the rl extra
+
+    class Encoding(lt.agents.RandomAgent):
+        answers_from_options = True  # a RandomAgent's answers: play_out need not check them
+
+        def __init__(self, seed: int, encoder: Encoder) -> None:
+            super().__init__(seed)
+            self.encoder = encoder
+
+        def choose(self, observation: lt.Observation, decision: lt.Decision) -> str:
+            self.encoder.encode(observation)
+            return super().choose(observation, decision)
+
+    encoders: dict[tuple[int, int], Encoder] = {}
+
+    def run(rules: lt.Rules, players: int, seed: int) -> int:
+        encoder = encoders.get((id(rules), players))
+        if encoder is None:
+            encoder = encoders[id(rules), players] = Encoder(rules, players)
+        agents = [Encoding(seed * 16 + i, encoder) for i in range(players)]
+        return len(lt.play(rules, agents, seed=seed, log=False).history)
     return run
 
 
@@ -178,12 +210,13 @@ def main() -> None:
         if has_env:
             if not same_games(rules, players, range(3)):
                 raise SystemExit("the env played other games than lt.play: the comparison is void")
-            side = side_by_side({"play": play_loop(False), "env()": env_loop(True), "raw_env()": env_loop(False)},
-                                rules, players, args.games)
+            side = side_by_side({"play": play_loop(False), "play, encoding": encoding_play_loop(),
+                                 "env()": env_loop(True), "raw_env()": env_loop(False)}, rules, players, args.games)
             for name in ("env()", "raw_env()"):
                 games, steps = side[name]
                 print(f"{players} players, {name:13}: {games:6.0f} games/s {steps:8.0f} steps/s     "
-                      f"a game costs {side['play'][0] / games:.2f} times lt.play's (log off, batches alternated)")
+                      f"a game costs {side['play'][0] / games:.2f} times lt.play's (log off, batches alternated), "
+                      f"{side['play, encoding'][0] / games:.2f} times with agents that encode their observation")
 
     edition = repr(args.edition)
     print(f"import libertalia:            {fresh_process_ms('import libertalia'):5.0f} ms (fresh process)")
