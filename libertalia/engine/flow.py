@@ -2,11 +2,11 @@
 
 Each step function does one unit of work and either moves ``w.step`` on,
 pushes ability frames to run, or asks a question (``Work.question``: the step
-returns and ``run`` stops).  All
-positions (which card is next, which sub-step) live in the state, so a game
-can stop at any question and resume after a save and load: the step runs again
-from its start and replays the answer.  The working copy that stopped keeps a
-``Resume`` instead, and finishes the step where it asked (``driver.answer``).
+returns and ``run`` stops).  All positions (which card is next, which sub-step)
+live in the state, so a game can stop at any question and resume after a save
+and load: the step runs again from its start and replays the answer.  The
+working copy that stopped keeps a ``Resume`` instead, and finishes the step
+where it asked (``driver.answer``).
 """
 
 from __future__ import annotations
