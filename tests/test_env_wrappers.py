@@ -39,12 +39,14 @@ READS = ["agent_selection", "agents", "rewards", "terminations", "truncations", 
 
 
 def test_they_are_pettingzoos_wrappers_and_show_the_envs_name() -> None:
+    """isinstance checks on PettingZoo's wrapper classes still hold, and the env shows its own name."""
     e = env(rules("galecrest"), 4)
     assert isinstance(e, wrappers.OrderEnforcingWrapper) and isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
     assert str(e) == str(stock(4)) == "libertalia_v0"
 
 
 def test_before_reset_every_read_and_call_fails_as_the_stock_wrappers_fail() -> None:
+    """Calls out of order: the same error or warning as PettingZoo's OrderEnforcingWrapper gives."""
     ours, theirs = env(rules("galecrest"), 4), stock(4)
     for name in READS:
         assert outcome(lambda: getattr(ours, name)) == outcome(lambda: getattr(theirs, name)), name  # noqa: B023
@@ -79,6 +81,7 @@ def test_a_game_reads_and_steps_as_through_the_stock_wrappers(players: int) -> N
 
 @pytest.mark.parametrize("action", [-1, 10**6, 2**70, True, 1.0, "1", None, np.int64(-1), np.int8(1)])
 def test_a_bad_action_is_refused_as_the_stock_wrappers_refuse_it(action: object) -> None:
+    """An action out of range or of the wrong type: refused as AssertOutOfBoundsWrapper refuses it."""
     ours, theirs = env(rules("galecrest"), 4), stock(4)
     for e in (ours, theirs):
         e.reset(seed=3)
@@ -86,6 +89,7 @@ def test_a_bad_action_is_refused_as_the_stock_wrappers_refuse_it(action: object)
 
 
 def test_a_numpy_action_in_range_answers_as_through_the_stock_wrappers() -> None:
+    """A numpy integer in range takes the stock check and answers the same key."""
     ours, theirs = env(rules("galecrest"), 4), stock(4)
     for e in (ours, theirs):
         e.reset(seed=3)
