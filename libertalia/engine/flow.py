@@ -12,7 +12,6 @@ where it asked (``driver.answer``).
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -44,8 +43,9 @@ def run(w: Work, steps: int = 0) -> None:
     w.resume = None  # whatever stopped before runs again from its start, if it is still there
     answered = w.answered
     # Sources of the abilities that finished last: with the frames still on the
-    # stack they name the cards of a loop, whether it recurses or repeats.
-    recent: deque[str] = deque(maxlen=RECENT_SOURCES)
+    # stack they name the cards of a loop, whether it recurses or repeats.  A plain list,
+    # trimmed now and then (compiled, appending to it is native; to a deque, a generic call).
+    recent: list[str] = []
     frames = w.frames  # the engine's hottest loop: the stack and the flow's answers, held locally
     flow = w.flow
     try:
@@ -58,12 +58,14 @@ def run(w: Work, steps: int = 0) -> None:
                 raise StepBudgetExceeded(
                     f"the game ran {STEP_BUDGET:,} steps without asking anything (voyage {w.voyage}, "
                     f"day {w.day}, {w.step})",
-                    [*(f.source for f in reversed(frames)), *reversed(recent)])
+                    [*(f.source for f in reversed(frames)), *reversed(recent[-RECENT_SOURCES:])])
             if frames:
                 f = frames[-1]
                 pc = f.pc
                 if pc >= len(f.code):
                     recent.append(frames.pop().source)
+                    if len(recent) > 8 * RECENT_SOURCES:
+                        del recent[:-RECENT_SOURCES]
                     continue
                 f.pos = 0
                 try:
@@ -246,7 +248,8 @@ def _reveal(w: Work) -> None:
     if w.automa is not None:
         arriving.extend(_solo_picks(w))
     # As if placed one by one (``insert_on_island``): a stable sort keeps equal keys in arrival order.
-    w.island = sorted(arriving, key=w.sort_key)
+    arriving.sort(key=w.sort_key)
+    w.island = arriving
     w.moves += 1
     w.commits = [None] * w.n
     # The island names every card played: one record stands for the plays and the reveal.

@@ -369,7 +369,8 @@ class Rules:
     # Per timing, the card names with an ability then, and the sources whose abilities then are all direct.
     acting: dict[str, frozenset[str]] = attrs.field(init=False, eq=False, repr=False)
     all_direct: frozenset[tuple[str, str]] = attrs.field(init=False, eq=False, repr=False)
-    # Options naming a character to a seat, by (card, asker, zone): filled as games ask.
+    # Options the engine makes as games ask, made once each: a character named to a seat, by (owner, card,
+    # asker, zone); a loot kind, by ("loot", key); an ability in an order question, by ("order", source, index).
     option_cache: dict[tuple[Any, ...], Option] = attrs.field(init=False, factory=unchecked(dict), eq=False, repr=False)
     # Which abilities may not commute with which (``engine.ordering.Clashes``): made when first needed.
     clashes: Any = attrs.field(init=False, default=unchecked(None), eq=False, repr=False)

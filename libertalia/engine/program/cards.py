@@ -246,11 +246,12 @@ def character_option(w: Work, ref: CardRef, seat: int) -> Option:
     """The option naming ``ref`` to ``seat``: made once per card, asker and zone (``Rules.option_cache``)."""
     zone = w.zone_of(ref)
     cache = w.tables.option_cache
-    option = cache.get((ref, seat, zone))
+    key = (ref[0], ref[1], seat, zone)  # flat: one tuple to build and hash, not one within another
+    option = cache.get(key)
     if option is None:
         owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
         option = Option(w.key_for(ref, seat), f"{owner} {ref[1]} ({w.tables.ranks[ref[1]]:g}, {zone})")
-        cache[(ref, seat, zone)] = option
+        cache[key] = option
     return option
 
 
