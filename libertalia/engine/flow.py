@@ -600,8 +600,8 @@ def _anchor(w: Work) -> None:
             if not split:
                 _queue_held_loot(w, seat, "anchor")
         # Count adjustments (the Explorer) first: E2.
-        if _bits(w, w.queue) & w.rules.early_bits:
-            w.queue.sort(key=lambda q: not w.rules.ability(q[1], q[2]).early)
+        if _bits(w, w.queue) & w.tables.early_bits:
+            w.queue.sort(key=lambda q: not w.tables.running[q[1]][q[2]].early)
         _queued(w)
         w.sub = 1
     if w.sub == 1:
@@ -707,7 +707,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
     queue = w.queue
     if not queue:
         return True
-    sources = w.tables.running
+    running = w.tables.running
     # Held tokens' night and anchor abilities wait for their tokens; abilities never queue more of them.
     # Checked once a call: between two calls a stacked ability may have moved loot, while the
     # abilities this loop runs on the spot (``direct``) change only doubloons and reputation.
@@ -742,7 +742,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
             chosen = queue[at]
             kin = _class_of(chosen) if ordered and netted else None
             # Anchor: counts first (E2), then ask only where the order can matter (E8).
-            if ordered and not (netted and (kin not in contested or sources[chosen[1]][chosen[2]].early)):
+            if ordered and not (netted and (kin not in contested or running[chosen[1]][chosen[2]].early)):
                 owner = chosen[0]
                 if chosen[5]:
                     group = [q for q in queue if q[0] == owner and q[5]]
@@ -751,7 +751,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
                 else:
                     group = [q for q in queue if q[0] == owner]
                 if netted:
-                    group = [q for q in group if not sources[q[1]][q[2]].early]
+                    group = [q for q in group if not running[q[1]][q[2]].early]
                     if not _order_matters(w, group):
                         contested.discard(kin)  # what is left of it commutes, and will
                         group = []
@@ -765,7 +765,7 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         # ``_resolve``, written out: the queue's hottest path (see ``_dusk_take``).
         w.checked_moves, w.checked_queue = w.moves, len(queue)
         seat, source, index, this = chosen[0], chosen[1], chosen[2], chosen[3]
-        ability = sources[source][index]
+        ability = running[source][index]
         if not ability.direct:
             w.push_frame(source, index, seat, this)
             return False
@@ -804,7 +804,7 @@ def _queued(w: Work) -> None:
     If none may, no token can leave its holder while this queue drains (every ability that runs
     is queued or started by a queued one), and ``_drain`` need not look at the tokens.
     """
-    w.loot_may_move = bool(_bits(w, w.queue) & w.rules.loot_movers)
+    w.loot_may_move = bool(_bits(w, w.queue) & w.tables.loot_movers)
     w.contested = None  # worked out by the first anchor drain of this queue
 
 
@@ -818,7 +818,7 @@ def _contested(w: Work, queue: list[Queued]) -> set[tuple[int, int]]:
 
     Count adjustments (E2) resolve before the rest and are never ordered: they are left out.
     """
-    bits, early = w.rules.ability_bits, w.rules.early_bits
+    bits, early = w.tables.ability_bits, w.tables.early_bits
     table = clashes(w.rules)
     if not table.matter(_bits(w, queue) & ~early):  # no two meet at all (the common case): one look
         return set()
