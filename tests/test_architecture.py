@@ -18,8 +18,9 @@ import pytest
 PACKAGE = "libertalia"
 ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 
-ENGINE_MAY_NOT_IMPORT = ("loading", "cli", "testing", "bots", "env", "game", "saves", "records")
-"""What ``libertalia/engine/`` stands below: the data files and everything that plays or shows games."""
+ENGINE_MAY_NOT_IMPORT = ("language", "loading", "cli", "testing", "bots", "env", "game", "saves", "records")
+"""What ``libertalia/engine/`` stands below: the card language's parser and compiler, the data files and
+everything that plays or shows games.  The syntax tree the engine's specs hold lives below both (``syntax``)."""
 FOUNDATION = ("libertalia.state", "libertalia.errors")
 """The bottom of the package: these two import nothing of it but each other."""
 
@@ -225,7 +226,7 @@ def test_the_package_has_no_import_cycle() -> None:
 
 
 def test_the_engine_imports_nothing_above_it() -> None:
-    """``libertalia/engine/`` runs loaded rules: it imports neither the data files' loaders nor what plays games."""
+    """``libertalia/engine/`` runs loaded rules: it imports neither the language, the loaders nor what plays games."""
     engine = [m for m in GRAPH if m == f"{PACKAGE}.engine" or m.startswith(f"{PACKAGE}.engine.")]
     assert len(engine) > 5  # the folder was found
     bad = _forbidden(GRAPH, engine, [f"{PACKAGE}.{name}" for name in ENGINE_MAY_NOT_IMPORT])
@@ -292,3 +293,12 @@ def test_relative_imports_resolve_to_submodules_or_attributes(tmp_path: Path) ->
         ("pkg.low", ("low",)), ("pkg", ("VERSION",)), ("pkg.low", ("import pkg.low",))]
     assert [(e.target, e.names) for e in graph["pkg.sub"]] == [("pkg.sub.deep", ("deep",))]
     assert find_cycles(graph) == []
+
+
+def test_the_syntax_tree_stands_below_the_engine_and_the_language() -> None:
+    """``libertalia/syntax/`` is data both layers read: it imports neither of them, nor anything above."""
+    tree = [m for m in GRAPH if m.startswith(f"{PACKAGE}.syntax")]
+    assert len(tree) == 3  # the package, ast and nodes
+    above = ["language", "engine", "loading", "game", "testing", "cli"]
+    bad = _forbidden(GRAPH, tree, [f"{PACKAGE}.{name}" for name in above])
+    assert not bad, "the syntax tree imports from above it:\n" + "\n".join(bad)

@@ -14,8 +14,8 @@ from rich.console import Console
 import libertalia as lt
 from libertalia import _paths
 from libertalia.cli.display import table_view
-from libertalia.language.suggest import lookup
 from libertalia.loading.examples import edition_of
+from libertalia.suggest import lookup
 
 ROOT = Path(__file__).resolve().parents[1]
 

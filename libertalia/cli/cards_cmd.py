@@ -13,13 +13,13 @@ from rich.table import Table
 
 from .. import _paths
 from ..errors import DataError, LibertaliaError
-from ..language.ast import fields as ast_fields
-from ..language.ast import is_node
 from ..language.render import render
-from ..language.suggest import did_you_mean, lookup
 from ..loading.examples import edition_of, example_files, run_examples
 from ..loading.rules import CheckedCard, _yaml_files, check_cards
 from ..loading.yamlfile import Document, Field, read
+from ..suggest import did_you_mean, lookup
+from ..syntax.ast import fields as ast_fields
+from ..syntax.ast import is_node
 from . import console, friendly_errors, load, rules_args
 from .contracts_cmd import contracts
 from .interactions_cmd import interactions

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .._version import library_version
-from ..language.suggest import did_you_mean, lookup
+from ..suggest import did_you_mean, lookup
 from . import console, friendly_errors, load, rules_args
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from typing import Any
 
 import attrs
 
-from ..language import ast
 from ..state import Option
+from ..syntax import ast
 from . import journal, rng
 
 TIMINGS = ("sun", "dusk", "moon", "anchor")
@@ -541,7 +541,7 @@ class Rules:
 
     def _unknown(self, where: str, what: str, name: object, names: list[str]) -> Exception:
         from ..errors import RulesError
-        from ..language.suggest import did_you_mean
+        from ..suggest import did_you_mean
 
         if not isinstance(name, str):
             return TypeError(f"{where}: a {what} is named by a string, not {name!r:.60} ({type(name).__name__})")

@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from .. import _args
 from ..engine.specs import Rules
 from ..errors import ArgumentError
-from ..language import ast
-from ..language.nodes import Node, fields
+from ..syntax import ast
+from ..syntax.nodes import Node, fields
 
 
 def seat_count(rules: Rules, players: int, where: str = "libertalia.env") -> int:

@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable, Iterator
 
 from ..errors import CardError, CardErrors
-from . import ast
-from .nodes import Node, fields
-from .suggest import did_you_mean
+from ..suggest import did_you_mean
+from ..syntax import ast
+from ..syntax.nodes import Node, fields
 
 Report = Callable[[str, int, int, str], CardError]
 

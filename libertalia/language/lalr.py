@@ -21,9 +21,9 @@ from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, Vis
 
 from .. import _paths
 from ..errors import CardError, CardErrors, WordingError
-from . import ast
+from ..suggest import did_you_mean
+from ..syntax import ast
 from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
-from .suggest import did_you_mean
 
 if TYPE_CHECKING:
     from .repair import Problem

@@ -89,7 +89,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from ..errors import CardError
-from . import ast
+from ..syntax import ast
 
 _ENABLED = True
 """The check's switch; tests turn it off to show that a refused text really loops."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from . import ast
-from .nodes import fields, is_node
+from ..syntax import ast
+from ..syntax.nodes import fields, is_node
 
 _T = TypeVar("_T")
 

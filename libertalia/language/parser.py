@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .. import _paths
 from ..loading import cache
 from ..loading.codec import Codec
-from . import ast, nodes
+from ..syntax import ast, nodes
 
 _T = TypeVar("_T")
 
@@ -115,7 +115,8 @@ def _tree_sources() -> tuple[Path, ...]:
     A change to any of them makes every stored tree stale.
     """
     here = Path(__file__).parent
-    return (_paths.grammar_path(), *(here / name for name in ("lalr.py", "lexer.py", "ast.py", "nodes.py")))
+    tree = Path(ast.__file__).parent
+    return (_paths.grammar_path(), here / "lalr.py", here / "lexer.py", tree / "ast.py", tree / "nodes.py")
 
 
 def _store_key(key: _TreeKey) -> bytes | None:

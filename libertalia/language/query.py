@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from . import ast
+from ..syntax import ast
 
 
 def actions_of(abilities: Iterable[ast.Ability]) -> Iterator[ast.Action]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import singledispatch
 
-from . import ast
+from ..syntax import ast
 
 
 def render(abilities: ast.Ability | Iterable[ast.Ability]) -> str:

@@ -32,8 +32,8 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedToken
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 
+from ..suggest import CUTOFF, similarity
 from .lexer import READ_AHEAD, WordLexer, _words
-from .suggest import CUTOFF, similarity
 
 BUDGET = 300
 """The most candidate parses one error may try (each feeds one edited line to the parser)."""

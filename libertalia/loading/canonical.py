@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from ..errors import DataError
-from ..language import ast
 from ..language.render import render, render_ability
+from ..syntax import ast
 from .yamlfile import Document, Field
 
 

@@ -18,12 +18,13 @@ from .. import _args, _paths
 from ..engine import rng
 from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, NeutralSpec, Rules
 from ..errors import CardError, DataError, DataErrors, RulesError, UnverifiedLootWarning
-from ..language import ast, checker, loops
+from ..language import checker, loops
 from ..language.compile import compile_ability
 from ..language.normalise import once_for_own_kind, singular_kinds
 from ..language.parser import parse_checked, save_parsed
 from ..language.query import extra_counts, kinds_scored_in_sets
-from ..language.suggest import did_you_mean
+from ..suggest import did_you_mean
+from ..syntax import ast
 from . import names as card_names
 from .examplefile import read_examples
 from .solo import solo_spec

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
-from ..language.suggest import did_you_mean
+from ..suggest import did_you_mean
 from . import cache
 from .codec import Codec
 from .yamlnode import MAX_DEPTH as MAX_DEPTH

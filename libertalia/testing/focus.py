@@ -43,9 +43,9 @@ import attrs
 from .. import events as ev
 from ..engine.specs import Rules
 from ..game import Game, new_game
-from ..language import ast
-from ..language.suggest import did_you_mean
 from ..state import Event
+from ..suggest import did_you_mean
+from ..syntax import ast
 from .repro import note_game, note_position, noting
 
 if TYPE_CHECKING:

@@ -25,13 +25,13 @@ import attrs
 
 from ..engine.specs import Rules
 from ..errors import LibertaliaError, UnverifiedLootWarning
-from ..language import ast
 from ..loading import cache
 from ..loading.canonical import rewrite_text_block, text_span
 from ..loading.examplefile import Example, example_files, read_examples
 from ..loading.examples import placement, run_example
 from ..loading.rules import load_rules
 from ..loading.yamlfile import Document, Field, read
+from ..syntax import ast
 from .mutants import OPERATORS, Slip, slips
 
 __all__ = ["CardMutation", "Mutant", "MutationReport", "mutate", "mutate_file"]

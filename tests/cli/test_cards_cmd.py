@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import libertalia as lt
 from libertalia.cli import main
-from libertalia.language.ast import Ability
+from libertalia.syntax.ast import Ability
 
 QUEEN = """\
 # A mod card: the comments, the key order and the examples must survive --fix.

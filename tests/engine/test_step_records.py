@@ -16,8 +16,8 @@ import pytest
 from libertalia.engine.program import actions as act
 from libertalia.engine.program import amounts, base, cards, conditions, control, loot, measures
 from libertalia.engine.program.record import Record, declare, fields
-from libertalia.language import nodes
-from libertalia.language.nodes import NOTHING, FrozenNodeError
+from libertalia.syntax import nodes
+from libertalia.syntax.nodes import NOTHING, FrozenNodeError
 from tests.helpers import ENGINE_COMPILED
 
 _MODULES = (act, amounts, base, cards, conditions, control, loot, measures)

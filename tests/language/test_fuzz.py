@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import libertalia as lt
-from libertalia.language import ast
+from libertalia.syntax import ast
 from libertalia.testing.texts import spelled_texts, vocabulary
 from tests.helpers import galecrest
 

@@ -26,9 +26,10 @@ import pytest
 import yaml
 
 import libertalia as lt
-from libertalia.language import ast, lalr, parser
+from libertalia.language import lalr, parser
 from libertalia.loading import cache, yamlcompose, yamlfile
 from libertalia.loading.codec import Codec
+from libertalia.syntax import ast
 
 _REPO = Path(__file__).resolve().parents[2]
 _PLAIN = Codec(())

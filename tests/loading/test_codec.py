@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from libertalia.language import ast
 from libertalia.loading.codec import Codec
+from libertalia.syntax import ast
 
 
 class _Point:

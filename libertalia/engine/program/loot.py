@@ -21,7 +21,7 @@ LootRef = tuple[str, int, str]
 
 class LootPhrase(Record):
     """The tokens of ``kinds`` (empty: any kind) in one place: ``today``, ``tomorrow``, ``bag``,
-    ``held`` (yours), or another player's loot (``language.ast.OTHERS_LOOT``, seats by ``holders``)."""
+    ``held`` (yours), or another player's loot (``syntax.ast.OTHERS_LOOT``, seats by ``holders``)."""
 
     kinds: frozenset[str]
     place: str

@@ -1,12 +1,12 @@
 """The frozen record every step class derives from, written so that mypyc compiles the steps natively.
 
-The steps were :class:`libertalia.language.nodes.Node` classes, but ``Node`` builds its classes
+The steps were :class:`libertalia.syntax.nodes.Node` classes, but ``Node`` builds its classes
 with a metaclass, and mypyc makes no class with a metaclass native: compiled, every
 ``self.amount`` in a step's ``act`` was a generic attribute lookup and every ``self.subject.seats``
 a generic call.  Native, they read their fields from the object's struct and call each other
 directly (about a tenth more games a second than with ``Node``).  A :class:`Record` behaves as a
 node does (frozen, equal and hashed by its fields, shown by them, picklable, walked by
-:func:`libertalia.language.nodes.fields`), from plain per-class data instead of a metaclass::
+:func:`libertalia.syntax.nodes.fields`), from plain per-class data instead of a metaclass::
 
     class Draw(Record):
         n: int
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NoReturn
 
-from ...language.nodes import FieldInfo, FrozenNodeError
+from ...syntax.nodes import FieldInfo, FrozenNodeError
 
 
 def declare(*names: str, **defaults: Any) -> tuple[FieldInfo, ...]:

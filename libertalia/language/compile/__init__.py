@@ -21,7 +21,7 @@ from ...engine.program.footprint import footprint
 from ...engine.program.record import Record, fields
 from ...engine.specs import Compiled
 from ...errors import CardError
-from .. import ast
+from ...syntax import ast
 from ..checker import at_word, plural_kind
 from ..render import char_np, char_sel, render_ability, render_actions, render_player
 from .references import VERB_OF, Binder, Report, Scope, Slots, merge, their_problem

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...errors import CardError
-from .. import ast
+from ...syntax import ast
 
 Report = Callable[[str, int, int, str], CardError]
 

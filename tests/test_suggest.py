@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from libertalia.language.suggest import closest, did_you_mean, similarity
+from libertalia.suggest import closest, did_you_mean, similarity
 
 TIMINGS = ("sun", "dusk", "moon", "anchor")
 CARD_KEYS = ("name", "rank", "text", "note")

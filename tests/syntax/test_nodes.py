@@ -9,8 +9,8 @@ from functools import singledispatch
 import pytest
 
 import libertalia as lt
-from libertalia.language import ast
-from libertalia.language.nodes import FrozenNodeError, Node, field
+from libertalia.syntax import ast
+from libertalia.syntax.nodes import FrozenNodeError, Node, field
 from tests.helpers import galecrest
 
 
