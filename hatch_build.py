@@ -5,8 +5,9 @@ source and the fallback everywhere).  With it, the engine (``libertalia/engine``
 programs included) becomes C extension modules next to their
 ``.py`` files (an extension module wins over a source file of the same name on import), and
 the wheel is tagged for this interpreter and platform.  Only then are mypy (which brings mypyc)
-and setuptools (which drives the C compiler) needed, so they are asked for by ``dependencies()``
-rather than in ``[build-system] requires``.
+and setuptools (which drives the C compiler) needed, with what mypy reads (the runtime
+dependencies and stubs), so they are asked for by ``dependencies()`` rather than in
+``[build-system] requires``.
 
 ``LIBERTALIA_COMPILE_OPT`` sets mypyc's C optimisation level (0-3, default 3: a build at 0 is
 much quicker, for checking that the modules compile and import, but slower to run).
@@ -61,7 +62,13 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]  # generic in t
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        return ["mypy>=1.10", "setuptools>=61"] if compile_wanted() else []
+        """What the build environment needs besides hatchling: for a compiled build, mypy and setuptools,
+        and everything mypy reads when mypyc type-checks the engine under the project's strict settings
+        (the runtime dependencies and PyYAML's stubs).  pip's isolated build environment has none of them,
+        so without these a fresh ``LIBERTALIA_COMPILE=1 pip install .`` stops at its first import."""
+        if not compile_wanted():
+            return []
+        return ["mypy>=1.10", "setuptools>=61", "types-PyYAML", *self.metadata.core.dependencies]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if not compile_wanted() or version == "editable":
