@@ -179,6 +179,27 @@ def test_your_sets_in_an_amount_said_of_another_player_are_the_owners(rules: lt.
     assert coins(game)[2] == 12
 
 
+@pytest.mark.parametrize(("words", "gained"), [
+    ("the player on your right gains 1 doubloon for each map you hold", [0, 0, 2]),
+    ("the player on your right gains 1 doubloon for each kind of loot you hold", [0, 0, 2]),
+    ("the player on your right gains doubloons by map you hold (1 for 1, 2 for 5)", [0, 0, 5]),
+    ("the player on your right gains 1 doubloon for each space left of your reputation", [0, 0, 0]),
+    ("every other player gains 1 doubloon for each map you hold", [0, 2, 2]),
+    ("every player who holds a saber gains 1 doubloon for each map you hold", [0, 2, 0]),
+    ("the owner of the rightmost other character on the island gains 2 doubloons for each map you hold", [0, 4, 0]),
+    ("the player on your right gains 1 doubloon for each character in their ship", [0, 0, 1]),
+])
+def test_every_counter_said_of_other_players_reads_the_owner(tmp_path: Path, words: str, gained: list[int]) -> None:
+    """Players: each counter of an amount said of other players reads the owner's side ("you hold", "your
+    reputation"), and only "their" reads theirs."""
+    rules = mod_rules(write_cards(tmp_path / "mod", {"Giver": (40.25, f"sun: {words}."), **{
+        k: v for k, v in MOD.items() if k in ("Deckhand", "Lookout")}}))
+    game = _day(rules, "Giver", "Deckhand", "Lookout", until=("day",), seats=(
+        {"doubloons": 0, "loot": ["map", "map", "relic"]}, {"doubloons": 0, "loot": ["saber"]},
+        {"doubloons": 0, "ship": ["Brawler"]}))
+    assert coins(game) == [g + (2 if i == 2 else 0) for i, g in enumerate(gained)]  # the Lookout gains 2 itself
+
+
 def test_their_needs_a_player(tmp_path: Path) -> None:
     """Players: "their" in an amount of your own action names nobody, and is refused."""
     err = _refused(tmp_path, "sun: gain 1 doubloon for each character in their ship.")
