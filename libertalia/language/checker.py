@@ -93,6 +93,8 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
         raise report("a loot tile has no daytime ability: it acts when taken (dusk), each night it is held "
                      "(moon) or at the voyage's end (anchor)", a.line, a.column, "dusk, moon or anchor")
     for step in a.steps:
+        if ctx.timing == "dusk":
+            _check_dusk_island(step, report)
         if not vocab.track and _mentions_reputation(step):
             raise report("this edition has no reputation track: reputation cannot be gained, lost, moved or "
                          "compared", step.line, step.column, "doubloons, loot or characters")
@@ -108,6 +110,64 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
             _check_action(act, vocab, report, ctx)
             _check_self_reference(act, report, ctx.loot)
             _check_players(act, vocab, report, ctx)
+
+
+# What the island holds at dusk (docs/card-language.md, "Meaning rules: places, picks and players"):
+# characters resolve right to left and each boards its ship once done, so while a dusk ability
+# runs (a character's, or a token's taken by it) the island holds the character resolving, the
+# characters left of it still waiting, and neutral cards (the Midshipman), which never leave.
+_DUSK_RIGHT = ("at dusk the characters leave the island right to left as they resolve: every character right "
+               "of this one has boarded its ship (only a neutral card such as the Midshipman stays)")
+_DUSK_TOP = ("at dusk the characters leave the island right to left as they resolve, so the {} character on the "
+             "island is the one whose turn it is (or a neutral card such as the Midshipman{})")
+_TOP = ("rightmost", "highest-ranked")
+
+
+def _check_dusk_island(step: ast.Step, report: _Reporter) -> None:
+    """Island words that at dusk can name only what has left the island, or only the card resolving."""
+    for part in (*_actions(step), *(c for cond in _conditions(step) for c in cond.parts)):
+        line, column = getattr(part, "line", 0) or step.line, getattr(part, "column", 0) or step.column
+        for node in _nodes(part):
+            if isinstance(node, ast.Beside) and node.side == "right":
+                raise report(_DUSK_RIGHT, line, column, 'the character left of this, or a sun ability')
+            if isinstance(node, ast.Positional) and node.position in _TOP and _bare_island(node.np):
+                raise report(_dusk_top(node.position), node.np.line or line, node.np.column or column,
+                             f'"this" (or "the character that took this" on loot), or "the {node.position} other '
+                             f'character on the island" for the next to resolve')
+            if isinstance(node, ast.IsPositioned) and node.ref in ("this", "taker") and node.position in _TOP \
+                    and _on_island(node.np):
+                raise report(_dusk_top(node.position) + ": the test always holds", line, column,
+                             "no condition, or a sun ability")
+            if isinstance(node, ast.CharNP) and _on_island(node) and any(
+                    isinstance(f, ast.RankedThanThis) and f.above for f in node.filters):
+                raise report(_DUSK_RIGHT.replace("right of this one", "ranked above this one"), node.line or line,
+                             node.column or column, '"ranked below this", or a sun ability')
+
+
+def _dusk_top(position: str) -> str:
+    return _DUSK_TOP.format(position, ", or one of the same rank" if position == "highest-ranked" else "")
+
+
+def _on_island(np: ast.CharNP) -> bool:
+    return np.zone is not None and np.zone.place == "island"
+
+
+def _bare_island(np: ast.CharNP) -> bool:
+    """"character on the island" with nothing else that could leave out the card resolving."""
+    return not np.other and np.noun == "character" and _on_island(np) and len(np.filters) == 1
+
+
+def _nodes(node: object) -> Iterator[object]:
+    """``node`` and every node of the syntax tree below it."""
+    if isinstance(node, tuple):
+        for n in node:
+            yield from _nodes(n)
+        return
+    if not isinstance(node, Node):
+        return
+    yield node
+    for f in fields(node):
+        yield from _nodes(getattr(node, f.name))
 
 
 def _mentions_reputation(node: object) -> bool:

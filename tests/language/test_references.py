@@ -217,11 +217,11 @@ def test_count_extra_of_a_kind_nothing_scores_in_sets_is_refused(tmp_path: Path)
     ("sun: gain 1 doubloon if there is a character in their ship.", "their"),
     ("sun: return a loot they hold to the bag.", "they"),
     ("sun: return every loot you hold but 1 of their choice to the bag.", "of their choice"),
-    ("sun: every other player loses 1 doubloon for each character in their ship.", "their"),
+    ("sun: gain 1 doubloon for each character in their ship.", "their"),
 ])
 def test_their_with_no_player_it_speaks_of_is_refused(tmp_path: Path, text: str, word: str) -> None:
-    """E32: "their", "they hold" and "of their choice" need a clause's player or a player acting; amounts
-    are worked out from the owner's side, so they have none."""
+    """E32: "their", "they hold" and "of their choice" need a clause's player, a player acting, or the player
+    an amount is said of (tests/language/test_meaning_places.py); your own gain has none."""
     message = _refused(tmp_path, text)
     assert f'"{word}' in message and "speaks of the player a clause or an action is about" in message
     assert message.splitlines()[2].index("^") == message.splitlines()[1].index(word.split()[-2 if " " in word

@@ -630,7 +630,8 @@ class Draw(Record):
         object.__setattr__(self, "mark", mark)
 
     def act(self, w: Work, f: Frame) -> int:
-        count = self.n * (self.per.count(w, f) if self.per is not None else 1)
+        # Bounded by what exists: past the bag's last token a draw finds nothing (and draws no number).
+        count = min(self.n * (self.per.count(w, f) if self.per is not None else 1), sum(w.bag.values()))
         drawn = [k for k in (w.draw_from_bag() for _ in range(count)) if k is not None]
         w.seats[f.seat].loot.extend(drawn)
         if drawn:

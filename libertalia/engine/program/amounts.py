@@ -106,14 +106,36 @@ def table(rows: tuple[Row, ...], n: int) -> int:
 
 
 def best_sets(n: int, rows: tuple[Row, ...]) -> int:
-    """Best total from splitting ``n`` items into sets priced by ``rows`` (R14)."""
+    """Best total from splitting ``n`` items into sets priced by ``rows`` (R14), in time bounded by the rows.
+
+    However large ``n`` is (``count 999999 extra map``), only a bounded part of it is worked out
+    one by one: once ``n`` reaches ``c * (top + 1)``, where ``c`` is the size of the set worth most
+    per item and ``top`` the largest set, one more ``c`` items always add one more such set.  (An
+    optimal split can always be chosen with fewer than ``c`` other sets, by exchanging any ``c`` of
+    them for sets of the best kind, and fewer than ``c`` items left over, so past that size it holds
+    a best set to remove.)  So ``n`` is brought below that size first, and each ``c`` removed adds
+    that set's value.
+    """
+    sets = [(r.count, r.value) for r in rows if r.count > 0 and r.value > 0]  # a set of no tokens sells nothing
+    if n <= 0 or not sets:
+        return 0
+    size, worth = sets[0]
+    for c, v in sets[1:]:
+        if v * size > worth * c:  # more per item
+            size, worth = c, v
+    limit = size * (max(c for c, _ in sets) + 1)
+    bonus = 0
+    if n > limit:
+        skipped = (n - limit + size - 1) // size
+        n -= skipped * size
+        bonus = skipped * worth
     best = [0] * (n + 1)
     for i in range(1, n + 1):
         best[i] = best[i - 1]
-        for r in rows:
-            if 0 < r.count <= i:  # a set of no tokens sells nothing
-                best[i] = max(best[i], best[i - r.count] + r.value)
-    return best[n]
+        for c, v in sets:
+            if c <= i:
+                best[i] = max(best[i], best[i - c] + v)
+    return best[n] + bonus
 
 
 class Fixed(Record):
@@ -130,10 +152,11 @@ class Fixed(Record):
 
 
 class Half(Record):
-    """Half the subject's doubloons, rounded down."""
+    """Half your doubloons, rounded down: "your" is the frame's player (the ability's owner, or the
+    player an amount said in their words is read for: ``Theirs``), whoever the action is about."""
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
-        return w.seats[seat].coins // 2
+        return w.seats[f.seat].coins // 2
 
 
 class UpTo(Record):
@@ -172,11 +195,30 @@ class InSets(Record):
         object.__setattr__(self, "rows", rows)
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
-        n = w.seats[seat].loot.count(self.kind) + w.extra.get((seat, self.kind), 0)
+        """Your tokens of the kind in sets ("for your map"): the frame's player's, as ``Half`` reads "your"."""
+        n = w.seats[f.seat].loot.count(self.kind) + w.extra.get((f.seat, self.kind), 0)
         return best_sets(n, self.rows)
 
 
-Amount = Fixed | Half | UpTo | ByTable | InSets
+class Theirs(Record):
+    """An amount said of another player in their own words ("… gains 1 doubloon for each character in
+    their ship"): its "your" and "their" are that player's, so it is read from their side.
+
+    The compiler wraps an amount in it only where the text says "their"; everywhere else "you" and
+    "your" in an amount are the ability's owner, whoever the action is about.
+    """
+
+    amount: Fixed | Half | UpTo | ByTable | InSets
+    __node_fields__ = declare("amount")
+
+    def __init__(self, amount: Fixed | Half | UpTo | ByTable | InSets) -> None:
+        object.__setattr__(self, "amount", amount)
+
+    def value(self, w: Work, f: Frame, seat: int) -> int:
+        return self.amount.value(w, seen_from(f, seat), seat)
+
+
+Amount = Fixed | Half | UpTo | ByTable | InSets | Theirs
 
 
 # ------------------------------------------------------------------ players
@@ -234,8 +276,12 @@ class OwnersOf(Record):
     """The owner of the characters ``target`` names: each owner once, in the order named.
 
     It binds those characters (slot ``slot``) for a later "it" or "its owner".  Where the
-    owner of the ability picks the character (``a …``), only characters whose owner the action
-    could change something for are offered (``act``: E25); the others name whoever they name.
+    owner of the ability picks the character (``a …``) and no later word reads the pick, only
+    characters whose owner the action could change something for are offered (``act``: E25); the
+    others name whoever they name.  When a later word reads it (``slot`` >= 0: the compiler gives a
+    slot only to a binder some word reads), the pick serves that word too, so it offers every
+    character the phrase names: narrowed by the first action alone it would starve the next
+    ("… loses 2 doubloons, then put it into your hand" when nobody has a doubloon).
     """
 
     target: Selector
@@ -247,7 +293,7 @@ class OwnersOf(Record):
         object.__setattr__(self, "slot", slot)
 
     def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
-        refs = self.target.pick(w, f, act if asks(self.target) else ANYONE)
+        refs = self.target.pick(w, f, act if self.slot < 0 and asks(self.target) else ANYONE)
         if not refs:
             leave_mark(f, self.slot, (), (), 0, False)
             raise Unbound

@@ -56,6 +56,9 @@ class _Compiler:
         self.where = (ability.line, ability.column)
         # How the text names the player whose side phrases are read from ("their" is theirs); None: yours.
         self.side: str | None = None
+        # While an amount said of another player is compiled: their words, and whether "their" was said.
+        self.amount_side: str | None = None
+        self.their_said = False
 
     # ------------------------------------------------------------ references
     def _fail(self, message: str, expected: str, word: str = "") -> CardError:
@@ -111,8 +114,10 @@ class _Compiler:
 
     def _their(self, word: str) -> None:
         """``their`` / ``they hold`` / ``of their choice`` need a player to be theirs (``references``)."""
-        if self.side is None:
+        if self.side is None and self.amount_side is None:
             raise self._fail(*their_problem(word), "they" if word.startswith("they") else "their")
+        if self.side is None:
+            self.their_said = True
 
     def _from_side(self, words: str) -> _Side:
         """Compile what follows from the side of the player ``words`` names ("their" is theirs)."""
@@ -233,6 +238,21 @@ class _Compiler:
             return amt.ByTable(self._counter(a.counter, scope), self._rows(a.rows))
         return amt.InSets(a.kind, self._rows(a.rows))
 
+    def _amount_of(self, subject: ast.PlayerRef | None, a: ast.Amount, scope: Scope) -> amt.Amount:
+        """The amount of an action about ``subject``: "you" and "your" in it are the ability's owner, whoever the
+        subject is; only where it says "their" ("for each character in their ship") is it read from the subject's
+        side, and it says so (``amt.Theirs``)."""
+        if subject is None or isinstance(subject, ast.You):
+            return self._amount(a, scope)
+        saved = self.amount_side, self.their_said
+        self.amount_side, self.their_said = render_player(subject), False
+        try:
+            amount = self._amount(a, scope)
+            said = self.their_said
+        finally:
+            self.amount_side, self.their_said = saved
+        return amt.Theirs(amount) if said and not isinstance(amount, amt.Theirs) else amount
+
     def _measure(self, m: ast.Measure) -> msr.Measure:
         if isinstance(m, ast.Doubloons):
             return msr.Doubloons()
@@ -274,14 +294,14 @@ class _Compiler:
         self.where = (a.line, a.column)
         mark = self.slots.new()
         if isinstance(a, ast.Change):
-            amount = self._amount(a.amount, scope)
+            amount = self._amount_of(a.subject, a.amount, scope)
             unit = a.amount.unit if isinstance(a.amount, ast.Fixed) else "doubloons"
             if a.subject is None and isinstance(amount, amt.Fixed) and amount.per is None and unit == "doubloons":
                 return act.GainCoins(amount.n if a.verb == "gain" else -amount.n, mark)
             subject = self._players(a.subject, scope)
             return act.Change(a.verb == "gain", unit == "reputation", amount, subject, mark)
         if isinstance(a, ast.PaysYou):
-            amount = self._amount(a.amount, scope)
+            amount = self._amount_of(a.subject, a.amount, scope)
             return act.PaysYou(self._players(a.subject, scope), amount, mark)
         if isinstance(a, ast.MoveReputation):
             scope.spaces = Binder(mark, False, "move your reputation")

@@ -387,16 +387,18 @@ def amount(a: Any, v: View, seat: int) -> int | None:
             return a.n
         c = count(a.per, v)
         return None if c is None else a.n * c
-    if isinstance(a, amt.Half):
-        return s.coins[seat] // 2
+    if isinstance(a, amt.Theirs):  # said in the subject's words: read from their side
+        return amount(a.amount, View(v.snap, v.rules, seat, v.this, v.source), seat)
+    if isinstance(a, amt.Half):  # "half your doubloons": the reader's, whoever the subject is
+        return s.coins[v.seat] // 2
     if isinstance(a, amt.UpTo):
         return max(0, a.n - s.coins[seat])
     if isinstance(a, amt.ByTable):
         c = count(a.counter, v)
         return None if c is None else table_value(a.rows, c)
     if isinstance(a, amt.InSets):
-        extra = dict(s.extra).get((seat, a.kind), 0)
-        return sets_value(s.loot[seat].count(a.kind) + extra, a.rows)
+        extra = dict(s.extra).get((v.seat, a.kind), 0)
+        return sets_value(s.loot[v.seat].count(a.kind) + extra, a.rows)
     return None
 
 
