@@ -27,6 +27,7 @@ import os
 import sys
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -162,13 +163,26 @@ def _hook() -> Any:
 def test_the_compiler_is_asked_for_only_when_the_build_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pure stays the default: without LIBERTALIA_COMPILE=1 the hook needs nothing and compiles nothing."""
     hook = _hook()
+    project = SimpleNamespace(metadata=SimpleNamespace(core=SimpleNamespace(dependencies=["attrs>=23.1", "lark"])))
     monkeypatch.delenv("LIBERTALIA_COMPILE", raising=False)
-    assert hook.CompileHook.dependencies(None) == [] and not hook.compile_wanted()
+    assert hook.CompileHook.dependencies(project) == [] and not hook.compile_wanted()
     monkeypatch.setenv("LIBERTALIA_COMPILE", "1")
-    assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(None)) and hook.compile_wanted()
+    assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(project)) and hook.compile_wanted()
     sources = hook.compiled_sources(ROOT)
     assert "libertalia/engine/program/actions.py" in sources and "libertalia/state.py" not in sources
     assert all(p.startswith("libertalia/engine/") or p == "libertalia/agents.py" for p in sources)
+
+
+@pytest.mark.skipif(not (ROOT / "hatch_build.py").exists(),
+                    reason="a copy of the tests, away from the checkout")
+def test_a_compiled_build_brings_what_mypyc_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: mypyc type-checks the engine in pip's bare build environment, so the hook asks for the runtime
+    dependencies and PyYAML's stubs too (without them a fresh venv's compiled install stopped at its first import)."""
+    hook = _hook()
+    project = SimpleNamespace(metadata=SimpleNamespace(core=SimpleNamespace(dependencies=["attrs>=23.1", "lark"])))
+    monkeypatch.setenv("LIBERTALIA_COMPILE", "1")
+    wanted = hook.CompileHook.dependencies(project)
+    assert {"attrs>=23.1", "lark", "types-PyYAML"} <= set(wanted)
 
 
 if __name__ == "__main__":
