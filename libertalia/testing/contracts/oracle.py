@@ -458,7 +458,7 @@ def truth(condition: cond.Condition, v: View) -> object:
     Kleene's table (docs/card-language.md, "Meaning rules"): a group joined by "and" is false if any
     part is, else None if any part is; "or" is true if any group is, else None if any is None.
     """
-    values = []
+    values: list[object] = []
     for parts in condition.groups:
         seen = [_cond(part, v) for part in parts]
         if any(t is not UNKNOWN and t is not None and not t for t in seen):
