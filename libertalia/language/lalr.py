@@ -259,12 +259,24 @@ class ToAst(Transformer[Token, Any]):
 
     def effect(self, items: list[Any]) -> tuple[ast.Step, ...]:
         steps: list[ast.Step] = []
+        starts = [0]  # where each sentence begins among ``steps`` ("A, then B. C": 0 and 2)
         for step in items:
-            if isinstance(step, _Replacing):
-                steps.append(_instead(steps, step))
+            if step is _BREAK:
+                starts.append(len(steps))
+            elif isinstance(step, _Replacing):
+                # "instead" replaces what a reader sees as one sentence: every step since the last sentence
+                # boundary before it (the previous sentence, or its own sentence's steps so far).
+                begin = max((s for s in starts if s < len(steps)), default=0)
+                replaced = _instead(steps[begin:], step)
+                del steps[begin:]
+                starts = [s for s in starts if s <= begin]
+                steps.append(replaced)
             else:
                 steps.append(step)
         return tuple(steps)
+
+    def sentence_break(self, items: list[Any]) -> object:
+        return _BREAK
 
     @v_args(meta=True)
     def plain(self, meta: Any, items: list[Any]) -> ast.Step:
@@ -874,10 +886,24 @@ class _Replacing:
         self.step = step
 
 
-def _instead(before: list[ast.Step], replacing: _Replacing) -> ast.Step:
-    """"A. If C, B instead." is the canonical "B if C; otherwise A" ("A. B instead unless C": "A if C; …")."""
+_BREAK = object()
+"""What ``sentence_break`` leaves among an effect's steps: a new sentence begins there."""
+
+
+def _instead(sentence: list[ast.Step], replacing: _Replacing) -> ast.Step:
+    """"A. If C, B instead." is the canonical "B if C; otherwise A" ("A. B instead unless C": "A if C; …").
+
+    ``sentence`` is every step the reader sees "instead" replace: one plain step, or it is refused
+    (a step's ``otherwise`` holds one step's actions, so "A, then B. If C, D instead." has no tree).
+    """
     step = replacing.step
-    previous = before.pop() if before else None
+    if len(sentence) > 1:
+        raise VariantError('"instead" replaces the sentence it follows (every step since the last full stop), and '
+                           f'here that is {len(sentence)} steps joined by "then": one "otherwise" cannot hold them',
+                           step,
+                           'one step before "instead", its actions joined by "and": "A and B. If C, D instead." '
+                           '(that is "D if C; otherwise A and B")')
+    previous = sentence[0] if sentence else None
     if previous is None or previous.form != "plain":
         raise VariantError('"instead" replaces the step just before it, which must be a plain one (no '
                            '"if", "unless" or "you may" of its own)', step, 'a plain step, then the '

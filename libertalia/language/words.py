@@ -18,7 +18,8 @@ from .parser import grammar
 
 # Rules that give a sentence its shape; every other rule or alias is a form.
 STRUCTURE = frozenset({"start", "ability", "trigger", "effect", "actions", "table", "row", "counts", "char_np",
-                       "loot_np", "zone", "condition", "conjunction", "take_what", "char_filter"})
+                       "loot_np", "zone", "condition", "conjunction", "take_what", "char_filter",
+                       "sentence_break"})
 
 
 # Plain-English variants (docs/card-language.md): wordings that build another form's tree, so no form of

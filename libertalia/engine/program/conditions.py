@@ -1,4 +1,4 @@
-"""Conditions: ``True``, ``False``, or ``None`` when they speak of a character nobody named.
+"""Conditions: ``True``, ``False``, or ``None`` (unknown) when they speak of a character nobody named.
 
 A condition about a character names it by ``slot``: -1 for ``this`` (on loot, the
 character that took the token), or the binder step that named ``it``.  ``past`` reads
@@ -42,7 +42,7 @@ class IsPositioned(Record):
     def test(self, w: Work, f: Frame) -> bool | None:
         me = _card(f, self.slot)
         if me is None:
-            return None if self.slot >= 0 else False
+            return None  # about nobody: unknown, like every other part about a character
         return pick_positional(self.position, self.phrase.cards(w, f), w) == me
 
 
@@ -237,10 +237,13 @@ Cond = (IsPositioned | IsA | IsLike | LastVoyage | HaveDoubloons | NoOtherHas | 
 
 
 class Condition(Record):
-    """Groups joined by "or", each a run of conditions joined by "and".
+    """Groups joined by "or", each a run of conditions joined by "and", in Kleene's three-valued logic.
 
-    ``None`` (a condition about a character nobody named) makes its group fail to decide;
-    the whole is ``None`` only if no group holds and one was undecided.
+    A part about a character nobody named is *unknown* (``None``).  "and" is false if any part
+    is false, else unknown if any is unknown, else true; "or" is true if any group is true, else
+    unknown if any is unknown, else false; "unless" negates a known value and leaves unknown
+    unknown.  Each is read from the set of its parts' values, so neither the order of the parts
+    nor their grouping changes the outcome (docs/card-language.md, "Meaning rules").
     """
 
     groups: tuple[tuple[Cond, ...], ...]
@@ -258,9 +261,8 @@ class Condition(Record):
             for p in parts:
                 v = p.test(w, f)
                 if v is None:
-                    value = None
-                    break
-                if not v:
+                    value = None  # unknown, unless a later part is false
+                elif not v:
                     value = False
                     break
             if value:

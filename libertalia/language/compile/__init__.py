@@ -28,6 +28,9 @@ from .references import VERB_OF, Binder, Report, Scope, Slots, merge, their_prob
 
 __all__ = ["compile_ability"]
 
+_Arm = tuple[list[act.Action], tuple[act.Action, ...], tuple[int, ...]]
+"""An arm of a step: its actions, those an option can preview, and which of those are prices (``gives_up``)."""
+
 PER_SHIP = {"each_ship": "any_ship", "each_opponent_ship": "other_ship", "each_adjacent_ship": "adjacent_ship"}
 """Places that name one ship per seat ("in each opponent's ship"): a pick is made in every one."""
 
@@ -374,10 +377,11 @@ class _Compiler:
         scope.verbs["moved"] = Binder(mark, True, "give")
         return act.TheyGive(subject, tokens, to, mark)
 
-    def _arm(self, actions: tuple[ast.Action, ...], scope: Scope) -> tuple[list[act.Action], tuple[act.Action, ...]]:
-        """An arm's steps, and those an option must be able to carry out (not waiting on an earlier one's pick)."""
+    def _arm(self, actions: tuple[ast.Action, ...], scope: Scope) -> _Arm:
+        """An arm's steps, those an option can preview (not waiting on an earlier one's pick), and its prices."""
         steps: list[act.Action] = []
         checks: list[act.Action] = []
+        costs: list[int] = []
         made: set[int] = set()
         for a in actions:
             first = len(self.slots.parent)
@@ -385,9 +389,11 @@ class _Compiler:
             step = self._action(a, scope)
             if not any(self.slots.find(r) in made or r in made for r in self.reads):
                 checks.append(step)
+                if gives_up(a):
+                    costs.append(len(checks) - 1)
             made.update(range(first, len(self.slots.parent)))
             steps.append(step)
-        return steps, tuple(checks)
+        return steps, tuple(checks), tuple(costs)
 
     # ------------------------------------------------------------ conditions
     def _card_slot(self, ref: str, verb: str, scope: Scope, what: str) -> int:
@@ -448,7 +454,7 @@ class _Compiler:
             start = scope.copy()
             arms: list[tuple[ast.Action, ...]]
             arm_scopes: list[Scope] = []
-            arm_steps: list[tuple[list[act.Action], tuple[act.Action, ...]]] = []
+            arm_steps: list[_Arm] = []
             if step.form == "plain":
                 arms = [step.actions]
             elif step.form == "choose_one":
@@ -469,8 +475,11 @@ class _Compiler:
                 arm_steps.append(self._arm(arm, s))
                 arm_scopes.append(s)
             scope = merge(self.slots, start, arm_scopes)
-            singles = [steps[0].mark for steps, _ in arm_steps if len(steps) == 1]
-            many = [arm for arm in arms if len(arm) > 1]
+            # "you did" speaks of the part a reader sees before it: after "you may …; otherwise …", the
+            # question's "yes" arm alone (answering "no" did nothing), never the "otherwise".
+            did_arms = 1 if step.form == "may" else len(arms)
+            singles = [steps[0].mark for steps, _, _ in arm_steps[:did_arms] if len(steps) == 1]
+            many = [arm for arm in arms[:did_arms] if len(arm) > 1]
             scope.part = self.slots.union(singles) if singles else None
             scope.part_problem = '" or "'.join(render_actions((a,)) for a in many[0]) if many else ""
 
@@ -480,15 +489,16 @@ class _Compiler:
                 branch_at = len(code)
                 code.append(None)
                 starts, exits = [], []
-                for steps, _ in arm_steps:
+                for steps, _, _ in arm_steps:
                     starts.append(len(code))
                     code.extend(steps)
                     exits.append(len(code))
                     code.append(None)
                 for at in exits:
                     code[at] = Jump(len(code))
-                code[branch_at] = ChooseOne(tuple(checks for _, checks in arm_steps), tuple(starts),
-                                            tuple(render_actions(o) for o in arms), len(code), text)
+                code[branch_at] = ChooseOne(tuple(checks for _, checks, _ in arm_steps), tuple(starts),
+                                            tuple(render_actions(o) for o in arms), len(code), text,
+                                            tuple(costs for _, _, costs in arm_steps))
             elif step.form == "may":
                 branch_at = len(code)
                 code.append(None)
@@ -500,10 +510,10 @@ class _Compiler:
                 if step.otherwise:
                     code.extend(arm_steps[1][0])
                     code[jump_at] = Jump(len(code))
-                code[branch_at] = May(arm_steps[0][1], else_at, text)
+                code[branch_at] = May(arm_steps[0][1], else_at, text, arm_steps[0][2])
             else:
                 at_tests, exits = [], []
-                for test, (steps, _) in zip(tests, arm_steps, strict=False):
+                for test, (steps, _, _) in zip(tests, arm_steps, strict=False):
                     at_tests.append((len(code), test))
                     code.append(None)
                     code.extend(steps)
@@ -542,6 +552,32 @@ class _Side:
 
     def __exit__(self, *exc: object) -> None:
         self.compiler.side = self.saved
+
+
+def gives_up(a: ast.Action) -> bool:
+    """Whether an action is a price: it gives up something of the ability's owner.
+
+    ``lose …`` said of you, ``return`` or ``give`` loot you hold, ``discard`` this or a character in
+    your own piles, ``move your reputation to the leftmost space``.  An option of ``you may`` or
+    ``choose one`` is offered only when each of its prices can be paid (docs/card-language.md,
+    "Meaning rules"), whatever its other actions could do.
+    """
+    if isinstance(a, ast.Change):
+        return a.verb == "lose" and (a.subject is None or isinstance(a.subject, ast.You))
+    if isinstance(a, ast.ReturnLoot | ast.Give):
+        return a.by is None and a.loot.np.place == "held"
+    if isinstance(a, ast.Discard):
+        if a.by is not None:
+            return False
+        target = a.target
+        if isinstance(target, ast.This):
+            return True
+        np = getattr(target, "np", None)
+        return np is not None and any(isinstance(flt, ast.Zone) and flt.place == "your" or
+                                      isinstance(flt, ast.OwnedBy) and flt.who == "you" for flt in np.filters)
+    if isinstance(a, ast.MoveReputation):
+        return a.end == "leftmost"
+    return False
 
 
 def _many(players: amt.Players) -> bool:

@@ -13,7 +13,9 @@ docs/card-language.md ("References"):
   a ``return``; ``one discarded``: a ``discard``; ``one taken``: a ``take``; ``one moved``:
   a ``put``, ``play`` or ``give``); ``space moved`` the nearest ``move your reputation``;
 - ``you did`` says whether the previous sentence part (before the last ``then``) did
-  anything; a part that does two things (``X and Y``) is refused, as it could mean either;
+  anything; a part that does two things (``X and Y``) is refused, as it could mean either.
+  After ``you may A; otherwise B`` it speaks of the question: "yes", and A did something
+  (answering "no" did nothing, whatever ``B`` does);
 - ``is`` reads a character now, ``was`` as it stood just before its binder acted (only
   ``it`` has such a moment);
 - where the nearest binder lies in a branch (``if``, ``may``, ``choose one``), each arm's

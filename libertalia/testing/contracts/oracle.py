@@ -454,21 +454,30 @@ def place_of_event(zone: str | None, seat: int | None) -> Place | None:
 
 # ------------------------------------------------------------------ conditions
 def truth(condition: cond.Condition, v: View) -> object:
-    """Whether a condition holds: True, False, None (it speaks of a character nobody named) or UNKNOWN."""
-    undecided = False
+    """Whether a condition holds: True, False, None (unknown: it speaks of a character nobody named) or UNKNOWN
+    (the oracle cannot tell).
+
+    Kleene's table (docs/card-language.md, "Meaning rules"): a group joined by "and" is false if any
+    part is, else None if any part is; "or" is true if any group is, else None if any is None.
+    """
+    values: list[object] = []
     for parts in condition.groups:
-        value: object = True
-        for part in parts:
-            t = _cond(part, v)
-            if t is UNKNOWN:
-                return UNKNOWN
-            if t is None or not t:
-                value = t
-                break
-        if value is True:
-            return not condition.negated
-        undecided = undecided or value is None
-    return None if undecided else condition.negated
+        seen = [_cond(part, v) for part in parts]
+        if any(t is not UNKNOWN and t is not None and not t for t in seen):
+            values.append(False)
+        elif any(t is UNKNOWN for t in seen):
+            values.append(UNKNOWN)
+        elif any(t is None for t in seen):
+            values.append(None)
+        else:
+            values.append(True)
+    if True in values:
+        return not condition.negated
+    if any(t is UNKNOWN for t in values):
+        return UNKNOWN
+    if any(t is None for t in values):
+        return None
+    return condition.negated
 
 
 def _me(slot: int, v: View) -> CardRef | None:
@@ -486,7 +495,7 @@ def _cond(c: Any, v: View) -> object:  # noqa: C901, PLR0911 - one branch per co
     if isinstance(c, cond.IsPositioned):
         me = _me(c.slot, v)
         if me is None:
-            return None if c.slot >= 0 else False
+            return None
         return positional(c.position, describe(c.phrase, v), v) == me
     if isinstance(c, cond.IsA):
         me = _me(c.slot, v)
