@@ -9,9 +9,10 @@ the loot of every day left, the bag, where the game stands.
 
 The answer policy is a function of the question, not of its place in the game: a question's
 options are named by key (a choose-one option, keyed ``"1"``, ``"2"``, by its label, which is
-its own text, its actions in sorted order), and the answer is drawn by a hash of the seed and those names.  So wordings that
-ask the same questions in another order (``A and B`` against ``B and A``) get the same answers;
-wordings whose questions differ get answers that may differ, as their games then may.
+its own text, its actions in sorted order), and the answer is drawn by a hash of the seed and
+those names.  So wordings that ask the same questions in another order (``A and B`` against
+``B and A``) get the same answers; wordings whose questions differ get answers that may differ,
+as their games then may.
 
 A difference is shrunk greedily (fewer seats, fewer cards, fewer tokens, empty purses, while the
 wordings still differ) and reported with an ``examples:`` entry for each wording

@@ -22,8 +22,7 @@ from typing import Any
 import attrs
 
 from ...engine.specs import Rules
-from ..differential import (Difference, Outcome, compare, distribution, load_wordings, shrink,
-                            total_variation)
+from ..differential import Difference, Outcome, compare, distribution, load_wordings, shrink, total_variation
 from ..focus import Feature, FocusedPosition, focused_position
 from .catalogue import CATALOGUE
 from .family import VARIANTS, WORDS, Family

@@ -16,7 +16,8 @@ WORDS = (*CONNECTIVES, *REFERENCES, *PLACES, *PLAYERS)
 VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map")
 """How a family's positions are changed, in turn: ``""`` as drawn; the voyage's last day (no tomorrow's
 loot); the game's last day; every token out of the bag; hands, ships, graveyards and loot emptied but
-for the featured cards; every purse empty; every purse equal; the featured seat holding one more map.  ``"empty piles+holds map"`` applies both, in turn."""
+for the featured cards; every purse empty; every purse equal; the featured seat holding one more map.
+``"empty piles+holds map"`` applies both, in turn."""
 
 
 @attrs.frozen
