@@ -9,8 +9,8 @@ the loot of every day left, the bag, where the game stands.
 
 The answer policy is a function of the question, not of its place in the game: a question's
 options are named by key (a choose-one option, keyed ``"1"``, ``"2"``, by its label, which is
-its own text, its actions in sorted order), and the answer is drawn by a hash of the seed and
-those names.  So wordings that ask the same questions in another order (``A and B`` against
+its own text, its actions in sorted order), and the answer is the name a hash of the seed ranks
+first.  So wordings that ask the same questions in another order (``A and B`` against
 ``B and A``) get the same answers; wordings whose questions differ get answers that may differ,
 as their games then may.
 
@@ -80,10 +80,16 @@ def _unordered(label: str) -> str:
 
 
 def answer(seed: int, decision: Decision) -> str:
-    """The key to answer: drawn by the seed from the question itself (who, what kind, which options)."""
-    names = _names(decision)
-    digest = hashlib.sha256(repr((seed, decision.player, decision.kind, [n for n, _ in names])).encode()).digest()
-    return names[int.from_bytes(digest[:8], "big") % len(names)][1]
+    """The key to answer: the option whose name the seed ranks first, among those offered.
+
+    Each name's rank is a hash of the seed, who is asked, the kind of question and the name, so
+    a question that offers fewer options (one wording filters a choice the other does not)
+    still gets the same answer whenever that answer is offered.
+    """
+    def rank(name: str) -> bytes:
+        return hashlib.sha256(repr((seed, decision.player, decision.kind, name)).encode()).digest()
+
+    return min(_names(decision), key=lambda item: rank(item[0]))[1]
 
 
 # ------------------------------------------------------------------ one game

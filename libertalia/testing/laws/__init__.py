@@ -75,9 +75,32 @@ def position_of(family: Family, rules: Rules, index: int, rng: random.Random) ->
     feature = Feature(family.tile or card_of(family), family.timing)
     position = focused_position(rules, players, [feature], rng=rng, phase=family.timing)
     for variant in family.variants[index % len(family.variants)].split("+"):
-        if variant:
+        if variant == "twins":
+            position = _twins(position)
+        elif variant:
             position = attrs.evolve(position, setup=_vary(rules, position, variant, rng))
     return position
+
+
+def _twins(position: FocusedPosition) -> FocusedPosition:
+    """Every seat without a feature plays the card the first of them plays: a tie of ranks on the island."""
+    import copy
+
+    setup = copy.deepcopy(position.setup)
+    free = [i for i in range(position.players) if all(p.seat != i for p in position.featured)]
+    if len(free) < 2:
+        return position
+    card = position.plays[free[0]]
+    plays = list(position.plays)
+    for i in free:
+        seat = setup["players"][i]
+        for pile in ("ship", "graveyard"):
+            if card in seat[pile]:
+                seat[pile].remove(card)
+        if card not in seat["hand"]:
+            seat["hand"].append(card)
+        plays[i] = card
+    return attrs.evolve(position, setup=setup, plays=tuple(plays))
 
 
 def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Random) -> dict[str, Any]:

@@ -7,7 +7,7 @@ ability runs.  A family whose wordings read as the same tree would test nothing:
 
 from __future__ import annotations
 
-from .family import Family
+from .family import NEW_CLASS, Family
 
 EVERY_KIND = "chest or hook or map or saber or amulet or barrel or relic"
 """Galecrest's loot kinds, every one: what ``loot`` means."""
@@ -147,8 +147,9 @@ CATALOGUE: tuple[Family, ...] = (
     F("rightmost's owner is the highest-ranked's owner",
       ("sun: the owner of the rightmost character on the island gains 2 doubloons.",
        "sun: the owner of the highest-ranked character on the island gains 2 doubloons."),
-      ("island", "the owner of"), "sun", "the island is in rank order (the Midshipman owns nothing)",
-      players=(2, 4)),
+      ("island", "the owner of"), "sun",
+      "the island is in rank order, a tie in the order of R4 (the right one ranks higher); the Midshipman owns "
+      "nothing", players=(3, 4), variants=("twins", ""), rank=3.5, waits_for=NEW_CLASS),
     F("a count against a table: the hand",
       ("sun: gain 1 doubloon for each character in your hand.",
        "sun: gain doubloons by character in your hand (1 for 1, 2 for 2, 3 for 3, 4 for 4, 5 for 5, 6 for 6, "
@@ -180,8 +181,8 @@ CATALOGUE: tuple[Family, ...] = (
                                                              f"{EVERY_KIND}."),
       ("you",), "sun", "loot is every kind", variants=("", "empty piles")),
     F("swap either way round",
-      ("sun: swap a loot in today's loot with a loot in tomorrow's loot.",
-       "sun: swap a loot in tomorrow's loot with a loot in today's loot."),
+      ("sun: swap a map in today's loot with a chest or relic in tomorrow's loot.",
+       "sun: swap a chest or relic in tomorrow's loot with a map in today's loot."),
       ("tomorrow's loot", "today's loot"), "sun", "a swap has no direction", variants=("", "last day")),
     F("a random draw from the bag is uniform: swap",
       ("sun: swap a map you hold with a random loot from the bag.",

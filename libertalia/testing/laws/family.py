@@ -13,10 +13,16 @@ PLAYERS = ("you", "every other player", "the player on your left", "the player o
 WORDS = (*CONNECTIVES, *REFERENCES, *PLACES, *PLAYERS)
 """Every word a family may say it covers: the catalogue covers each at least once (a test checks it)."""
 
-VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map")
+NEW_CLASS = 13
+"""``waits_for`` of a family that found a misreading issue 32 does not list (classes 1 to 12): on a tie of
+ranks on the island, ``the highest-ranked`` names the left of the tied cards, where R4 ranks the right one
+higher."""
+
+VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map", "twins")
 """How a family's positions are changed, in turn: ``""`` as drawn; the voyage's last day (no tomorrow's
 loot); the game's last day; every token out of the bag; hands, ships, graveyards and loot emptied but
-for the featured cards; every purse empty; every purse equal; the featured seat holding one more map.
+for the featured cards; every purse empty; every purse equal; the featured seat holding one more map;
+every seat without a feature playing one card (a tie of ranks on the island).
 ``"empty piles+holds map"`` applies both, in turn."""
 
 
@@ -30,7 +36,8 @@ class Family:
     build the positions that let the wordings differ, and ``why`` says why they must not.
     ``card`` names a card of the edition the wordings replace (an edition whose ranks need tie-breakers
     takes no new rank), at its rank; by default the wordings are a new card of rank ``rank``.
-    ``waits_for`` is the class of issue 32 whose fix the family waits for (it fails until then).
+    ``waits_for`` is the class of issue 32 whose fix the family waits for (it fails until then);
+    ``NEW_CLASS`` marks a misreading these laws found that the issue does not list yet.
     ``samples`` > 0 makes it a statistical law (random draws): each wording's distribution of
     loot won and lost, over that many game seeds from one position, within ``tolerance``
     (total variation) of the first's.
