@@ -7,12 +7,14 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import libertalia as lt
 from libertalia.engine.program import amounts as engine_amounts
 from libertalia.state import Decision, Option
-from libertalia.testing.differential import answer, compare, load_wordings
-from libertalia.testing.focus import Feature, focused_position
+from libertalia.testing.differential import answer, assert_same, compare, load_wordings
+from libertalia.testing.focus import Feature, focused_position, positions
 from libertalia.testing.laws import (
     CATALOGUE,
     WORDS,
@@ -137,6 +139,43 @@ def test_compare_finds_the_same_game_the_same() -> None:
     for _ in range(4):
         position = focused_position(wordings[0], None, [Feature("Lawful Rover", "sun")], rng=rng)
         assert compare(wordings, position, rng.randrange(100)) is None
+
+
+_SIDES = [("rover.yaml", f"name: Lawful Rover\nrank: 18.5\ntext: |\n  sun: the player on your {side} loses 2 "
+                         "doubloons.\n") for side in ("left", "right")]
+
+
+@given(data=st.data())
+@settings(max_examples=8, deadline=None, database=None)
+def test_under_hypothesis_assert_same_holds_for_an_equivalence(data: st.DataObject) -> None:
+    """Under hypothesis (which then shrinks a failing position), left and right at 2 players play alike."""
+    wordings = _wordings(tuple(_SIDES))
+    position = data.draw(positions(wordings[0], 2, [Feature("Lawful Rover", "sun")]))
+    assert_same(wordings, position, seed=data.draw(st.integers(0, 99)), labels=["left", "right"])
+
+
+def test_assert_same_raises_with_the_difference() -> None:
+    """assert_same fails with the difference and an examples: entry per wording, for hypothesis to shrink."""
+    wordings = _wordings(tuple(_SIDES))
+    rng = random.Random(5)
+    for _ in range(20):
+        position = focused_position(wordings[0], 3, [Feature("Lawful Rover", "sun")], rng=rng)
+        if compare(wordings, position, examples=False) is not None:
+            break
+    with pytest.raises(AssertionError, match="differ in") as info:
+        assert_same(wordings, position, labels=["left", "right"])
+    assert "an examples: entry for the card worded 'left'" in str(info.value)
+
+
+@functools.cache
+def _wordings(files: tuple[tuple[str, str], ...]) -> list[lt.Rules]:
+    return load_wordings(_rules("galecrest"), files)
+
+
+def test_games_played_to_their_end_compare_alike() -> None:
+    """With to_end, equivalent wordings are compared at the game's end too: the same final state."""
+    family = next(f for f in CATALOGUE if f.name == "unless against if no")
+    assert check_family(family, _rules("galecrest"), positions=2, to_end=True).ok
 
 
 def test_the_long_run_command(capsys: pytest.CaptureFixture[str]) -> None:

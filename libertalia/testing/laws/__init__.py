@@ -25,10 +25,10 @@ from ...engine.specs import Rules
 from ..differential import Difference, Outcome, compare, distribution, load_wordings, shrink, total_variation
 from ..focus import Feature, FocusedPosition, focused_position
 from .catalogue import CATALOGUE
-from .family import VARIANTS, WORDS, Family
+from .family import NEW_CLASS, VARIANTS, WORDS, Family
 
-__all__ = ["CATALOGUE", "VARIANTS", "WORDS", "Family", "FamilyResult", "LawReport", "TreesAlike", "check_family",
-           "check_laws", "wordings_of"]
+__all__ = ["CATALOGUE", "NEW_CLASS", "VARIANTS", "WORDS", "Family", "FamilyResult", "LawReport", "TreesAlike",
+           "check_family", "check_laws", "wordings_of"]
 
 CARD = "Lawful Rover"
 """The name every wording of a character family is loaded under."""
@@ -170,7 +170,9 @@ class FamilyResult:
 
     def __str__(self) -> str:
         head = f"{self.family.name}: {self.positions} positions, " + ("same" if self.ok else "DIFFER")
-        if self.family.waits_for is not None:
+        if self.family.waits_for == NEW_CLASS:
+            head += " (waits for the fix of a misreading these laws found: family.NEW_CLASS)"
+        elif self.family.waits_for is not None:
             head += f" (waits for issue 32 class {self.family.waits_for})"
         return head if self.ok else f"{head}\n{self.failure}"
 

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from .family import NEW_CLASS, Family
 
+HALF_LADDER = ", then ".join(f"the player on your left loses 1 doubloon if you have {2 * k} or more doubloons"
+                            for k in range(1, 14))
+"""Half your doubloons (rounded down, up to 27) lost by your left neighbour, one doubloon at a time."""
+
 EVERY_KIND = "chest or hook or map or saber or amulet or barrel or relic"
 """Galecrest's loot kinds, every one: what ``loot`` means."""
 
@@ -237,6 +241,13 @@ CATALOGUE: tuple[Family, ...] = (
        "hold 3 or more map, then the player on your left pays you 1 doubloon if you hold 4 or more map."),
       ("the player on your left", "you"), "sun", "your maps are the ability's owner's", players=(3, 2),
       variants=("holds map",)),
+    F("half your doubloons in another player's loss",
+      ("sun: the player on your left loses half your doubloons.", f"sun: {HALF_LADDER}."),
+      ("the player on your left", "you"), "sun", "your doubloons are the ability's owner's; a loss floors at 0",
+      players=(3, 2), variants=("", "ties"), waits_for=9),
+    F("drawing more than the bag holds",
+      ("sun: draw 60 random loot from the bag.", "sun: draw 99 random loot from the bag."),
+      ("the bag",), "sun", "the bag never holds 60 tokens: both draw it empty", players=(2, 4)),
     F("at least as many against no other has more",
       ("anchor: gain 5 doubloons if you have at least as many characters in your ship as every other player.",
        "anchor: gain 5 doubloons if no other player has more characters in their ship."),
