@@ -14,6 +14,7 @@ The long run: ``python -m libertalia.testing.laws --positions 200``.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -84,8 +85,6 @@ def position_of(family: Family, rules: Rules, index: int, rng: random.Random) ->
 
 def _twins(position: FocusedPosition) -> FocusedPosition:
     """Every seat without a feature plays the card the first of them plays: a tie of ranks on the island."""
-    import copy
-
     setup = copy.deepcopy(position.setup)
     free = [i for i in range(position.players) if all(p.seat != i for p in position.featured)]
     if len(free) < 2:
@@ -105,8 +104,6 @@ def _twins(position: FocusedPosition) -> FocusedPosition:
 
 def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Random) -> dict[str, Any]:
     """The setup changed as ``variant`` says (``family.VARIANTS``)."""
-    import copy
-
     setup: dict[str, Any] = copy.deepcopy(position.setup)
     board = rules.board
     seats = setup["players"]

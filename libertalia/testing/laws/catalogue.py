@@ -10,8 +10,18 @@ from __future__ import annotations
 from .family import NEW_CLASS, Family
 
 HALF_LADDER = ", then ".join(f"the player on your left loses 1 doubloon if you have {2 * k} or more doubloons"
-                            for k in range(1, 14))
-"""Half your doubloons (rounded down, up to 27) lost by your left neighbour, one doubloon at a time."""
+                            for k in range(1, 41))
+"""Half your doubloons (rounded down, up to 81) lost by your left neighbour, one doubloon at a time."""
+
+MAP_LADDER = ", then ".join(f"the player on your left pays you 1 doubloon if you hold {k} or more map"
+                            for k in range(1, 11))
+"""A doubloon from your left neighbour for each map you hold (there are 10), one condition at a time."""
+
+def table(last: int, per: int = 1) -> str:
+    """A table of ``n for per * n`` up to ``last or more``: a count of ``per`` a piece, spelt as a table."""
+    rows = [f"{n} for {per * n}" for n in range(1, last)] + [f"{last} or more for {per * last}"]
+    return "(" + ", ".join(rows) + ")"
+
 
 EVERY_KIND = "chest or hook or map or saber or amulet or barrel or relic"
 """Galecrest's loot kinds, every one: what ``loot`` means."""
@@ -124,8 +134,7 @@ CATALOGUE: tuple[Family, ...] = (
       ("one <verb>ed", "the bag"), "sun", "the maps returned are the maps held", variants=("", "holds map")),
     F("one taken against a table",
       ("sun: take every map in today's loot, then gain 1 doubloon for each one taken.",
-       "sun: take every map in today's loot, then gain doubloons by one taken (1 for 1, 2 for 2, 3 for 3, "
-       "4 for 4, 5 for 5, 6 or more for 6)."),
+       f"sun: take every map in today's loot, then gain doubloons by one taken {table(10)}."),
       ("one <verb>ed", "today's loot"), "sun", "a table of n for n is a count"),
     F("you did against the condition known before",
       ("sun: discard a character in your ship ranked below 20, then gain 2 doubloons if you did.",
@@ -156,13 +165,11 @@ CATALOGUE: tuple[Family, ...] = (
       "nothing", players=(3, 4), variants=("twins", ""), rank=3.5, waits_for=NEW_CLASS),
     F("a count against a table: the hand",
       ("sun: gain 1 doubloon for each character in your hand.",
-       "sun: gain doubloons by character in your hand (1 for 1, 2 for 2, 3 for 3, 4 for 4, 5 for 5, 6 for 6, "
-       "7 for 7, 8 for 8, 9 or more for 9)."),
+       f"sun: gain doubloons by character in your hand {table(40)}."),
       ("hand",), "sun", "a table of n for n is a count", variants=("", "empty piles")),
     F("a count against a table: the ship at night",
       ("moon: gain 1 doubloon for each character in your ship.",
-       "moon: gain doubloons by character in your ship (1 for 1, 2 for 2, 3 for 3, 4 for 4, 5 for 5, "
-       "6 or more for 6)."),
+       f"moon: gain doubloons by character in your ship {table(40)}."),
       ("ship",), "moon", "a table of n for n is a count", variants=("", "empty piles")),
     F("an empty graveyard, three ways",
       ("sun: gain 2 doubloons if there is no character in your graveyard.",
@@ -235,10 +242,7 @@ CATALOGUE: tuple[Family, ...] = (
       ("their", "every other player", "the player on your left"), "sun", "at 2 players the others are one",
       players=(2,)),
     F("your maps in another player's amount",
-      ("sun: the player on your left pays you 1 doubloon for each map you hold.",
-       "sun: the player on your left pays you 1 doubloon if you hold 1 or more map, then the player on your left "
-       "pays you 1 doubloon if you hold 2 or more map, then the player on your left pays you 1 doubloon if you "
-       "hold 3 or more map, then the player on your left pays you 1 doubloon if you hold 4 or more map."),
+      ("sun: the player on your left pays you 1 doubloon for each map you hold.", f"sun: {MAP_LADDER}."),
       ("the player on your left", "you"), "sun", "your maps are the ability's owner's", players=(3, 2),
       variants=("holds map",)),
     F("half your doubloons in another player's loss",
@@ -255,13 +259,11 @@ CATALOGUE: tuple[Family, ...] = (
     # ---------------------------------------------------------------- counters and timings
     F("a count against a table: kinds held",
       ("anchor: gain 1 doubloon for each kind of loot you hold.",
-       "anchor: gain doubloons by kinds of loot you hold (1 for 1, 2 for 2, 3 for 3, 4 for 4, 5 for 5, 6 for 6, "
-       "7 or more for 7)."),
+       f"anchor: gain doubloons by kinds of loot you hold {table(7)}."),
       ("you",), "anchor", "a table of n for n is a count", variants=("", "empty piles")),
     F("a count against a table: maps",
       ("sun: gain 2 doubloons for each map you hold.",
-       "sun: gain doubloons by map you hold (1 for 2, 2 for 4, 3 for 6, 4 for 8, 5 for 10, 6 for 12, "
-       "7 or more for 14)."),
+       f"sun: gain doubloons by map you hold {table(10, 2)}."),
       ("you",), "sun", "two a map is a table of 2n", variants=("holds map", "")),
     F("a count of two kinds against two counts",
       ("sun: gain 1 doubloon for each hook or saber you hold.",
