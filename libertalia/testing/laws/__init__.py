@@ -78,6 +78,8 @@ def position_of(family: Family, rules: Rules, index: int, rng: random.Random) ->
     for variant in family.variants[index % len(family.variants)].split("+"):
         if variant == "twins":
             position = _twins(position)
+        elif variant == "quiet":
+            position = _quiet(rules, position, rng)
         elif variant:
             position = attrs.evolve(position, setup=_vary(rules, position, variant, rng))
     return position
@@ -99,6 +101,30 @@ def _twins(position: FocusedPosition) -> FocusedPosition:
         if card not in seat["hand"]:
             seat["hand"].append(card)
         plays[i] = card
+    return attrs.evolve(position, setup=setup, plays=tuple(plays))
+
+
+def _quiet(rules: Rules, position: FocusedPosition, rng: random.Random) -> FocusedPosition:
+    """Every seat without a featured play plays a card without a sun or dusk ability, and today's loot
+    holds no token with a dusk ability: the island at dusk is the island the day revealed."""
+    setup = copy.deepcopy(position.setup)
+    game_rules = rules.for_game(position.seed)
+    plays = list(position.plays)
+    featured = {p.name for p in position.featured}
+    for i, seat in enumerate(setup["players"]):
+        if any(p.seat == i and p.zone == "play" for p in position.featured):
+            continue
+        held = {*seat["hand"], *seat["ship"], *seat["graveyard"]}
+        calm = [c.name for c in game_rules.characters if not c.neutral and "#" not in c.name and not c.has("sun")
+                and not c.has("dusk") and c.name not in held and c.name not in featured]
+        if not calm:
+            return position
+        seat["hand"][seat["hand"].index(plays[i])] = plays[i] = calm[rng.randrange(len(calm))]
+    if "loot" not in setup:
+        left = _bag_left(rules, setup)
+        quiet = [k for k in rules.kinds for _ in range(max(0, left[k])) if not game_rules.loot_spec(k).has("dusk")]
+        rng.shuffle(quiet)
+        setup["loot"] = [quiet[:rules.board.loot_per_day_for(position.players)]]
     return attrs.evolve(position, setup=setup, plays=tuple(plays))
 
 

@@ -18,11 +18,13 @@ NEW_CLASS = 13
 ranks on the island, ``the highest-ranked`` names the left of the tied cards, where R4 ranks the right one
 higher."""
 
-VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map", "twins")
+VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map", "twins",
+            "quiet")
 """How a family's positions are changed, in turn: ``""`` as drawn; the voyage's last day (no tomorrow's
 loot); the game's last day; every token out of the bag; hands, ships, graveyards and loot emptied but
 for the featured cards; every purse empty; every purse equal; the featured seat holding one more map;
-every seat without a feature playing one card (a tie of ranks on the island).
+every seat without a feature playing one card (a tie of ranks on the island); every seat without a
+featured play playing a card with no sun or dusk ability, and no token with a dusk ability in today's loot.
 ``"empty piles+holds map"`` applies both, in turn."""
 
 
