@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,6 +60,12 @@ def test_catalogue_is_broad() -> None:
     assert set(WORDS) <= covered
     assert {"classic"} <= {f.edition for f in CATALOGUE}
     assert any(f.samples for f in CATALOGUE) and any(f.tile for f in CATALOGUE)
+
+
+def test_the_guide_counts_the_catalogue() -> None:
+    """docs/testing.md ("Laws: English equivalences") gives the catalogue's size as it is."""
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "testing.md").read_text(encoding="utf-8")
+    assert f"CATALOGUE`, {len(CATALOGUE)} families)" in guide
 
 
 def test_wordings_that_read_as_one_tree_are_refused() -> None:
