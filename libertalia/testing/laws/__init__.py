@@ -1,0 +1,293 @@
+"""Metamorphic laws: wordings that English says mean the same must play the same.
+
+The contract fuzzer checks each step against a restatement of its own reading; when that reading
+misreads English, both agree.  These laws need no restatement: a family (``Family``) is two or
+more wordings of one card, spelled to compile through different code paths, that any reader
+takes to mean the same.  ``check_laws`` loads each wording as the same mod card, plays them side
+by side from generated focused positions (``testing.differential``) and reports, per family, the
+first position where two wordings differ, shrunk, with an ``examples:`` entry per wording.  A
+family of random draws is a statistical law: the loot won and lost, over many game seeds, within
+a stated total-variation distance.
+
+The long run: ``python -m libertalia.testing.laws --positions 200``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ...engine.specs import Rules
+from ..differential import Difference, Outcome, compare, distribution, load_wordings, shrink, total_variation
+from ..focus import Feature, FocusedPosition, focused_position
+from .catalogue import CATALOGUE
+from .family import NEW_CLASS, VARIANTS, WORDS, Family
+
+__all__ = ["CATALOGUE", "NEW_CLASS", "VARIANTS", "WORDS", "Family", "FamilyResult", "LawReport", "TreesAlike",
+           "check_family", "check_laws", "wordings_of"]
+
+CARD = "Lawful Rover"
+"""The name every wording of a character family is loaded under."""
+
+
+class TreesAlike(ValueError):
+    """A family whose wordings read as one tree: it would compare a code path with itself."""
+
+
+# ------------------------------------------------------------------ loading a family
+def wordings_of(family: Family, base: Rules) -> list[Rules]:
+    """The rules once per wording (``TreesAlike`` if two wordings read as the same tree)."""
+    if family.tile is None:
+        name, rank = (family.card, base.card(family.card).rank) if family.card else (CARD, family.rank)
+        files = [("lawful-rover.yaml", f"name: {name}\nrank: {rank:g}\n" + _block(w)) for w in family.wordings]
+    else:
+        count = dict(base.board.bag)[family.tile]
+        files = [(f"{family.tile}.yaml", f"kind: {family.tile}\nside: {base.board.default_loot}\ncount: {count}\n"
+                  + _block(w)) for w in family.wordings]
+    loaded = load_wordings(base, files)
+    trees = [r.loot_spec(family.tile).abilities if family.tile else r.card(card_of(family)).abilities
+             for r in loaded]
+    for i in range(len(trees)):
+        for j in range(i):
+            if trees[i] == trees[j]:
+                raise TreesAlike(f"family {family.name!r}: {family.wordings[j]!r} and {family.wordings[i]!r} read as "
+                                 "the same tree, so they test nothing: spell one another way")
+    return loaded
+
+
+def card_of(family: Family) -> str:
+    """The name the family's character wordings are loaded under."""
+    return family.card or CARD
+
+
+def _block(text: str) -> str:
+    return "text: |\n" + "".join(f"  {line}\n" for line in text.splitlines())
+
+
+# ------------------------------------------------------------------ positions
+def position_of(family: Family, rules: Rules, index: int, rng: random.Random) -> FocusedPosition:
+    """The ``index``-th position of a family: its seat count and variant taken in turn."""
+    players = family.players[index % len(family.players)] if family.players else None
+    feature = Feature(family.tile or card_of(family), family.timing)
+    position = focused_position(rules, players, [feature], rng=rng, phase=family.timing)
+    for variant in family.variants[index % len(family.variants)].split("+"):
+        if variant == "twins":
+            position = _twins(position)
+        elif variant == "quiet":
+            position = _quiet(rules, position, rng)
+        elif variant:
+            position = attrs.evolve(position, setup=_vary(rules, position, variant, rng))
+    return position
+
+
+def _twins(position: FocusedPosition) -> FocusedPosition:
+    """Every seat without a feature plays the card the first of them plays: a tie of ranks on the island."""
+    setup = copy.deepcopy(position.setup)
+    free = [i for i in range(position.players) if all(p.seat != i for p in position.featured)]
+    if len(free) < 2:
+        return position
+    card = position.plays[free[0]]
+    plays = list(position.plays)
+    for i in free:
+        seat = setup["players"][i]
+        for pile in ("ship", "graveyard"):
+            if card in seat[pile]:
+                seat[pile].remove(card)
+        if card not in seat["hand"]:
+            seat["hand"].append(card)
+        plays[i] = card
+    return attrs.evolve(position, setup=setup, plays=tuple(plays))
+
+
+def _quiet(rules: Rules, position: FocusedPosition, rng: random.Random) -> FocusedPosition:
+    """Every seat without a featured play plays a card without a sun or dusk ability, and today's loot
+    holds no token with a dusk ability: the island at dusk is the island the day revealed."""
+    setup = copy.deepcopy(position.setup)
+    game_rules = rules.for_game(position.seed)
+    plays = list(position.plays)
+    featured = {p.name for p in position.featured}
+    for i, seat in enumerate(setup["players"]):
+        if any(p.seat == i and p.zone == "play" for p in position.featured):
+            continue
+        held = {*seat["hand"], *seat["ship"], *seat["graveyard"]}
+        calm = [c.name for c in game_rules.characters if not c.neutral and "#" not in c.name and not c.has("sun")
+                and not c.has("dusk") and c.name not in held and c.name not in featured]
+        if not calm:
+            return position
+        seat["hand"][seat["hand"].index(plays[i])] = plays[i] = calm[rng.randrange(len(calm))]
+    if "loot" not in setup:
+        left = _bag_left(rules, setup)
+        quiet = [k for k in rules.kinds for _ in range(max(0, left[k])) if not game_rules.loot_spec(k).has("dusk")]
+        rng.shuffle(quiet)
+        setup["loot"] = [quiet[:rules.board.loot_per_day_for(position.players)]]
+    return attrs.evolve(position, setup=setup, plays=tuple(plays))
+
+
+def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Random) -> dict[str, Any]:
+    """The setup changed as ``variant`` says (``family.VARIANTS``)."""
+    setup: dict[str, Any] = copy.deepcopy(position.setup)
+    board = rules.board
+    seats = setup["players"]
+    if variant in ("last day", "last voyage"):
+        if variant == "last voyage":
+            setup["voyage"] = len(board.voyage_days)
+        setup["day"] = board.voyage_days[setup["voyage"] - 1]
+    elif variant == "empty piles":
+        for i, seat in enumerate(seats):
+            mine = [p for p in position.featured if p.seat == i]
+            seat["hand"] = [position.plays[i], *(p.name for p in mine if p.zone == "hand")]
+            seat["ship"] = [p.name for p in mine if p.zone == "ship"]
+            seat["graveyard"] = []
+            seat["loot"] = [p.name for p in mine if p.zone == "loot"]
+    elif variant in ("broke", "ties"):
+        for seat in seats:
+            seat["doubloons"] = 0 if variant == "broke" else 7
+    elif variant == "holds map":
+        owner = next((p.seat for p in position.featured if p.seat is not None), 0)
+        if _bag_left(rules, setup)["map"] > 0:
+            seats[owner]["loot"].append("map")
+    elif variant == "empty bag":
+        left = _bag_left(rules, setup)
+        declared = [list(d) for d in setup.get("loot", [])]
+        days_left = board.voyage_days[setup["voyage"] - 1] - setup["day"] + 1
+        per_day = board.loot_per_day_for(position.players)
+        pool = [k for k in rules.kinds for _ in range(max(0, left[k]))]
+        rng.shuffle(pool)
+        declared += [[] for _ in range(days_left - len(declared))]
+        for day in declared:
+            while len(day) < per_day and pool:
+                day.append(pool.pop())
+        setup["loot"] = declared
+        for i, kind in enumerate(pool):
+            seats[i % len(seats)]["loot"].append(kind)
+    return setup
+
+
+def _bag_left(rules: Rules, setup: dict[str, Any]) -> Counter[str]:
+    left: Counter[str] = Counter(dict(rules.board.bag))
+    for seat in setup["players"]:
+        left.subtract(seat.get("loot", ()))
+    for day in setup.get("loot", ()):
+        left.subtract(day)
+    return left
+
+
+# ------------------------------------------------------------------ checking
+@attrs.frozen
+class FamilyResult:
+    """One family's run: how many positions it played, and what differed first (shrunk), if anything."""
+
+    family: Family
+    positions: int
+    failure: str = ""
+    difference: Difference | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failure
+
+    def __str__(self) -> str:
+        head = f"{self.family.name}: {self.positions} positions, " + ("same" if self.ok else "DIFFER")
+        if self.family.waits_for == NEW_CLASS:
+            head += " (waits for the fix of a misreading these laws found: family.NEW_CLASS)"
+        elif self.family.waits_for is not None:
+            head += f" (waits for issue 32 class {self.family.waits_for})"
+        return head if self.ok else f"{head}\n{self.failure}"
+
+
+@attrs.frozen
+class LawReport:
+    """Every family's result; ``ok`` when every family that waits for no fix played the same."""
+
+    results: tuple[FamilyResult, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results if r.family.waits_for is None)
+
+    def summary(self) -> str:
+        failed = [r for r in self.results if not r.ok]
+        waiting = [r for r in failed if r.family.waits_for is not None]
+        lines = [f"{len(self.results)} families, {sum(r.positions for r in self.results)} positions: "
+                 f"{len(self.results) - len(failed)} same, {len(failed) - len(waiting)} differ, "
+                 f"{len(waiting)} differ waiting for a fix"]
+        lines += [str(r) for r in self.results]
+        return "\n".join(lines)
+
+
+def check_family(family: Family, rules: Rules, *, positions: int = 10, seed: int = 0,
+                 to_end: bool = False) -> FamilyResult:
+    """Play the family's wordings side by side from ``positions`` positions drawn from ``seed``."""
+    wordings = wordings_of(family, rules)
+    rng = random.Random(f"{family.name}/{seed}")
+    if family.samples:
+        return _statistical(family, wordings, rng, max(1, positions // 10))
+    labels = list(family.wordings)
+    for index in range(positions):
+        position = position_of(family, wordings[0], index, rng)
+        answers = rng.randrange(2**32)
+        if compare(wordings, position, answers, labels=labels, to_end=to_end, examples=False) is None:
+            continue
+
+        def differs(p: FocusedPosition, answers: int = answers) -> bool:
+            return compare(wordings, p, answers, labels=labels, to_end=to_end, examples=False) is not None
+
+        small = shrink(position, differs, rules=wordings[0])
+        found = compare(wordings, small, answers, labels=labels, to_end=to_end)
+        assert found is not None
+        return FamilyResult(family, index + 1, f"at position {index + 1} of {positions}, shrunk:\n{found}", found)
+    return FamilyResult(family, positions)
+
+
+def _statistical(family: Family, wordings: list[Rules], rng: random.Random, positions: int) -> FamilyResult:
+    """Each wording's loot won and lost over ``family.samples`` game seeds from a few positions, compared."""
+    for index in range(positions):
+        position = position_of(family, wordings[0], index, rng)
+        seeds = [rng.randrange(2**32) for _ in range(family.samples)]
+        found = [distribution(r, position, seeds, _loot_moved) for r in wordings]
+        for i in range(1, len(found)):
+            gap = total_variation(found[0], found[i])
+            if gap > family.tolerance:
+                return FamilyResult(family, index + 1, (
+                    f"{family.wordings[0]!r} and {family.wordings[i]!r}: loot won and lost over {family.samples} "
+                    f"seeds differs by {gap:.3f} (tolerance {family.tolerance}) from {position.players} players, "
+                    f"setup {position.setup!r}, plays {list(position.plays)!r}\n"
+                    f"  first: {_top(found[0])}\n  other: {_top(found[i])}"))
+    return FamilyResult(family, positions)
+
+
+def _loot_moved(position: FocusedPosition, outcome: Outcome) -> Any:
+    """Per seat, the loot gained (+) and lost (-) against the position: a draw's outcome, whatever else drew."""
+    state = dict(outcome.state)
+    out = []
+    for seat, held in enumerate(position.setup["players"]):
+        now = Counter(state.get(f"seat {seat} loot", ()))
+        was = Counter(held.get("loot", ()))
+        out.append(tuple(sorted({**{k: n for k, n in (now - was).items()},
+                                 **{k: -n for k, n in (was - now).items()}}.items())))
+    return (outcome.error, tuple(out))
+
+
+def _top(dist: Counter[Any]) -> str:
+    n = sum(dist.values())
+    return ", ".join(f"{k!r}: {c / n:.2f}" for k, c in dist.most_common(6))
+
+
+def check_laws(rules: Rules, families: Sequence[Family] = CATALOGUE, *, positions: int = 10, seed: int = 0,
+               to_end: bool = False) -> LawReport:
+    """Every family in ``positions`` positions each (a family of another edition loads that edition)."""
+    from ...loading.rules import load_rules
+
+    bases: dict[str, Rules] = {rules.load_args.get("edition", ""): rules}
+    results = []
+    for family in families:
+        base = bases.get(family.edition)
+        if base is None:
+            base = bases[family.edition] = load_rules(family.edition)
+        results.append(check_family(family, base, positions=positions, seed=seed, to_end=to_end))
+    return LawReport(tuple(results))
