@@ -510,6 +510,18 @@ class Work:
             return (rank, float(tie_breakers[self.tables.ranks[name]][seat]))
         return (rank, float(self.track.index(seat)))
 
+    def rank_order(self, ref: CardRef) -> tuple[float, float]:
+        """Where ``ref`` stands among cards ranked by "highest-" and "lowest-ranked": rank, then R4's tie rule.
+
+        On the island both are read from the island as it lies: its rank there (S2's "no effect" rank
+        included, which re-sorts it) and its place (the order is fixed at reveal).  Elsewhere the printed
+        rank, and the board's tie rule now.
+        """
+        island = self.island
+        if ref in island:
+            return (self.sort_key(ref)[0], float(island.index(ref)))
+        return (self.tables.ranks[ref[1]], self.sort_key(ref)[1])
+
     def insert_on_island(self, ref: CardRef) -> None:
         """Place by rank; R4's tie rule against the cards already there.  By day it joins the walk (E26)."""
         key = self.sort_key(ref)

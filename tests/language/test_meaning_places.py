@@ -37,6 +37,8 @@ MOD = {
     "Sampler": (39.5, "sun: draw 60 random loot from the bag for each character in any ship."),
     "Surveyor": (3.75, "anchor: count 999999 extra map."),
     "Pathfinder": (3.8, "anchor: count 4 extra map."),
+    "Crowner": (2.5, "sun: the owner of the highest-ranked character on the island gains 4 doubloons."),
+    "Lowballer": (2.75, "sun: the owner of the lowest-ranked other character on the island gains 4 doubloons."),
 }
 
 
@@ -145,6 +147,24 @@ def test_a_pick_read_by_no_later_word_still_offers_only_what_changes(rules: lt.R
                 seats=({}, {"doubloons": 0, "ship": ["Brawler"]}, {"doubloons": 5, "ship": ["Surgeon"]}),
                 until=("day",))
     assert coins(game)[1] == 0 and coins(game)[2] == 5 - 3 + 2  # nobody was asked: the poor owner is no pick
+
+
+# ---------------------------------------------------------------- equal ranks
+def test_the_highest_ranked_of_a_tie_is_the_one_r4_puts_right(rules: lt.Rules) -> None:
+    """R4: on a tie of ranks the island puts the higher reputation right, so "the highest-ranked" is that card, as
+    "the rightmost" is (the first of equals, the left one, was named before)."""
+    game = _day(rules, "Crowner", "Deckhand", "Deckhand", until=("day",))
+    right = max((1, 2), key=lambda seat: game.players[seat].reputation)
+    island = [card for card in game.island if card[1] == "Deckhand"]
+    assert island[-1][0] == right  # the island itself puts the better reputation right
+    assert coins(game)[right] == 4 and coins(game)[3 - right] == 0
+
+
+def test_the_lowest_ranked_of_a_tie_is_the_one_r4_puts_left(rules: lt.Rules) -> None:
+    """R4: the mirror of the above; of two equal ranks "the lowest-ranked" is the one the island puts left."""
+    game = _day(rules, "Lowballer", "Deckhand", "Deckhand", until=("day",))
+    left = min((1, 2), key=lambda seat: game.players[seat].reputation)
+    assert coins(game)[left] == 4 and coins(game)[3 - left] == 0
 
 
 # ---------------------------------------------------------------- whose "your"

@@ -231,6 +231,13 @@ class Phrase(Record):
 
 
 def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | None:
+    """The leftmost, rightmost, lowest- or highest-ranked of ``refs``.
+
+    Equal ranks are told apart as the island tells them (R4): the card the tie rule puts further right
+    ranks higher.  On the island that is where it lies (the order is fixed at reveal); elsewhere it is
+    the board's tie rule now (reputation, or the 2012 tie-breakers).  So on the island the highest-ranked
+    card is always the rightmost of those named, never the left one of a tie.
+    """
     if not refs:
         return None
     if position == "leftmost":
@@ -238,8 +245,8 @@ def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | No
     if position == "rightmost":
         return refs[-1]
     if position == "lowest-ranked":
-        return min(refs, key=lambda r: w.tables.ranks[r[1]])
-    return max(refs, key=lambda r: w.tables.ranks[r[1]])
+        return min(refs, key=w.rank_order)
+    return max(refs, key=w.rank_order)
 
 
 def character_option(w: Work, ref: CardRef, seat: int) -> Option:

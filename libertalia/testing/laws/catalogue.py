@@ -7,7 +7,7 @@ ability runs.  A family whose wordings read as the same tree would test nothing:
 
 from __future__ import annotations
 
-from .family import NEW_CLASS, Family
+from .family import Family
 
 HALF_LADDER = ", then ".join(f"the player on your left loses 1 doubloon if you have {2 * k} or more doubloons"
                             for k in range(1, 41))
@@ -64,7 +64,7 @@ CATALOGUE: tuple[Family, ...] = (
        "sun: discard the lowest-ranked character in your ship, then gain 3 doubloons unless you hold no map "
        "and it was ranked below 15."),
       ("and", "it", "unless"), "sun", "a conjunction is order-free even when a part names nobody (an empty ship)",
-      variants=("empty piles+holds map", "empty piles"), waits_for=3),
+      variants=("empty piles+holds map", "empty piles")),
     # ---------------------------------------------------------------- unless, otherwise, instead
     F("unless against if no",
       ("sun: gain 3 doubloons unless you hold a map.", "sun: gain 3 doubloons if you hold no map.",
@@ -82,11 +82,11 @@ CATALOGUE: tuple[Family, ...] = (
       ("sun: gain 2 doubloons. If you hold a map, gain 5 doubloons instead.",
        "sun: gain 2 doubloons unless you hold a map, then gain 5 doubloons if you hold a map."),
       ("instead", "unless"), "sun", "B instead if C replaces A when C holds", variants=("", "holds map")),
-    F("instead after a sentence of two steps",
-      ("sun: gain 1 doubloon, then gain 1 reputation. If you hold a map, gain 5 doubloons instead.",
+    F("instead after a sentence of two actions",
+      ("sun: gain 1 doubloon and gain 1 reputation. If you hold a map, gain 5 doubloons instead.",
        "sun: if you hold a map, gain 5 doubloons; otherwise gain 1 doubloon and gain 1 reputation."),
-      ("instead",), "sun", "instead replaces the sentence the reader sees", variants=("holds map", ""),
-      waits_for=8),
+      ("instead",), "sun", "instead replaces the whole sentence the reader sees, not its last action",
+      variants=("holds map", "")),
     # ---------------------------------------------------------------- may, choose one
     F("may: two actions either way round",
       ("sun: you may gain 2 doubloons and take a chest from today's loot.",
@@ -96,11 +96,11 @@ CATALOGUE: tuple[Family, ...] = (
       ("sun: you may gain 5 doubloons and take a map from the bag.",
        "sun: you may gain 5 doubloons, then take a map from the bag if you did."),
       ("may", "you did", "the bag"), "sun", "yes gives what can be given; the map only if the bag has one",
-      variants=("empty bag", ""), waits_for=4),
+      variants=("empty bag", "")),
     F("you did after may and otherwise",
       ("sun: you may gain 2 doubloons; otherwise gain 1 reputation, then gain 3 doubloons if you did.",
        "sun: you may gain 5 doubloons; otherwise gain 1 reputation."),
-      ("may", "otherwise", "you did"), "sun", "you did is the answer yes", waits_for=5),
+      ("may", "otherwise", "you did"), "sun", "you did is the answer yes"),
     F("choose one: options either way round",
       ("sun: choose one: gain 3 doubloons; or take a map from today's loot.",
        "sun: choose one: take a map from today's loot; or gain 3 doubloons."),
@@ -151,24 +151,24 @@ CATALOGUE: tuple[Family, ...] = (
        "sun: discard a character in an opponent's ship, then its owner loses 2 doubloons."),
       ("the owner of", "its owner", "it", "opponent"), "sun",
       "either way a character of an opponent's ship goes, and its owner pays 2 if they can",
-      variants=("broke", ""), waits_for=7),
+      variants=("broke", "")),
     # ---------------------------------------------------------------- places
     F("leftmost is the lowest-ranked on the island",
       ("sun: gain 2 doubloons if this is the leftmost character on the island.",
        "sun: gain 2 doubloons if this is the lowest-ranked character on the island."),
       ("island",), "sun", "the island is in rank order", players=(2, 3, 5), rank=3.5),
-    F("a dusk test of the island reads it as dusk began",
-      ("dusk: gain 2 doubloons if this is the rightmost character on the island.",
-       "sun: gain 2 doubloons if this is the rightmost character on the island.",
-       "dusk: gain 2 doubloons unless there is a character on the island ranked above this."),
-      ("island", "unless"), "dusk", "no other card acts by day or at dusk: the island at dusk is the day's",
-      players=(3, 2, 4), variants=("quiet",), waits_for=6),
+    F("the island at dusk holds this and the cards left of it",
+      ("dusk: gain 2 doubloons unless this is the leftmost character on the island.",
+       "dusk: gain 2 doubloons if there is a character on the island ranked below this."),
+      ("island", "unless"), "dusk",
+      "at dusk the cards right of this have boarded their ships and those left of it wait (E35); no copy of "
+      "this is in play, so a card left of it ranks below it", players=(3, 2, 4), variants=("", "quiet")),
     F("rightmost's owner is the highest-ranked's owner",
       ("sun: the owner of the rightmost character on the island gains 2 doubloons.",
        "sun: the owner of the highest-ranked character on the island gains 2 doubloons."),
       ("island", "the owner of"), "sun",
       "the island is in rank order, a tie in the order of R4 (the right one ranks higher); the Midshipman owns "
-      "nothing", players=(3, 4), variants=("twins", ""), rank=3.5, waits_for=NEW_CLASS),
+      "nothing", players=(3, 4), variants=("twins", ""), rank=3.5),
     F("a count against a table: the hand",
       ("sun: gain 1 doubloon for each character in your hand.",
        f"sun: gain doubloons by character in your hand {table(40)}."),
@@ -254,7 +254,7 @@ CATALOGUE: tuple[Family, ...] = (
     F("half your doubloons in another player's loss",
       ("sun: the player on your left loses half your doubloons.", f"sun: {HALF_LADDER}."),
       ("the player on your left", "you"), "sun", "your doubloons are the ability's owner's; a loss floors at 0",
-      players=(3, 2), variants=("", "ties"), waits_for=9),
+      players=(3, 2), variants=("", "ties")),
     F("drawing more than the bag holds",
       ("sun: draw 60 random loot from the bag.", "sun: draw 99 random loot from the bag."),
       ("the bag",), "sun", "the bag never holds 60 tokens: both draw it empty", players=(2, 4)),
