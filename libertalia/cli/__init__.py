@@ -29,8 +29,9 @@ def console() -> Console:
 
 def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     """``click.echo`` for everything the CLI prints without rich: a character from the data that a terminal
-    would act on (ESC, BEL, a bidi override) is spelt out (``\\x1b``), line breaks and tabs are kept."""
-    click.echo(visible(str(message), "\n\t"), err=err, nl=nl)
+    would act on (ESC, BEL, a bidi override) is spelt out (``\\x1b``); line breaks and tabs are kept, and so is a
+    file's CRLF line end (a diff of a Windows file), where a carriage return alone could overwrite a line."""
+    click.echo("\r\n".join(visible(part, "\n\t") for part in str(message).split("\r\n")), err=err, nl=nl)
 
 
 def echo_json(text: str) -> None:

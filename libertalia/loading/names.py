@@ -50,6 +50,7 @@ SHAPE = "letters, digits, apostrophes and hyphens, in words one space apart, suc
 """What a name is made of (``shape_problem``), as an error's "expected" says it."""
 
 _MARKS = "'\u2019-"  # the apostrophe, the typographic one, and the hyphen
+_UNSEEN_KINDS = {"Cc": "control", "Cf": "format", "Cs": "lone surrogate"}  # else Zl or Zp: a separator
 
 _DIGITS = str.maketrans({"0": "o", "1": "l"})
 
@@ -143,7 +144,8 @@ def problems(names: Sequence[Name], blame_from: int = 0) -> list[CardError]:
 def shape_problem(name: str) -> tuple[str, str] | None:
     """What makes ``name`` not one to show and type (the module's first rule), and the character to point at; or None.
 
-    The problem reads after the quoted name: "is empty", "holds the control character \\x1b (ESCAPE)".
+    The problem reads after the quoted name: "is empty", "holds the format character \\u202e (RIGHT-TO-LEFT
+    OVERRIDE), which no one can see or type".
     """
     if not name.strip():
         return ("is empty" if not name else "is blank"), ""
@@ -164,9 +166,6 @@ def shape_problem(name: str) -> tuple[str, str] | None:
     if not any(unicodedata.category(ch)[0] == "L" for ch in name):
         return "has no letter", ""
     return None
-
-
-_UNSEEN_KINDS = {"Cc": "control", "Cf": "format", "Cs": "lone surrogate"}
 
 
 def check_shapes(names: Sequence[Name]) -> None:

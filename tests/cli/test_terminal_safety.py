@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from rich.table import Table
 
 from libertalia._terminal import visible, visible_json
-from libertalia.cli import main
+from libertalia.cli import echo, main
 from libertalia.cli.terminal import safe_text, visible_console
 from libertalia.errors import CardError
 
@@ -170,3 +170,9 @@ def test_every_cli_print_path_goes_through_the_sanitiser() -> None:
             if re.search(r"(?<![\w.])print\(", line):
                 found.append(f"{path.name}:{n}: {line.strip()}")
     assert not found, "printing around the sanitiser:\n" + "\n".join(found)
+
+
+def test_echo_keeps_line_breaks_tabs_and_crlf_but_no_lone_carriage_return(capsys: pytest.CaptureFixture[str]) -> None:
+    """``echo``: newlines, tabs and a CRLF line end pass; a lone CR (it overwrites a line) and ESC are spelt out."""
+    echo("a\tb\r\nc\rd\x1b[2Ke\n")
+    assert capsys.readouterr().out == "a\tb\r\nc\\rd\\x1b[2Ke\n\n"
