@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ._terminal import visible
+
 
 class LibertaliaError(Exception):
     """Base class of the library's own errors."""
@@ -40,14 +42,21 @@ class DataError(LibertaliaError, ValueError):
         super().__init__(self._render())
 
     def _render(self) -> str:
+        """The diagnostic, every character from the data that a terminal would act on spelt out (``_terminal``).
+
+        The quoted line is escaped before the caret is placed, so the caret stands under the
+        same character however many characters before it were spelt out.
+        """
         where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
-        out = [f"{where}: {self.message}"]
+        out = [f"{visible(where)}: {visible(self.message, keep=chr(10))}"]
         if self.source_line:
-            line, caret = _window(self.source_line.rstrip("\n"), max(self.column - 1, 0))
+            raw = self.source_line.rstrip("\n")
+            at = max(self.column - 1, 0)
+            line, caret = _window(visible(raw), len(visible(raw[:at])))
             out.append("    " + line)
             out.append("    " + " " * caret + "^")
         if self.expected:
-            out.append(f"  expected {self.expected}")
+            out.append(f"  expected {visible(self.expected, keep=chr(10))}")
         return "\n".join(out)
 
 

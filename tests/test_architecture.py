@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 ENGINE_MAY_NOT_IMPORT = ("language", "loading", "cli", "testing", "bots", "env", "game", "saves", "records")
 """What ``libertalia/engine/`` stands below: the card language's parser and compiler, the data files and
 everything that plays or shows games.  The syntax tree the engine's specs hold lives below both (``syntax``)."""
-FOUNDATION = ("libertalia.state", "libertalia.errors")
-"""The bottom of the package: these two import nothing of it but each other."""
+FOUNDATION = ("libertalia.state", "libertalia.errors", "libertalia._terminal")
+"""The bottom of the package: these import nothing of it but each other (errors show data through ``_terminal``)."""
 
 
 class Edge(NamedTuple):
@@ -234,7 +234,7 @@ def test_the_engine_imports_nothing_above_it() -> None:
 
 
 def test_state_and_errors_import_only_each_other() -> None:
-    """``state`` and ``errors`` are the foundation: of the package they import only each other."""
+    """``state``, ``errors`` and ``_terminal`` are the foundation: of the package they import only each other."""
     bad = _forbidden(GRAPH, FOUNDATION, [PACKAGE], allowed=FOUNDATION)
     assert not bad, "the foundation imports from the package:\n" + "\n".join(bad)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import libertalia as lt
+from libertalia.loading import names
 from libertalia.pictures import seat_colour
 
 from .helpers import galecrest, mod_rules
@@ -75,10 +76,17 @@ def test_an_observation_picture_hides_another_seats_hand(position: lt.Game) -> N
     assert position.svg(1) == svg and position.svg(0) != svg
 
 
-def test_a_mod_card_name_is_escaped(tmp_path: Path) -> None:
-    """A card name with XML's special characters comes out as text, the document well formed."""
+def test_a_mod_card_name_is_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card name with XML's special characters comes out as text, the document well formed.
+
+    The loader now refuses such a name (loading/names.py, issue 33); the picture escapes it all the same, should
+    one reach it another way, so the name rule is set aside here to build the game.
+    """
     (tmp_path / "bad.yaml").write_text("name: Bad <&> Name\nrank: 61\ntext: |\n  sun: Gain 1 doubloon.\n",
                                        encoding="utf-8")
+    with pytest.raises(lt.CardError, match="holds '<'"):
+        mod_rules(tmp_path)
+    monkeypatch.setattr(names, "shape_problem", lambda name: None)
     rules = mod_rules(tmp_path)
     game = lt.new_game(rules, players=3, seed=1, setup={"players": [
         {"hand": ["Bad <&> Name", "Cook"]}, {"hand": ["Cook"]}, {"hand": ["Cook"]}]})

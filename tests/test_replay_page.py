@@ -156,17 +156,25 @@ def test_a_missing_browser_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert why is not None and "chromium-driver" in why
 
 
-def test_a_mod_card_name_cannot_break_out_of_the_page(tmp_path: Path) -> None:
-    """A card name holding ``</script>`` and ``<&>`` stays data: the page's two scripts are intact and it reads back."""
+def test_a_mod_card_name_cannot_break_out_of_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card name holding ``</script>`` and ``<&>`` stays data: the page's two scripts are intact and it reads back.
+
+    The loader now refuses such a name (loading/names.py, issue 33); the page escapes it all the same, should one
+    reach it another way, so the name rule is set aside here to build the game.
+    """
     import json
 
     import libertalia as lt
+    from libertalia.loading import names
     from libertalia.pictures_page import replay_page
 
     from .helpers import mod_rules
 
     name = "Bad </script> <&> Name"
     (tmp_path / "bad.yaml").write_text(f"name: {name}\nrank: 61\ntext: |\n  sun: Gain 1 doubloon.\n", encoding="utf-8")
+    with pytest.raises(lt.CardError, match="holds '<'"):
+        mod_rules(tmp_path)
+    monkeypatch.setattr(names, "shape_problem", lambda name: None)
     rules = mod_rules(tmp_path)
     game = lt.new_game(rules, players=2, seed=3, setup={"players": [{"hand": [name, "Cook"]}, {"hand": ["Cook"]}]})
     game = game.play_out([lt.agents.RandomAgent(seat) for seat in range(2)])

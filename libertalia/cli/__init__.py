@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._terminal import visible, visible_json
 from ..errors import LibertaliaError, UnverifiedLootWarning
 
 if TYPE_CHECKING:
@@ -20,10 +21,22 @@ if TYPE_CHECKING:
 
 
 def console() -> Console:
-    """A console that colours only real terminals (no escape codes when piped)."""
-    from rich.console import Console
+    """A console that colours only real terminals (no escape codes when piped) and shows data's controls spelt out."""
+    from .terminal import visible_console
 
-    return Console(highlight=False, soft_wrap=True)
+    return visible_console()
+
+
+def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` for everything the CLI prints without rich: a character from the data that a terminal
+    would act on (ESC, BEL, a bidi override) is spelt out (``\\x1b``); line breaks and tabs are kept, and so is a
+    file's CRLF line end (a diff of a Windows file), where a carriage return alone could overwrite a line."""
+    click.echo("\r\n".join(visible(part, "\n\t") for part in str(message).split("\r\n")), err=err, nl=nl)
+
+
+def echo_json(text: str) -> None:
+    """JSON text on stdout, any control or format character in its strings as JSON's own ``\\uXXXX``."""
+    click.echo(visible_json(text))
 
 
 def parse_loot(value: str | None) -> str | dict[str, str] | None:
@@ -50,7 +63,7 @@ def load(args: dict[str, Any]) -> Rules:
         warnings.simplefilter("always", UnverifiedLootWarning)
         rules = load_rules(**args)
     for w in caught:
-        click.echo(f"note: {w.message}", err=True)
+        echo(f"note: {w.message}", err=True)
     return rules
 
 
@@ -63,7 +76,7 @@ def notes() -> Iterator[None]:
             yield
         finally:
             for w in caught:
-                click.echo(f"note: {w.message}", err=True)
+                echo(f"note: {w.message}", err=True)
 
 
 @contextmanager
@@ -72,8 +85,18 @@ def friendly_errors() -> Iterator[None]:
     try:
         yield
     except (LibertaliaError, ValueError, OSError) as exc:
-        click.echo(f"libertalia: {exc}", err=True)
+        echo(f"libertalia: {exc}", err=True)
         sys.exit(2)
+
+
+@contextmanager
+def _visible_click_errors() -> Iterator[None]:
+    """A ``click.ClickException``'s message (it may quote a path or a name) spelt out before click shows it."""
+    try:
+        yield
+    except click.ClickException as exc:
+        exc.message = visible(exc.message, "\n\t")  # type: ignore[misc]  # click's Final; shown once, after this
+        raise
 
 
 # Each subcommand's module, object and one-line help: a module is imported only when its
@@ -87,6 +110,17 @@ _COMMANDS = {
 
 
 class _LazyGroup(click.Group):
+    """Subcommands imported when they run; click's own errors (a bad option value) shown like ``echo``."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with _visible_click_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _visible_click_errors():
+            return super().invoke(ctx)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(_COMMANDS)
 

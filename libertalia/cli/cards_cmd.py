@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
 from .. import _paths
@@ -20,10 +19,11 @@ from ..loading.yamlfile import Document, Field, read
 from ..suggest import did_you_mean, lookup
 from ..syntax.ast import fields as ast_fields
 from ..syntax.ast import is_node
-from . import console, friendly_errors, load, rules_args
+from . import console, echo, echo_json, friendly_errors, load, rules_args
 from .contracts_cmd import contracts
 from .interactions_cmd import interactions
 from .mutate_cmd import mutate
+from .terminal import safe_text
 
 if TYPE_CHECKING:
     from ..loading.canonical import Rewording
@@ -90,21 +90,20 @@ def show(name: str, edition: str, loot: str | None, extra: tuple[str, ...]) -> N
     if found in names:
         spec = rules.card(found)
         where = f"  {spec.path}" if spec.path else "  (a neutral card of the board)"
-        out.print(f"[bold]{escape(spec.name)}[/bold] (rank {spec.rank:g}){escape(where)}")
+        out.print(safe_text(spec.name, "bold") + safe_text(f" (rank {spec.rank:g}){where}"))
     else:
         spec = rules.loot_spec(found)
-        out.print(f"[bold]{escape(spec.kind)}[/bold] ({escape(spec.side)} side, {spec.count} tokens)  "
-                  f"{escape(spec.path)}")
-    out.print("\n[bold]Text[/bold]")
-    out.print(spec.text or "(neutral: no abilities)", markup=False)
+        out.print(safe_text(spec.kind, "bold") + safe_text(f" ({spec.side} side, {spec.count} tokens)  {spec.path}"))
+    out.print(safe_text("\nText", "bold"))
+    out.print(spec.text or "(neutral: no abilities)")
     canonical = render(spec.abilities)
     if _lines(canonical) != _lines(spec.text):
-        out.print("\n[bold]Canonical[/bold] (how the engine reads the text)")
-        out.print(canonical, markup=False)
+        out.print(safe_text("\nCanonical", "bold") + safe_text(" (how the engine reads the text)"))
+        out.print(canonical)
     if spec.abilities:
-        out.print("\n[bold]Tree[/bold]")
+        out.print(safe_text("\nTree", "bold"))
     for ability in spec.abilities:
-        out.print(tree(ability), markup=False)
+        out.print(tree(ability))
 
 
 def _lines(text: str) -> list[str]:
@@ -142,35 +141,35 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
             cards += checked
         rewrites, notes = _rewordings(cards, errors)
     except (LibertaliaError, OSError) as exc:  # the edition itself does not load, or a folder cannot be listed
-        click.echo(f"libertalia: {exc}", err=True)
+        echo(f"libertalia: {exc}", err=True)
         raise SystemExit(2) from None
     except Exception as exc:  # a bug, not a bad file: one line naming the file (exit 70), never a traceback
         where = next((n.removeprefix("while checking ") for n in getattr(exc, "__notes__", ())
                       if n.startswith("while checking ")), ", ".join(paths))
         detail = (str(exc).splitlines() or [""])[0][:200]
-        click.echo(f"libertalia: internal error while checking {where}: {type(exc).__name__}: {detail} "
-                   "(please report this)", err=True)
+        echo(f"libertalia: internal error while checking {where}: {type(exc).__name__}: {detail} "
+             "(please report this)", err=True)
         raise SystemExit(70) from None
     for e in errors:
-        click.echo(str(e), err=True)
+        echo(str(e), err=True)
     if fix:
         errors += _rewrite(rewrites, paths or (str(_paths.cards_dir()),))
     elif show_diff:
         _show_diff(rewrites)
     else:
         for note in notes:
-            click.echo(note, err=True)
+            echo(note, err=True)
     if errors:
-        click.echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
+        echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
     pending = 0 if fix else sum(isinstance(new, str) for _, _, new in rewrites)
     if pending:
         verb = "would be rewritten" if show_diff else "not in canonical wording"
-        click.echo(f"{_plural(pending, 'card')} {verb}: run with --fix to rewrite {'it' if pending == 1 else 'them'}",
-                   err=True)
+        echo(f"{_plural(pending, 'card')} {verb}: run with --fix to rewrite {'it' if pending == 1 else 'them'}",
+             err=True)
     if errors:
         raise SystemExit(1)
     count = sum(len(files) for files in groups.values())
-    click.echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(groups)})")
+    echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(groups)})")
 
 
 def _plural(n: int, noun: str) -> str:
@@ -239,9 +238,9 @@ def _rewrite(rewrites: list[Rewrite], roots: tuple[str, ...]) -> list[DataError]
         except DataError as exc:
             failed.append(exc)
             continue
-        click.echo(f"rewrote {doc.path}: {_plural(len(rewording.changed), 'line')} in canonical wording")
+        echo(f"rewrote {doc.path}: {_plural(len(rewording.changed), 'line')} in canonical wording")
     for e in failed:
-        click.echo(str(e), err=True)
+        echo(str(e), err=True)
     return failed
 
 
@@ -294,10 +293,10 @@ def _show_diff(rewrites: list[Rewrite]) -> None:
 
     for doc, _, new in rewrites:
         if isinstance(new, DataError):
-            click.echo(f"{new.path}:{new.line}:{new.column}: note: --fix {new.message}", err=True)
+            echo(f"{new.path}:{new.line}:{new.column}: note: --fix {new.message}", err=True)
             continue
         for line in difflib.unified_diff(_lines_kept(doc.text), _lines_kept(new), doc.path, doc.path):
-            click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
+            echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
 
 
 def _lines_kept(text: str) -> list[str]:
@@ -374,7 +373,7 @@ def run_card_examples(paths: tuple[str, ...], edition: str | None) -> None:
             try:
                 results = run_examples(path, edition)
             except DataError as exc:  # malformed examples, or a card that does not load
-                click.echo(str(exc), err=True)
+                echo(str(exc), err=True)
                 failed += 1
                 continue
             without += not results
@@ -382,10 +381,10 @@ def run_card_examples(paths: tuple[str, ...], edition: str | None) -> None:
                 if result.failure is None:
                     passed += 1
                 else:
-                    click.echo(str(result.failure), err=True)
+                    echo(str(result.failure), err=True)
                     failed += 1
     note = f" ({without} file{'s' if without != 1 else ''} without examples)" if without else ""
-    click.echo(f"{passed} example{'s' if passed != 1 else ''} passed, {failed} failed{note}")
+    echo(f"{passed} example{'s' if passed != 1 else ''} passed, {failed} failed{note}")
     if failed:
         raise SystemExit(1)
 
@@ -407,7 +406,7 @@ def words(edition: str, as_json: bool) -> None:
         editions = bundled_editions() if edition == "all" else [edition]
         table = usage(card for ed in editions for card in bundled_cards(ed))
     if as_json:
-        click.echo(json.dumps({"forms": table}, indent=2))
+        echo_json(json.dumps({"forms": table}, indent=2))
         return
     out = console()
     spelled = forms()

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 import click
 from rich.progress import Progress
-from rich.text import Text
 
 from .._version import library_version
-from . import console, friendly_errors, load, rules_args
+from . import console, echo_json, friendly_errors, load, rules_args
+from .terminal import safe_text
 
 if TYPE_CHECKING:
     from ..testing.contracts import ContractReport
@@ -64,7 +64,7 @@ def contracts(texts: int, seed: int, jobs: int, edition: str, loot: str | None, 
                                     progress=lambda n: progress.advance(task, n))
     if as_json:
         stamp = {"version": library_version(), "rules_fingerprint": rules.fingerprint}
-        click.echo(json.dumps({**report.to_json(), **stamp}, indent=1))
+        echo_json(json.dumps({**report.to_json(), **stamp}, indent=1))
     else:
         _print(out, report, show)
     if not report.ok:
@@ -76,18 +76,18 @@ def _print(out: object, report: ContractReport, show: int) -> None:
 
     assert isinstance(out, Console)
     for n, v in enumerate(report.violations[:show], 1):
-        out.print(Text(f"\nViolation {n}:", style="bold red"))
-        out.print(Text(str(v)))
-        out.print(Text("Replay it in Python:"))
-        out.print(Text(v.python))
+        out.print(safe_text(f"\nViolation {n}:", style="bold red"))
+        out.print(safe_text(str(v)))
+        out.print(safe_text("Replay it in Python:"))
+        out.print(safe_text(v.python))
         if v.yaml:
-            out.print(Text("or as an examples: entry:"))
-            out.print(Text(v.yaml))
+            out.print(safe_text("or as an examples: entry:"))
+            out.print(safe_text(v.yaml))
     for n, e in enumerate(report.errors[:show], 1):
-        out.print(Text(f"\nFailed game {n}: {e.card} ({e.context}): {e.message}", style="bold red"))
-        out.print(Text(f"text: {e.text!r}"))
-        out.print(Text(e.python))
+        out.print(safe_text(f"\nFailed game {n}: {e.card} ({e.context}): {e.message}", style="bold red"))
+        out.print(safe_text(f"text: {e.text!r}"))
+        out.print(safe_text(e.python))
     hidden = len(report.violations) - min(show, len(report.violations))
     if hidden:
-        out.print(Text(f"\n{hidden} more violations kept (--show, or --json for all)"))
-    out.print(Text(report.summary()))
+        out.print(safe_text(f"\n{hidden} more violations kept (--show, or --json for all)"))
+    out.print(safe_text(report.summary()))

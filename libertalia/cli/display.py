@@ -28,6 +28,7 @@ from ..tableview import (
     together,
     wrap,
 )
+from .terminal import safe_text
 
 __all__ = [
     "GAP", "NBSP", "RANK_LEGEND", "Laid", "Layout", "card_view", "decision_lines", "decision_view", "grid",
@@ -81,29 +82,29 @@ def option_texts(decision: Decision, rules: Rules, limit: int = TEXT_LIMIT) -> d
 def decision_lines(decision: Decision, width: int = 80, legend: bool = False,
                    texts: Mapping[str, str] | None = None) -> list[Text]:
     """``decision_view``'s lines at ``width``: an option's key (a card's name) is never split."""
-    lines = [Text(line, style="bold cyan") for line in wrap(decision.prompt, width)]
+    lines = [safe_text(line, style="bold cyan") for line in wrap(decision.prompt, width)]
     if decision.source:
         source = f"  ({decision.source})"
         if len(lines[-1]) + len(source) <= width:
             lines[-1].append(source, style="dim")
         else:
-            lines.append(Text(source, style="dim"))
+            lines.append(safe_text(source, style="dim"))
     for i, option in enumerate(decision.options, 1):
         keyed = option.label.startswith(option.key)
         shown = (together(option.key) + option.label[len(option.key):] if keyed
                  else f"{option.label}  [{together(option.key)}]")
         number = f"  {i:2d}. "
         for n, line in enumerate(wrap(number.replace(" ", NBSP) + shown, width, indent=len(number))):
-            text = Text(line)
+            text = safe_text(line)
             if n == 0 and keyed:
                 text.stylize("bold", len(number), len(number) + len(option.key))
             lines.append(text)
         said = (texts or {}).get(option.key)
         if said:
             hang = len(number) + 2
-            lines += [Text(line, style="dim") for line in wrap(said, width, first=hang, indent=hang)]
+            lines += [safe_text(line, style="dim") for line in wrap(said, width, first=hang, indent=hang)]
     if legend:
-        lines += [Text(line, style="dim") for line in wrap(RANK_LEGEND, width, first=2, indent=2)]
+        lines += [safe_text(line, style="dim") for line in wrap(RANK_LEGEND, width, first=2, indent=2)]
     return lines
 
 
@@ -128,7 +129,7 @@ def print_events(console: Console, events: tuple[Event, ...], start: int = 0, na
             text = text.replace(name, together(name))
         header = e.kind in ("voyage", "day", "over", "rules")
         for line in wrap(text, console.width, first=0 if header else 2, indent=2 if header else 4):
-            console.print(Text(line, style="bold" if header else ""), highlight=False)
+            console.print(safe_text(line, style="bold" if header else ""), highlight=False)
 
 
 def card_view(rules: Rules, name: str) -> Laid:
@@ -141,9 +142,9 @@ def card_view(rules: Rules, name: str) -> Laid:
         else:
             card = rules.card(name)
             title, text = f"{card.name} (rank {card.rank:g})", card.text or "(neutral: no abilities)"
-        lines = [Text(title, style="bold")]
+        lines = [safe_text(title, style="bold")]
         for paragraph in text.strip().splitlines():
-            lines += [Text(line) for line in wrap(paragraph, width, first=2, indent=4)]
+            lines += [safe_text(line) for line in wrap(paragraph, width, first=2, indent=4)]
         return lines
 
     return Laid(layout)

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.progress import Progress
 from rich.table import Table
-from rich.text import Text
 
 from .._version import library_version
 from ..suggest import did_you_mean, lookup
-from . import console, friendly_errors, load, rules_args
+from . import console, echo_json, friendly_errors, load, rules_args
+from .terminal import safe_text
 
 if TYPE_CHECKING:
     from ..engine.specs import Rules
@@ -100,7 +100,7 @@ def interactions(names: tuple[str, ...], named: tuple[str, ...], edition: str, l
                mods=mods)
     failures = len(report.failures)
     if as_json:
-        click.echo(json.dumps({"run": run, **report.to_json(), "failures": failures}, indent=1))
+        echo_json(json.dumps({"run": run, **report.to_json(), "failures": failures}, indent=1))
     else:
         _print(out, run, report, top)
     if failures:
@@ -146,31 +146,31 @@ def _print(out: Any, run: dict[str, Any], report: SweepReport, top: int) -> None
     largest swings; then a legend."""
     reports = report.pairs
     players = "drawn per game" if run["players"] is None else str(run["players"])
-    out.print(Text(f"{run['title']} ({run['edition']}): {_count(run['cards'], 'card')} alone, then "
-                   f"{_count(run['pairs'], 'pair')}, {_count(run['games'], 'game')} each, "
-                   f"seed {run['seed']}, players {players}; {run['seconds']:.1f} s"))
+    out.print(safe_text(f"{run['title']} ({run['edition']}): {_count(run['cards'], 'card')} alone, then "
+                        f"{_count(run['pairs'], 'pair')}, {_count(run['games'], 'game')} each, "
+                        f"seed {run['seed']}, players {players}; {run['seconds']:.1f} s"))
     if run["extra_cards"]:
-        out.print(Text(f"  mod: {', '.join(run['extra_cards'])}"))
+        out.print(safe_text(f"  mod: {', '.join(run['extra_cards'])}"))
     alone = [r.failure for r in report.solo if r.failure is not None]
     for n, f in enumerate(alone, 1):
         _show(out, f"Failure alone {n}: {f.cards[0]}, game {f.game}, {f.kind}:", f)
     if report.left_out:
-        out.print(Text(f"\nLeft out of the pairs (they fail alone): {', '.join(report.left_out)}.", style="bold"))
+        out.print(safe_text(f"\nLeft out of the pairs (they fail alone): {', '.join(report.left_out)}.", style="bold"))
         if report.dropped:
-            out.print(Text(f"  The pairs' games were played without {_count(len(report.dropped), 'file')}: "
-                           f"{', '.join(report.dropped)}"))
+            out.print(safe_text(f"  The pairs' games were played without {_count(len(report.dropped), 'file')}: "
+                                f"{', '.join(report.dropped)}"))
         if report.kept_out:
-            out.print(Text(f"  {', '.join(report.kept_out)} could not be left out of the rules (a bundled card, or "
-                           "the mod does not load without it): kept out of the pairs' positions only."))
+            out.print(safe_text(f"  {', '.join(report.kept_out)} could not be left out of the rules (a bundled "
+                                "card, or the mod does not load without it): kept out of the pairs' positions only."))
     for solo in report.solo:
         if solo.skipped:
-            out.print(Text(f"skipped {solo.card} alone: {solo.skipped}"))
+            out.print(safe_text(f"skipped {solo.card} alone: {solo.skipped}"))
     failed = [f for r in reports for f in r.failures]
     for n, f in enumerate(failed, 1):
         _show(out, f"Failure {n}: {f.cards[0]} and {f.cards[1]}, game {f.game} ({f.variant}), {f.kind}:", f)
     for r in reports:
         if r.skipped and not set(r.cards) & set(report.left_out):
-            out.print(Text(f"skipped {r.cards[0]} and {r.cards[1]}: {r.skipped}"))
+            out.print(safe_text(f"skipped {r.cards[0]} and {r.cards[1]}: {r.skipped}"))
     shown = sorted((r for r in reports if r.skipped is None), key=_largest_swing, reverse=True)
     if top:
         shown = shown[:top]
@@ -179,7 +179,7 @@ def _print(out: Any, run: dict[str, Any], report: SweepReport, top: int) -> None
     for col in ("swing A / B", "idle A / B", "games", "failures"):
         table.add_column(col, justify="right", no_wrap=True)
     for r in shown:
-        table.add_row(Text(f"{r.cards[0]} + {r.cards[1]}"), " / ".join(_swing(s) for s in r.swing),
+        table.add_row(safe_text(f"{r.cards[0]} + {r.cards[1]}"), " / ".join(_swing(s) for s in r.swing),
                       " / ".join(_share(i) for i in r.idle), str(r.games), str(len(r.failures)))
     out.print()
     out.print(table)
@@ -188,22 +188,22 @@ def _print(out: Any, run: dict[str, Any], report: SweepReport, top: int) -> None
                  "  minus (without the other card). '-': no owner (loot in today's loot) or no game.",
                  "idle: the share of the games in which the card's ability logged nothing that day.",
                  "games: positions played through (with both, and without each) without a failure."):
-        out.print(Text(line, style="dim"))
+        out.print(safe_text(line, style="dim"))
     if report.solo:
-        out.print(Text(f"{_count(len(alone), 'card')} of {len(report.solo)} failed alone"
+        out.print(safe_text(f"{_count(len(alone), 'card')} of {len(report.solo)} failed alone"
                        + (f" ({', '.join(report.left_out)}: {_count(len(reports) - _played(report), 'pair')} "
                           "skipped)" if report.left_out else "")))
-    out.print(Text(f"{_count(len(failed), 'failure')} in {sum(1 for r in reports if r.failures)} of "
-                   f"{_count(len(reports), 'pair')}"))
+    out.print(safe_text(f"{_count(len(failed), 'failure')} in {sum(1 for r in reports if r.failures)} of "
+                        f"{_count(len(reports), 'pair')}"))
 
 
 def _show(out: Any, title: str, f: Failure) -> None:
-    out.print(Text(f"\n{title}", style="bold red"))
-    out.print(Text(f.message))
-    out.print(Text("Replay it in Python:"))
-    out.print(Text(f.python))
-    out.print(Text("or as an examples: entry:"))
-    out.print(Text(f.yaml))
+    out.print(safe_text(f"\n{title}", style="bold red"))
+    out.print(safe_text(f.message))
+    out.print(safe_text("Replay it in Python:"))
+    out.print(safe_text(f.python))
+    out.print(safe_text("or as an examples: entry:"))
+    out.print(safe_text(f.yaml))
 
 
 def _played(report: SweepReport) -> int:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import friendly_errors
+from . import echo, echo_json, friendly_errors
 
 if TYPE_CHECKING:
     from ..testing.mutation import CardMutation, MutationReport
@@ -67,14 +67,14 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
                     _print_card(result)
         report = MutationReport(tuple(done))
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        echo_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         _print_totals(report)
     low = [e for e in report.editions
            if min_score is not None and (report.score(e) or 0.0) * 100 < min_score and report.totals(e)[1]]
     if low:
         if not as_json:
-            click.echo(f"below {min_score:g}%: {', '.join(low)}", err=True)
+            echo(f"below {min_score:g}%: {', '.join(low)}", err=True)
         raise SystemExit(1)
 
 
@@ -93,16 +93,16 @@ def _print_card(card: CardMutation) -> None:
     line = f"{card.path}: {card.card}: {card.killed} of {len(card.mutants)} mutants killed ({_percent(card.score)})"
     if not card.examples:
         line += ", no examples"
-    click.echo(line)
+    echo(line)
     for m in card.survivors:
         text = " / ".join(part.strip() for part in m.text.strip().splitlines())
-        click.echo(f"  {card.path}:{m.line}:{m.column}: survived ({m.operator}: {m.slip}): {text}")
+        echo(f"  {card.path}:{m.line}:{m.column}: survived ({m.operator}: {m.slip}): {text}")
 
 
 def _print_totals(report: MutationReport) -> None:
     for edition in report.editions:
         killed, mutants = report.totals(edition)
-        click.echo(f"{edition}: {killed} of {mutants} mutants killed ({_percent(report.score(edition))})")
+        echo(f"{edition}: {killed} of {mutants} mutants killed ({_percent(report.score(edition))})")
     if len(report.editions) > 1:
         killed, mutants = report.totals()
-        click.echo(f"in all: {killed} of {mutants} mutants killed ({_percent(report.score())})")
+        echo(f"in all: {killed} of {mutants} mutants killed ({_percent(report.score())})")

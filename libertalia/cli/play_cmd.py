@@ -53,7 +53,7 @@ from ..files import SessionLock, clean_temporary, probe_folder
 from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
 from ..stats import bot_factory
-from . import console, friendly_errors, load, notes, rules_args
+from . import console, echo, friendly_errors, load, notes, rules_args
 from .display import RANK_LEGEND, card_view, decision_view, option_texts, print_events, ranked, table_view
 from .replay_cmd import check_cards
 
@@ -146,7 +146,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"libertalia: {message}", err=True)
+    echo(f"libertalia: {message}", err=True)
     sys.exit(2)
 
 
@@ -244,7 +244,7 @@ class _Session:
     def save_as(self, target: Path) -> bool:
         """``save FILE`` at the prompt: True if saved; a problem is reported, never raised."""
         if not self._may_replace(target):
-            click.echo(f"Not saved: {target} is left as it is.")
+            echo(f"Not saved: {target} is left as it is.")
             return False
         problem = path_problem(target)
         if problem is None:
@@ -259,10 +259,10 @@ class _Session:
             except OSError as exc:
                 problem = exc.strerror or str(exc)
         if problem is not None:
-            click.echo(f"cannot save to {target}: {problem}; the game goes on, try another file.")
+            echo(f"cannot save to {target}: {problem}; the game goes on, try another file.")
             return False
         self.written.add(target)
-        click.echo(f"Saved to {target}.")
+        echo(f"Saved to {target}.")
         return True
 
     def _may_replace(self, target: Path) -> bool:
@@ -277,8 +277,8 @@ class _Session:
         try:
             self.write(self.path)
         except OSError as exc:
-            click.echo(f"warning: autosave to {self.path} failed ({exc.strerror or exc}); "
-                       "type 'save FILE' to save elsewhere.", err=True)
+            echo(f"warning: autosave to {self.path} failed ({exc.strerror or exc}); "
+                 "type 'save FILE' to save elsewhere.", err=True)
 
     def resume_hint(self) -> str:
         return f"libertalia play --load {shlex.quote(str(self.path))}"
@@ -354,7 +354,7 @@ class _Session:
         if word == "undo" and not rest:
             return _Stop.UNDO if self.can_undo() else None
         if word == "help" or (word == "?" and not rest):
-            click.echo(HELP)
+            echo(HELP)
         elif word in ("show", "?"):
             self.show_card(rest)
         elif word == "log":
@@ -366,12 +366,12 @@ class _Session:
     def not_an_option(self, text: str, keys: Sequence[str]) -> None:
         guess = closest(text, keys)
         hint = f" Did you mean {guess}?" if guess is not None else ""
-        click.echo(f"{text!r} is not an option: type 1 to {len(keys)}, one of {', '.join(keys)}, "
-                   f"or 'help'.{hint}")
+        echo(f"{text!r} is not an option: type 1 to {len(keys)}, one of {', '.join(keys)}, "
+             f"or 'help'.{hint}")
 
     def save_command(self, target: str) -> None:
         if not target:
-            click.echo("save needs a file name, e.g. save mygame.json")
+            echo("save needs a file name, e.g. save mygame.json")
             return
         self.save_as(Path(target).expanduser())
 
@@ -379,7 +379,7 @@ class _Session:
         """``show NAME``: a card's text, or the closest name when it is misspelt."""
         rules = self.game.rules
         if not text:
-            click.echo("show needs a card's name, e.g. show Cook")
+            echo("show needs a card's name, e.g. show Cook")
             return
         name = find_card(rules, text)
         if name is not None:
@@ -387,7 +387,7 @@ class _Session:
             return
         guess = closest(text, [*self.names(), *rules.kinds])
         hint = f"; did you mean {guess}?" if guess is not None else "; 'libertalia cards list' lists them."
-        click.echo(f"no character or loot kind called {text!r}{hint}")
+        echo(f"no character or loot kind called {text!r}{hint}")
 
     def log(self, text: str) -> None:
         """``log``: the last 20 events, ``log N`` the last N, ``log all`` every one."""
@@ -399,10 +399,10 @@ class _Session:
         elif number is not None:
             count = number
         else:
-            click.echo("log takes a number of events or 'all', e.g. log 40")
+            echo("log takes a number of events or 'all', e.g. log 40")
             return
         if not events:
-            click.echo("Nothing has happened yet.")
+            echo("Nothing has happened yet.")
             return
         print_events(self.out, events, max(0, len(events) - count), self.names())
 
@@ -412,7 +412,7 @@ class _Session:
             self.earlier = self._rebuild_earlier(self.start)
             self.start = None
         if not self.earlier:
-            click.echo("Nothing to undo: this is your first decision.")
+            echo("Nothing to undo: this is your first decision.")
         return bool(self.earlier)
 
     def _rebuild_earlier(self, start: Game) -> list[Game]:
@@ -451,26 +451,26 @@ class _Session:
             self.out.print()
             self._save_and_exit("interrupted", INTERRUPTED)
         except (LibertaliaError, ValueError) as exc:  # a mod's card that loops, a bot's illegal answer...
-            click.echo(f"libertalia: {_one_line(exc)}", err=True)
+            echo(f"libertalia: {_one_line(exc)}", err=True)
             self._save_and_exit("stopped by the error above", 2)
         except OSError as exc:
             _fail(f"the game could not be saved to {self.path} ({exc.strerror or exc}); "
                   "it holds the game up to the last autosave")
         if finished:
-            click.echo(f"Saved to {self.path}.")
+            echo(f"Saved to {self.path}.")
         else:
-            click.echo(f"Stopped: game saved to {self.path}; resume with {self.resume_hint()}")
+            echo(f"Stopped: game saved to {self.path}; resume with {self.resume_hint()}")
 
     def _save_and_exit(self, why: str, status: int) -> NoReturn:
         try:
             self.write(self.path)
         except (OSError, KeyboardInterrupt) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-            click.echo(f"{why.capitalize()}: the game could not be saved to {self.path} ({detail}); "
-                       f"it holds the game up to the last autosave.", err=True)
+            echo(f"{why.capitalize()}: the game could not be saved to {self.path} ({detail}); "
+                 f"it holds the game up to the last autosave.", err=True)
         else:
-            click.echo(f"{why.capitalize()}: game saved to {self.path}; resume with {self.resume_hint()}",
-                       err=True)
+            echo(f"{why.capitalize()}: game saved to {self.path}; resume with {self.resume_hint()}",
+                 err=True)
         sys.exit(status)
 
 
@@ -525,7 +525,7 @@ def play(players: int, handicap: str | None, seat: int, edition: str, loot: str 
         session = _start(out, players, seat, edition, loot, seed, bots, load_path, record_path,
                          parse_handicap(handicap), extra)
     except KeyboardInterrupt:
-        click.echo("\nInterrupted before the game began: nothing to save.", err=True)
+        echo("\nInterrupted before the game began: nothing to save.", err=True)
         sys.exit(INTERRUPTED)
     if session is not None:
         # The start printed the data warnings as one 'note:' line each; saving and checking records
@@ -644,8 +644,8 @@ def _claim(record_path: str | None, load_path: str | None, record: GameRecord | 
         except OSError as exc:
             _fail(f"cannot lock {path} for this session ({exc.strerror or exc})")
         if lock.stale is not None:
-            click.echo(f"note: the last session on {path} (process {lock.stale}) ended without letting go of "
-                       "it; its lock is taken over.", err=True)
+            echo(f"note: the last session on {path} (process {lock.stale}) ended without letting go of "
+                 "it; its lock is taken over.", err=True)
         clean_temporary(path.parent)  # what a session killed mid-write left
         return path, note, lock
 
@@ -757,7 +757,7 @@ def _confirm(question: str) -> bool:
 
 def _final(game: Game) -> None:
     winners = set(game.winners())
-    click.echo("")
-    click.echo("Final scores:")
+    echo("")
+    echo("Final scores:")
     for p in game.players:
-        click.echo(f"  seat {p.seat}: {p.score}{'  <- winner' if p.seat in winners else ''}")
+        echo(f"  seat {p.seat}: {p.score}{'  <- winner' if p.seat in winners else ''}")

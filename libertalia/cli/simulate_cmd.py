@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.progress import Progress
 from rich.table import Table
-from rich.text import Text
 
 from .. import _paths, files, stats
 from ..bots.registry import BOT_HELP
 from ..engine import rng
 from ..errors import UnverifiedLootWarning
 from ..game import new_game
-from . import cluster, console, friendly_errors, load, rules_args
+from . import cluster, console, echo, echo_json, friendly_errors, load, rules_args
+from .terminal import safe_text
 
 if TYPE_CHECKING:
     from ..engine.specs import BoardSpec, Rules
@@ -55,16 +55,16 @@ def _machinery_failures(command: Callable[..., None]) -> Callable[..., None]:
         try:
             command(*args, **kwargs)
         except cluster.ClusterError as exc:
-            click.echo(f"libertalia: {exc}; the run stopped and nothing is reported", err=True)
+            echo(f"libertalia: {exc}; the run stopped and nothing is reported", err=True)
             raise SystemExit(EXIT_MACHINERY) from None
         except BrokenProcessPool:
-            click.echo(f"libertalia: a worker process of --jobs {kwargs.get('jobs')} died (killed, or out of "
-                       "memory?); the run stopped and nothing is reported", err=True)
+            echo(f"libertalia: a worker process of --jobs {kwargs.get('jobs')} died (killed, or out of "
+                 "memory?); the run stopped and nothing is reported", err=True)
             raise SystemExit(EXIT_MACHINERY) from None
         except KeyboardInterrupt:
             # Like play: the shell's status for Ctrl-C, one line, and no click "Aborted!" with status 1.
-            click.echo("\nInterrupted: the run stopped and nothing is reported (records already written stay).",
-                       err=True)
+            echo("\nInterrupted: the run stopped and nothing is reported (records already written stay).",
+                 err=True)
             raise SystemExit(EXIT_INTERRUPTED) from None
     return run
 
@@ -160,7 +160,7 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
         # million games needs the memory of its statistics only.
         tally = stats.Tally(cards_of=cards_of)
         if as_csv:
-            click.echo(",".join(CSV_HEADER))
+            echo(",".join(CSV_HEADER))
         with _executor(distributed, dask_address, jobs, dask_timeout) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
             warnings.simplefilter("ignore", UnverifiedLootWarning)  # in the report's notes, not once per game
@@ -170,10 +170,10 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
                                          record_dir=record_dir, progress=lambda n: progress.advance(task, n)):
                 tally.add(result)
                 if as_csv and isinstance(result, stats.GameSummary):
-                    click.echo(csv_rows(result), nl=False)
+                    echo(csv_rows(result), nl=False)
         report = tally.report(run=run)
     if as_json:
-        click.echo(json.dumps(report, indent=1))
+        echo_json(json.dumps(report, indent=1))
     elif not as_csv:
         _tables(out, report)
     if plt is not None and plot_path is not None:  # after the report, so that a failing chart never loses it
@@ -182,7 +182,7 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
     if report["failed"]:
         if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
             for f in report["failed"]:
-                click.echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
+                echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
         raise SystemExit(1)
     if report["unrecorded"]:
         raise SystemExit(1)
@@ -192,12 +192,12 @@ def _report_unrecorded(unrecorded: list[dict[str, Any]], shown: int = 5) -> None
     """The records --record could not write, after the report: the first few by name, then how many in all."""
     if not unrecorded:
         return
-    click.echo(f"libertalia: {len(unrecorded)} game record(s) could not be written; the statistics count those "
-               "games, and every record written is whole:", err=True)
+    echo(f"libertalia: {len(unrecorded)} game record(s) could not be written; the statistics count those "
+         "games, and every record written is whole:", err=True)
     for entry in unrecorded[:shown]:
-        click.echo(f"  seed {entry['seed']}: {entry['error']}", err=True)
+        echo(f"  seed {entry['seed']}: {entry['error']}", err=True)
     if len(unrecorded) > shown:
-        click.echo(f"  ... and {len(unrecorded) - shown} more", err=True)
+        echo(f"  ... and {len(unrecorded) - shown} more", err=True)
 
 
 def _bot_list(bots: str) -> list[str]:
@@ -295,7 +295,7 @@ def _tables(out: Any, report: dict[str, Any]) -> None:
     """The report as tables, each with a legend: a newcomer should not need the docs to read it."""
     run = report["run"]
     for line in _run_lines(run, report):
-        out.print(Text(line))
+        out.print(safe_text(line))
     if report["failed"]:
         _failed_table(out, report["failed"])
     if not report["games"]:
@@ -349,7 +349,7 @@ def loot_groups(run: dict[str, Any]) -> list[str]:
 def _legend(out: Any, *lines: str) -> None:
     """Lines under a table that say what its columns mean; short enough for 80 columns."""
     for line in lines:
-        out.print(Text(line, style="dim"))
+        out.print(safe_text(line, style="dim"))
     out.print()
 
 
@@ -363,7 +363,7 @@ def _table(title: str, *columns: str, left: str = "") -> Table:
 def _failed_table(out: Any, failed: list[dict[str, Any]]) -> None:
     table = _table("Failed games", "seed", "error", left="error")
     for f in failed:
-        table.add_row(str(f["seed"]), Text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
+        table.add_row(str(f["seed"]), safe_text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
     out.print(table)
     _legend(out, "Left out of every table below. To look at one again, run it alone:",
             "  --games 1 --seed SEED with the same options (--record DIR keeps its record).")
@@ -418,11 +418,11 @@ def _plot_to(plt: Any, scores: Sequence[Sequence[int]], report: dict[str, Any], 
     """Draw the charts from each seat's final scores and the report, or say why there are none;
     a file that cannot be written is reported, not a traceback."""
     if not report["games"]:
-        click.echo("no game finished: no charts drawn", err=True)
+        echo("no game finished: no charts drawn", err=True)
         return
     with friendly_errors():
         _save(plt, _figure(plt, scores, report), path)
-    click.echo(f"charts written to {path}", err=True)
+    echo(f"charts written to {path}", err=True)
 
 
 def _save(plt: Any, fig: Any, path: str) -> None:

@@ -19,6 +19,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _args
+from .._terminal import visible
 from ..engine import rng
 from ..engine.specs import Rules
 from ..errors import ArgumentError, SetupError
@@ -245,7 +246,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
             return None
         text = self.game.render(int(self.agent_selection.rpartition("_")[2]))
         if self.render_mode == "human":
-            print(text)
+            print(visible(text, "\n"))  # a mod's names never act on the terminal (``_terminal``)
             return None
         return text
 

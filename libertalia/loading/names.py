@@ -2,12 +2,20 @@
 
 A card's name is its identity everywhere: in answer keys (``"Cook"``, another seat's
 ``"Cook@2"``, a card that changed hands ``"Cook#1"``), in ``order_abilities`` keys beside
-loot kinds (``"map"``), in saves and records.  Two rules follow, both checked when the
+loot kinds (``"map"``), in saves and records.  Three rules follow, all checked when the
 rules load (``load_rules`` and ``libertalia cards check``):
 
 - **No key characters.**  ``@``, ``#`` and ``*`` are read back out of keys by the engine
   (``Work.key_for``, ``Work.take_over``, ``selectors.loot_key``, ``automa``), so a name
   holding one would make two options share a key or confuse the owner mark.
+- **Shown and typed as written.**  A name is words of letters (of any script, with their
+  accents), digits, apostrophes and hyphens, one space apart, with at least one letter:
+  ``Pirate Queen``, ``Governor's Daughter``, ``Café Owner``, ``map``.  So no empty or blank
+  name, no space before, after or doubled, no control or format character (ESC, a bidi
+  override, a zero-width space: what ``_terminal`` would spell out), no lone surrogate, and
+  no other punctuation: ``?`` is what observations show for a hidden card.  The grammar's
+  NAME (capitalised ASCII words of letters, apostrophes and hyphens) is the part of this a
+  card text can name.
 - **No look-alikes.**  A name must not equal another card's name (a character, a neutral
   card such as the Midshipman, or a loot kind) once compatibility forms (NFKC: full-width
   letters, ligatures), case, invisible format characters and look-alike letters are set
@@ -27,6 +35,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
+from .._terminal import escape, unseen
 from ..errors import CardError
 from .yamlfile import Document, Field
 
@@ -36,6 +45,12 @@ RESERVED = {
     "*": "it gives how many tokens in a loot answer key (map*2)",
 }
 """The characters the engine reads out of answer keys, and what each one marks."""
+
+SHAPE = "letters, digits, apostrophes and hyphens, in words one space apart, such as Pirate Queen"
+"""What a name is made of (``shape_problem``), as an error's "expected" says it."""
+
+_MARKS = "'\u2019-"  # the apostrophe, the typographic one, and the hyphen
+_UNSEEN_KINDS = {"Cc": "control", "Cf": "format", "Cs": "lone surrogate"}  # else Zl or Zp: a separator
 
 _DIGITS = str.maketrans({"0": "o", "1": "l"})
 
@@ -109,6 +124,11 @@ def problems(names: Sequence[Name], blame_from: int = 0) -> list[CardError]:
                                      f"engine reserves: {RESERVED[reserved]}", "a name without @, # or *",
                                      reserved))
             continue
+        shape = shape_problem(name.text)
+        if shape is not None:
+            if i >= blame_from:
+                errors.append(_shape_error(name, shape))
+            continue
         key = skeleton(name.text)
         earlier = seen.get(key)
         if earlier is None:
@@ -119,6 +139,46 @@ def problems(names: Sequence[Name], blame_from: int = 0) -> list[CardError]:
         if i >= blame_from:
             errors.append(_resembles(name, earlier, key))
     return errors
+
+
+def shape_problem(name: str) -> tuple[str, str] | None:
+    """What makes ``name`` not one to show and type (the module's first rule), and the character to point at; or None.
+
+    The problem reads after the quoted name: "is empty", "holds the format character \\u202e (RIGHT-TO-LEFT
+    OVERRIDE), which no one can see or type".
+    """
+    if not name.strip():
+        return ("is empty" if not name else "is blank"), ""
+    if name != name.strip(" "):
+        return "starts or ends with a space", ""
+    if "  " in name:
+        return "holds two spaces in a row", "  "
+    for ch in name:
+        category = unicodedata.category(ch)
+        if unseen(ch):
+            what = _UNSEEN_KINDS.get(category, "separator")
+            described = unicodedata.name(ch, "")
+            said = f" ({described})" if described else ""
+            return f"holds the {what} character {escape(ch)}{said}, which no one can see or type", ch
+        if ch != " " and ch not in _MARKS and category[0] not in "LM" and category != "Nd":
+            hidden = ", what an observation shows for a hidden card" if ch == "?" else ""
+            return f"holds {ch!r} ({unicodedata.name(ch, f'U+{ord(ch):04X}')}{hidden})", ch
+    if not any(unicodedata.category(ch)[0] == "L" for ch in name):
+        return "has no letter", ""
+    return None
+
+
+def check_shapes(names: Sequence[Name]) -> None:
+    """Raise at the first of ``names`` that ``shape_problem`` refuses (the board's, checked as the board loads)."""
+    for name in names:
+        shape = shape_problem(name.text)
+        if shape is not None:
+            raise _shape_error(name, shape)
+
+
+def _shape_error(name: Name, shape: tuple[str, str]) -> CardError:
+    problem, mark = shape
+    return _error(name, f"the {name.what} name {name.text!r} {problem}", f"a name of {SHAPE}", mark)
 
 
 def check(names: Sequence[Name]) -> None:

@@ -513,6 +513,7 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field], list[tuple[str
         raise f["deal"].error(f"deal needs one entry per voyage ({len(voyages)})", f"{len(voyages)} numbers")
     per_day = _loot_per_day(f, players)
     _check_bag(f, bag, voyages, per_day, players)
+    card_names.check_shapes(card_names.names_in([], f))  # its neutral cards and loot kinds: shown and typed as written
     start = f["start_doubloons"].value
     if start != "income" and not (isinstance(start, int) and not isinstance(start, bool)
                                   and 0 <= start <= MAX_NUMBER):

@@ -46,9 +46,7 @@ def test_a_key_character_in_a_name_is_refused_at_it(tmp_path: Path, name: str, m
     ("C\u03bfok", "GREEK SMALL LETTER OMICRON"),  # a Greek ο
     ("\uff23\uff4f\uff4f\uff4b", "FULLWIDTH LATIN CAPITAL LETTER C"),  # full-width letters
     ("C00k", ""),                       # digits for letters
-    ("Co\u200bok", "ZERO WIDTH SPACE"),  # an invisible character
-    ("  Cook  ", ""),
-])
+])  # an invisible character or spaces around a name are refused before this (test_name_shapes.py)
 def test_a_name_that_looks_like_a_bundled_one_is_refused(tmp_path: Path, name: str, spelt: str) -> None:
     """A mod name that equals the Cook once NFKC, case, invisibles and look-alike letters are set aside is refused."""
     err = _refused(_mod(tmp_path, ("cook2.yaml", f'"{name}"')))
