@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +39,25 @@ def test_simulate_interrupted_exits_130(monkeypatch: pytest.MonkeyPatch) -> None
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_simulate_sigint_exits_130(tmp_path: Path) -> None:
-    """A real SIGINT to a running simulate ends it with status 130 and no traceback."""
-    env = {**os.environ, "LIBERTALIA_CACHE_DIR": "off"}
-    proc = subprocess.Popen([sys.executable, "-m", "libertalia", "simulate", "--games", "100000", "--players", "3"],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # past start-up, into the games
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    """A real SIGINT to a running simulate ends it with status 130 and no traceback, wherever the suite runs.
+
+    The child gets SIGINT's default disposition back (a background shell ignores it, and a child would
+    inherit that), runs unbuffered with ``--csv`` so that its first game's rows say start-up is over, and is
+    killed in every outcome: no ``--games 100000`` run outlives the test.
+    """
+    env = {**os.environ, "LIBERTALIA_CACHE_DIR": "off", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "libertalia", "simulate", "--games", "100000", "--players", "3",
+                             "--csv"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().startswith("seed,"), "no CSV header"
+        assert proc.stdout.readline(), "no game came back"  # the games are under way
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=300)  # a guard against a hang, not a measure
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "Interrupted" in err
 

@@ -144,12 +144,10 @@ def test_a_scheduler_with_no_workers_stops_the_run_after_the_timeout(
     """--dask ADDRESS with no worker: after --dask-timeout, one line naming the scheduler and exit status 3."""
     pytest.importorskip("distributed")
     address, _ = _scheduler(started)
-    start = time.monotonic()
     line = _one_line(_simulate(started, address, "--games", "5"))
     assert line == (f"libertalia: the dask scheduler at {address} has no workers: none joined within 3 s "
                     f"(--dask-timeout); start some with: dask worker {address}; the run stopped and nothing is "
                     "reported")
-    assert time.monotonic() - start < 45
 
 
 def test_a_scheduler_that_dies_mid_run_is_one_line_and_status_3(started: list[subprocess.Popen[bytes] | int]) -> None:
