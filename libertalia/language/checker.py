@@ -39,10 +39,10 @@ _ISLAND_TIMINGS = ("sun", "dusk")
 _TODAY_TIMINGS = ("sun", "dusk")
 _TOMORROW_TIMINGS = ("sun", "dusk", "moon")
 _EMPTY_ISLAND = "at night and at anchor every character is in a ship: the island is empty"
-# E35: the voyage's loot is scored by the tokens held as anchor begins, and every token goes back to the
+# E35: the voyage's loot is scored from the tokens held as anchor begins, and every token goes back to the
 # bag when it ends, so a token that comes to a player at anchor would be held and lost unscored.
-_ANCHOR_LOOT = ("at anchor no token comes to a player: the loot held as anchor begins is what scores, and "
-                "every token goes back to the bag when the voyage ends, so this one would be held unscored")
+_ANCHOR_LOOT = ("at anchor no token comes to a player: the loot held is being scored, and every token goes "
+                "back to the bag when the voyage ends, so this one would be held unscored")
 _ANCHOR_LOOT_INSTEAD = ('the token\'s worth in doubloons ("gain 5 doubloons"), or the action in a night ability '
                         '("moon: …"); returning loot to the bag and keeping it work at anchor')
 

@@ -15,9 +15,11 @@ ANY_KIND: Final[frozenset[str]] = frozenset()
 """The kinds of ``loot`` (any kind): the empty set, so that it needs no list of the rules' kinds."""
 
 
-def names_kinds(words: Iterable[str]) -> frozenset[str]:
-    """The kinds a phrase's words name (none written: ``ANY_KIND``)."""
-    return frozenset(words) or ANY_KIND
+def names_kinds(words: Iterable[str], every: frozenset[str] = ANY_KIND) -> frozenset[str]:
+    """The kinds a phrase's words name: ``ANY_KIND`` for ``loot`` (no kind written), and for a list of
+    every kind of the rules (``every``), which says the same in English and so is spelt the same."""
+    named = frozenset(words)
+    return ANY_KIND if not named or (every and named >= every) else named
 
 
 def of_kind(kind: str, kinds: frozenset[str]) -> bool:
