@@ -26,7 +26,7 @@ from libertalia.testing.laws import (
     wordings_of,
 )
 from libertalia.testing.laws.__main__ import main
-from libertalia.testing.laws.family import CONNECTIVES, NEW_CLASS, PLACES, PLAYERS, REFERENCES
+from libertalia.testing.laws.family import CONNECTIVES, PLACES, PLAYERS, REFERENCES
 
 SHORT = 6
 """Positions per family in the short run (the long one: ``python -m libertalia.testing.laws``)."""
@@ -37,14 +37,7 @@ def _rules(edition: str) -> lt.Rules:
     return lt.load_rules(edition)
 
 
-def _param(family: Family) -> object:
-    why = (f"waits for the fix of issue 32 class {family.waits_for}" if family.waits_for != NEW_CLASS else
-           "a misreading these laws found: the highest-ranked on a tie of ranks is the left card, R4 ranks the right")
-    marks = [] if family.waits_for is None else [pytest.mark.xfail(strict=True, reason=why)]
-    return pytest.param(family, id=family.name, marks=marks)
-
-
-@pytest.mark.parametrize("family", [_param(f) for f in CATALOGUE])
+@pytest.mark.parametrize("family", [pytest.param(f, id=f.name) for f in CATALOGUE])
 def test_family_plays_alike(family: Family) -> None:
     """Every family of equivalent wordings plays the same from every position of the short run."""
     result = check_family(family, _rules(family.edition), positions=SHORT)

@@ -39,6 +39,12 @@ _ISLAND_TIMINGS = ("sun", "dusk")
 _TODAY_TIMINGS = ("sun", "dusk")
 _TOMORROW_TIMINGS = ("sun", "dusk", "moon")
 _EMPTY_ISLAND = "at night and at anchor every character is in a ship: the island is empty"
+# E38: the voyage's loot is scored from the tokens held as anchor begins, and every token goes back to the
+# bag when it ends, so a token that comes to a player at anchor would be held and lost unscored.
+_ANCHOR_LOOT = ("at anchor no token comes to a player: the loot held is being scored, and every token goes "
+                "back to the bag when the voyage ends, so this one would be held unscored")
+_ANCHOR_LOOT_INSTEAD = ('the token\'s worth in doubloons ("gain 5 doubloons"), or the action in a night ability '
+                        '("moon: …"); returning loot to the bag and keeping it work at anchor')
 
 
 class _Context(Node):
@@ -280,6 +286,8 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _C
         raise report("only a character on the island has yet to be placed in a ship: a loot tile never is, and "
                      "at night and at anchor this card is aboard already", *where,
                      '"discard this" in a character\'s sun or dusk ability')
+    if isinstance(act, ast.Take | ast.Draw | ast.Swap | ast.Give) and ctx.timing == "anchor":
+        raise report(_ANCHOR_LOOT, *where, _ANCHOR_LOOT_INSTEAD)
     if isinstance(act, ast.Take) and act.loot.np.place == "held":
         raise report("you cannot take loot you already hold", *where, "today's loot, the bag or another player")
     if isinstance(act, ast.Play) and isinstance(act.target, ast.This | ast.Taker):

@@ -492,7 +492,7 @@ class Take(Record):
             w.seats[f.seat].loot.append(ref[2])
             w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _place(ref), source_name(f))
             if ref[0] in ("today", "bag"):
-                if f.this is not None:
+                if f.this is not None and w.step == "dusk":  # "you just took" speaks of this dusk only
                     w.just_took[f.this] = ref[2]
                 w.push_loot_abilities(f.seat, ref[2], "dusk", f.this)
         _tokens(f, self.mark, refs)
@@ -663,21 +663,25 @@ class Swap(Record):
 
     def act(self, w: Work, f: Frame) -> int:
         # R1/R22: with nothing on either side (the last day has no tomorrow) ask nothing.  A token
-        # trades only for one of another kind (a map for a map changes nothing: E22), so each side
-        # offers only tokens the other side has a different kind for.
-        firsts, seconds = self.first.phrase.tokens(w, f), self.second.phrase.tokens(w, f)
-        firsts, seconds = _tradable(firsts, seconds), _tradable(seconds, firsts)
+        # trades only for one of another kind (a map for a map changes nothing: E22), so a side the
+        # owner chooses offers only tokens the other side has a different kind for.  A random side
+        # draws from every token its phrase names, so each is as likely as the phrase says; a draw
+        # of the other token's kind then trades nothing (the no-change rule is read on the outcome).
+        every_first, every_second = self.first.phrase.tokens(w, f), self.second.phrase.tokens(w, f)
+        firsts, seconds = _tradable(every_first, every_second), _tradable(every_second, every_first)
         if not (firsts and seconds):
             leave_mark(f, self.mark, (), (), 0, False)
             return f.pc + 1
-        if isinstance(self.first, RandomToken) and not isinstance(self.second, RandomToken):
+        random_first, random_second = isinstance(self.first, RandomToken), isinstance(self.second, RandomToken)
+        if random_first and not random_second:
             # Ask first, then draw: a step suspended for an answer re-runs, and must not draw twice.
             b_refs = self.second.pick(w, f, seconds)
-            a_refs = self.first.pick(w, f, [r for r in firsts if r[2] != b_refs[0][2]]) if b_refs else []
+            a_refs = self.first.pick(w, f, every_first) if b_refs else []
         else:
-            a_refs = self.first.pick(w, f, firsts)
-            b_refs = self.second.pick(w, f, [r for r in seconds if r[2] != a_refs[0][2]]) if a_refs else []
-        if not a_refs or not b_refs:
+            a_refs = self.first.pick(w, f, every_first if random_first else firsts)
+            b_refs = (self.second.pick(w, f, every_second if random_second else
+                                       [r for r in seconds if r[2] != a_refs[0][2]]) if a_refs else [])
+        if not a_refs or not b_refs or a_refs[0][2] == b_refs[0][2]:
             leave_mark(f, self.mark, (), (), 0, False)
             return f.pc + 1
         ra, rb = a_refs[0], b_refs[0]

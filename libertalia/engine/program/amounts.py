@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ...state import CardRef
 from .base import Unbound, leave_mark, mark_of, seen_from
 from .cards import ANYONE, Choose, Eligible, PerShip, Phrase, Selector
+from .kinds import count_of, of_kind
 from .record import Record, declare
 
 if TYPE_CHECKING:
@@ -28,15 +29,14 @@ class CountCards(Record):
 
 
 class CountHeld(Record):
-    kinds: frozenset[str]  # empty: every token
+    kinds: frozenset[str]  # ANY_KIND: every token
     __node_fields__ = declare("kinds")
 
     def __init__(self, kinds: frozenset[str]) -> None:
         object.__setattr__(self, "kinds", kinds)
 
     def count(self, w: Work, f: Frame) -> int:
-        loot = w.seats[f.seat].loot
-        return sum(1 for k in loot if k in self.kinds) if self.kinds else len(loot)
+        return count_of(w.seats[f.seat].loot, self.kinds)
 
 
 class CountKindsHeld(Record):
@@ -47,7 +47,7 @@ class CountKindsHeld(Record):
         object.__setattr__(self, "kinds", kinds)
 
     def count(self, w: Work, f: Frame) -> int:
-        return len({k for k in w.seats[f.seat].loot if not self.kinds or k in self.kinds})
+        return len({k for k in w.seats[f.seat].loot if of_kind(k, self.kinds)})
 
 
 class CountSpacesSide(Record):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...state import CardRef
 from .base import Unbound, bound_before, bound_card, mark_of
 from .cards import Filter, Phrase, pick_positional
+from .kinds import count_of, of_kind
 from .record import Record, declare
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class Hold(Record):
 
     def test(self, w: Work, f: Frame) -> bool | None:
         kinds = self.kinds
-        return any(not kinds or k in kinds for k in w.seats[f.seat].loot) != self.negated
+        return any(of_kind(k, kinds) for k in w.seats[f.seat].loot) != self.negated
 
 
 class JustTook(Record):
@@ -142,7 +143,10 @@ class JustTook(Record):
         object.__setattr__(self, "kinds", kinds)
 
     def test(self, w: Work, f: Frame) -> bool | None:
-        return f.this is not None and w.just_took.get(f.this, "") in self.kinds
+        if f.this is None:
+            return False
+        took = w.just_took.get(f.this)
+        return took is not None and of_kind(took, self.kinds)
 
 
 class Exists(Record):
@@ -172,7 +176,7 @@ class HoldCount(Record):
         object.__setattr__(self, "more", more)
 
     def test(self, w: Work, f: Frame) -> bool | None:
-        held = sum(1 for k in w.seats[f.seat].loot if not self.kinds or k in self.kinds)
+        held = count_of(w.seats[f.seat].loot, self.kinds)
         return held >= self.n if self.more else held <= self.n
 
 

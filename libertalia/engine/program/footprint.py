@@ -18,6 +18,7 @@ from . import cards, loot
 from . import conditions as cond
 from . import measures as msr
 from .control import ChooseOne, May, Step
+from .kinds import every_kind
 from .record import Record, fields
 
 _PLACE_ZONES = {
@@ -36,7 +37,7 @@ def _phrase_zones(p: cards.Phrase) -> set[str]:
 
 
 def _kinds(kinds: frozenset[str], prefix: str = "loot") -> set[str]:
-    return {f"{prefix}:{k}" for k in kinds} if kinds else {f"{prefix}:*"}
+    return {f"{prefix}:*"} if every_kind(kinds) else {f"{prefix}:{k}" for k in kinds}
 
 
 def _token_places(p: loot.LootPhrase) -> set[str]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ...state import Option
 from .base import source_name
+from .kinds import every_kind, of_kind
 from .record import Record, declare
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ LootRef = tuple[str, int, str]
 
 
 class LootPhrase(Record):
-    """The tokens of ``kinds`` (empty: any kind) in one place: ``today``, ``tomorrow``, ``bag``,
+    """The tokens of ``kinds`` (``ANY_KIND``: any kind) in one place: ``today``, ``tomorrow``, ``bag``,
     ``held`` (yours), or another player's loot (``syntax.ast.OTHERS_LOOT``, seats by ``holders``)."""
 
     kinds: frozenset[str]
@@ -44,7 +45,7 @@ class LootPhrase(Record):
         else:
             refs = [("held", s, k) for s in holders(place, f.seat, w.n) for k in w.seats[s].loot]
         kinds = self.kinds
-        return [r for r in refs if r[2] in kinds] if kinds else refs
+        return refs if every_kind(kinds) else [r for r in refs if of_kind(r[2], kinds)]
 
 
 def holders(place: str, seat: int, n: int) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .kinds import count_of
 from .record import Record, declare
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class Reputation(Record):
 
 
 class LootHeld(Record):
-    """What players are compared by: the tokens of ``kinds`` they hold (empty: every token)."""
+    """What players are compared by: the tokens of ``kinds`` they hold (``ANY_KIND``: every token)."""
 
     kinds: frozenset[str]
     __node_fields__ = declare("kinds")
@@ -38,8 +39,7 @@ class LootHeld(Record):
         object.__setattr__(self, "kinds", kinds)
 
     def of(self, w: Work, seat: int) -> int:
-        loot = w.seats[seat].loot
-        return sum(1 for k in loot if k in self.kinds) if self.kinds else len(loot)
+        return count_of(w.seats[seat].loot, self.kinds)
 
 
 class PileSize(Record):

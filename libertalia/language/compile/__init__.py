@@ -18,6 +18,7 @@ from ...engine.program import conditions as cond
 from ...engine.program import measures as msr
 from ...engine.program.control import Branch, ChooseOne, Jump, May, Step
 from ...engine.program.footprint import footprint
+from ...engine.program.kinds import names_kinds
 from ...engine.program.record import Record, fields
 from ...engine.specs import Compiled
 from ...errors import CardError
@@ -101,7 +102,7 @@ class _Compiler:
             said = char_np(noun)
         else:
             assert noun is not None
-            fits = b.kinds is not None and frozenset(noun) == b.kinds
+            fits = b.kinds is not None and names_kinds(noun, self.kinds) == b.kinds
             said = " or ".join(noun) or "loot"
         if not fits:
             self.where = (c.line, c.column) if c.line else self.where
@@ -197,7 +198,7 @@ class _Compiler:
             place = "held"
         if isinstance(sel, ast.EveryLootBut) and sel.whose == "their":
             self._their("of their choice")
-        phrase = loot.LootPhrase(frozenset(sel.np.kinds), place)
+        phrase = loot.LootPhrase(names_kinds(sel.np.kinds, self.kinds), place)
         if isinstance(sel, ast.ChooseLoot):
             return loot.ChooseToken(phrase, verb)
         if isinstance(sel, ast.RandomLoot):
@@ -215,9 +216,9 @@ class _Compiler:
         if isinstance(c, ast.CountCharacters):
             return amt.CountCards(self._phrase(c.np))
         if isinstance(c, ast.CountLoot):
-            return amt.CountHeld(frozenset(c.kinds))
+            return amt.CountHeld(names_kinds(c.kinds, self.kinds))
         if isinstance(c, ast.CountKinds):
-            return amt.CountKindsHeld(frozenset(c.kinds))
+            return amt.CountKindsHeld(names_kinds(c.kinds, self.kinds))
         if isinstance(c, ast.CountMoved):
             return amt.CountMarked(self._spaces(scope))
         if isinstance(c, ast.CountSpaces):
@@ -262,8 +263,8 @@ class _Compiler:
         if isinstance(m, ast.Reputation):
             return msr.Reputation()
         if isinstance(m, ast.LootHeld):
-            return msr.LootHeld(frozenset(plural_kind(k, self.kinds) or (k[:-1] if k.endswith("s") else k)
-                                          for k in m.kinds))
+            return msr.LootHeld(names_kinds([plural_kind(k, self.kinds) or (k[:-1] if k.endswith("s") else k)
+                                             for k in m.kinds], self.kinds))
         return msr.PileSize(m.pile)
 
     def _players(self, p: ast.PlayerRef | None, scope: Scope) -> amt.Players:
@@ -333,16 +334,16 @@ class _Compiler:
         if isinstance(a, ast.TakeNoLoot):
             return act.StandingRule(mark)
         if isinstance(a, ast.Take):
-            scope.verbs["taken"] = Binder(mark, True, "take", frozenset(a.loot.np.kinds))
+            scope.verbs["taken"] = Binder(mark, True, "take", names_kinds(a.loot.np.kinds, self.kinds))
             return act.Take(self._loot(a.loot, "take"), mark)
         if isinstance(a, ast.ReturnLoot):
-            scope.verbs["returned"] = Binder(mark, True, "return", frozenset(a.loot.np.kinds))
+            scope.verbs["returned"] = Binder(mark, True, "return", names_kinds(a.loot.np.kinds, self.kinds))
             return act.ReturnLoot(self._loot(a.loot, "return to the bag"), mark)
         if isinstance(a, ast.KeepLoot):
             return act.KeepLoot(self._loot(a.loot, "keep for the next voyage"), mark)
         if isinstance(a, ast.Give):
             to = self._players(a.to, scope)
-            scope.verbs["moved"] = Binder(mark, True, "give", frozenset(a.loot.np.kinds))
+            scope.verbs["moved"] = Binder(mark, True, "give", names_kinds(a.loot.np.kinds, self.kinds))
             return act.Give(self._loot(a.loot, "give away"), to, mark)
         if isinstance(a, ast.Draw):
             per = None if a.per is None else self._counter(a.per, scope)
@@ -423,13 +424,13 @@ class _Compiler:
         if isinstance(c, ast.NoOtherHas):
             return cond.NoOtherHas(c.pile, c.cmp == "fewer")
         if isinstance(c, ast.Hold):
-            return cond.Hold(frozenset(c.kinds), c.negated)
+            return cond.Hold(names_kinds(c.kinds, self.kinds), c.negated)
         if isinstance(c, ast.JustTook):
-            return cond.JustTook(frozenset(c.kinds))
+            return cond.JustTook(names_kinds(c.kinds, self.kinds))
         if isinstance(c, ast.Exists):
             return cond.Exists(self._phrase(c.np), c.negated, c.at_nightfall)
         if isinstance(c, ast.HoldCount):
-            return cond.HoldCount(frozenset(c.kinds), c.n, c.cmp == "more")
+            return cond.HoldCount(names_kinds(c.kinds, self.kinds), c.n, c.cmp == "more")
         if isinstance(c, ast.CountExists):
             return cond.CountExists(self._phrase(c.np), c.n, c.cmp == "more")
         if isinstance(c, ast.Compare):

@@ -23,6 +23,7 @@ from ...engine.program import amounts as amt
 from ...engine.program import control as ctl
 from ...engine.program import loot as lootsel
 from ...engine.program.base import NOTHING_DONE
+from ...engine.program.kinds import of_kind
 from ...engine.specs import Rules
 from ...state import CardRef, Event, Mark
 from . import oracle
@@ -822,7 +823,7 @@ def _take(step: act.Take, s: Seen, out: Problems) -> None:
             zone, holder = _zone(place)
             want.append(ev.LootTaken(s.seat, e.loot, zone, holder, None, s.name))
             if place[0] in ("today", "bag"):  # R6: a token taken from a day or the bag fires its dusk ability
-                if s.this is not None:
+                if s.this is not None and s.before.step == "dusk":  # "you just took": this dusk's only
                     took[s.this] = e.loot
                 compiled = s.rules.loot_spec(e.loot).compiled
                 frames += [(f"l:{e.loot}", i, s.seat, s.this, None) for i in reversed(range(len(compiled)))
@@ -882,7 +883,7 @@ def _keep_loot(step: act.KeepLoot, s: Seen, out: Problems) -> None:
     if over:
         out.append(f"seat {s.seat} keeps more {', '.join(over)} than it holds")
     phrase = step.loot.phrase
-    stray = [k for k in new if phrase.place != "held" or (phrase.kinds and k not in phrase.kinds)]
+    stray = [k for k in new if phrase.place != "held" or not of_kind(k, phrase.kinds)]
     if stray:
         out.append(f"it kept {stray}, which its words do not describe")
     avail = oracle.available(phrase, s.view).get(("held", s.seat), Counter())
@@ -1127,7 +1128,8 @@ def _swap(step: act.Swap, s: Seen, out: Problems) -> None:
             out.append(f"it swapped a {e.loot} for a {e.loot}, which changes nothing")
         moves = [(a, b, e.loot), (b, a, e.swapped_for)]
         want.append(ev.LootSwapped(s.seat, e.loot, e.swapped_for, *_zone(a), *_zone(b), s.name))
-    if possible and not logged:
+    drawn = isinstance(step.first, lootsel.RandomToken) or isinstance(step.second, lootsel.RandomToken)
+    if possible and not logged and not drawn:  # a random draw of the other's kind trades nothing
         out.append("it swapped nothing, though both of its phrases describe a token")
     if not possible and logged:
         out.append("it swapped, though one of its phrases describes no token")

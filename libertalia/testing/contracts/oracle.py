@@ -19,6 +19,7 @@ from ...engine.program import amounts as amt
 from ...engine.program import cards, loot
 from ...engine.program import conditions as cond
 from ...engine.program import measures as msr
+from ...engine.program.kinds import count_of, of_kind
 from ...engine.specs import Rules
 from ...state import CardRef, Mark
 from .snapshot import Snap
@@ -336,7 +337,7 @@ def measure(m: Any, v: View, seat: int) -> int:
     if isinstance(m, msr.Reputation):
         return v.reputation(seat)
     if isinstance(m, msr.LootHeld):
-        return sum(1 for k in s.loot[seat] if not m.kinds or k in m.kinds)
+        return count_of(s.loot[seat], m.kinds)
     assert isinstance(m, msr.PileSize), f"no oracle for the measure {m!r}"
     return len(v.pile(seat, m.pile))
 
@@ -348,9 +349,9 @@ def count(counter: Any, v: View) -> int | None:
     if isinstance(counter, amt.CountCards):
         return len(describe(counter.phrase, v))
     if isinstance(counter, amt.CountHeld):
-        return sum(1 for k in s.loot[v.seat] if not counter.kinds or k in counter.kinds)
+        return count_of(s.loot[v.seat], counter.kinds)
     if isinstance(counter, amt.CountKindsHeld):
-        return len({k for k in s.loot[v.seat] if not counter.kinds or k in counter.kinds})
+        return len({k for k in s.loot[v.seat] if of_kind(k, counter.kinds)})
     if isinstance(counter, amt.CountSpacesSide):
         if not s.track:
             return 0
@@ -438,7 +439,7 @@ def available(phrase: loot.LootPhrase, v: View) -> dict[Place, Counter[str]]:
     out = {}
     for place in phrase_places(phrase, v):
         there = all_places[place]
-        out[place] = Counter({k: n for k, n in there.items() if n > 0 and (not phrase.kinds or k in phrase.kinds)})
+        out[place] = Counter({k: n for k, n in there.items() if n > 0 and of_kind(k, phrase.kinds)})
     return out
 
 
@@ -519,13 +520,14 @@ def _cond(c: Any, v: View) -> object:  # noqa: C901, PLR0911 - one branch per co
         others = [len(v.pile(x, c.pile)) for x in range(v.n) if x != v.seat]
         return all(o >= mine for o in others) if c.fewer else all(o <= mine for o in others)
     if isinstance(c, cond.Hold):
-        return any(not c.kinds or k in c.kinds for k in s.loot[v.seat]) != c.negated
+        return any(of_kind(k, c.kinds) for k in s.loot[v.seat]) != c.negated
     if isinstance(c, cond.JustTook):
-        return v.this is not None and dict(s.just_took).get(v.this, "") in c.kinds
+        took = dict(s.just_took).get(v.this) if v.this is not None else None
+        return took is not None and of_kind(took, c.kinds)
     if isinstance(c, cond.Exists):
         return (not describe(c.phrase, v, c.nightfall)) == c.negated
     if isinstance(c, cond.HoldCount):
-        held = sum(1 for k in s.loot[v.seat] if not c.kinds or k in c.kinds)
+        held = count_of(s.loot[v.seat], c.kinds)
         return held >= c.n if c.more else held <= c.n
     if isinstance(c, cond.CountExists):
         found = len(describe(c.phrase, v))

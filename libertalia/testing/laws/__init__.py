@@ -26,9 +26,9 @@ from ...engine.specs import Rules
 from ..differential import Difference, Outcome, compare, distribution, load_wordings, shrink, total_variation
 from ..focus import Feature, FocusedPosition, focused_position
 from .catalogue import CATALOGUE
-from .family import NEW_CLASS, VARIANTS, WORDS, Family
+from .family import VARIANTS, WORDS, Family
 
-__all__ = ["CATALOGUE", "NEW_CLASS", "VARIANTS", "WORDS", "Family", "FamilyResult", "LawReport", "TreesAlike",
+__all__ = ["CATALOGUE", "VARIANTS", "WORDS", "Family", "FamilyResult", "LawReport", "TreesAlike",
            "check_family", "check_laws", "wordings_of"]
 
 CARD = "Lawful Rover"
@@ -193,29 +193,23 @@ class FamilyResult:
 
     def __str__(self) -> str:
         head = f"{self.family.name}: {self.positions} positions, " + ("same" if self.ok else "DIFFER")
-        if self.family.waits_for == NEW_CLASS:
-            head += " (waits for the fix of a misreading these laws found: family.NEW_CLASS)"
-        elif self.family.waits_for is not None:
-            head += f" (waits for issue 32 class {self.family.waits_for})"
         return head if self.ok else f"{head}\n{self.failure}"
 
 
 @attrs.frozen
 class LawReport:
-    """Every family's result; ``ok`` when every family that waits for no fix played the same."""
+    """Every family's result; ``ok`` when every family played the same."""
 
     results: tuple[FamilyResult, ...]
 
     @property
     def ok(self) -> bool:
-        return all(r.ok for r in self.results if r.family.waits_for is None)
+        return all(r.ok for r in self.results)
 
     def summary(self) -> str:
         failed = [r for r in self.results if not r.ok]
-        waiting = [r for r in failed if r.family.waits_for is not None]
         lines = [f"{len(self.results)} families, {sum(r.positions for r in self.results)} positions: "
-                 f"{len(self.results) - len(failed)} same, {len(failed) - len(waiting)} differ, "
-                 f"{len(waiting)} differ waiting for a fix"]
+                 f"{len(self.results) - len(failed)} same, {len(failed)} differ"]
         lines += [str(r) for r in self.results]
         return "\n".join(lines)
 

@@ -192,7 +192,7 @@ CATALOGUE: tuple[Family, ...] = (
       ("today's loot", "the bag"), "sun", "loot is every kind"),
     F("any loot against every kind: just took",
       ("dusk: gain 2 doubloons if you just took a loot.", f"dusk: gain 2 doubloons if you just took a {EVERY_KIND}."),
-      ("today's loot",), "dusk", "loot is every kind", waits_for=1),
+      ("today's loot",), "dusk", "loot is every kind"),
     F("any loot against every kind: you hold",
       ("sun: gain 3 doubloons if you hold 2 or more loot.", f"sun: gain 3 doubloons if you hold 2 or more "
                                                              f"{EVERY_KIND}."),
@@ -205,7 +205,7 @@ CATALOGUE: tuple[Family, ...] = (
       ("sun: swap a map you hold with a random loot from the bag.",
        "sun: draw 1 random loot from the bag, then return a map you hold to the bag."),
       ("the bag",), "sun", "the token drawn is any in the bag, a map too (then nothing changes)",
-      variants=("holds map",), players=(2,), samples=240, tolerance=0.12, waits_for=2),
+      variants=("holds map",), players=(2,), samples=240, tolerance=0.12),
     F("a random draw from the bag is uniform: any kind",
       ("sun: take a random loot from the bag.", f"sun: take a random {EVERY_KIND} from the bag."),
       ("the bag",), "sun", "loot is every kind", players=(2,), samples=240, tolerance=0.12),

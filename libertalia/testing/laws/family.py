@@ -13,11 +13,6 @@ PLAYERS = ("you", "every other player", "the player on your left", "the player o
 WORDS = (*CONNECTIVES, *REFERENCES, *PLACES, *PLAYERS)
 """Every word a family may say it covers: the catalogue covers each at least once (a test checks it)."""
 
-NEW_CLASS = 13
-"""``waits_for`` of a family that found a misreading issue 32 does not list (classes 1 to 12): on a tie of
-ranks on the island, ``the highest-ranked`` names the left of the tied cards, where R4 ranks the right one
-higher."""
-
 VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map", "twins",
             "quiet")
 """How a family's positions are changed, in turn: ``""`` as drawn; the voyage's last day (no tomorrow's
@@ -38,8 +33,6 @@ class Family:
     build the positions that let the wordings differ, and ``why`` says why they must not.
     ``card`` names a card of the edition the wordings replace (an edition whose ranks need tie-breakers
     takes no new rank), at its rank; by default the wordings are a new card of rank ``rank``.
-    ``waits_for`` is the class of issue 32 whose fix the family waits for (it fails until then);
-    ``NEW_CLASS`` marks a misreading these laws found that the issue does not list yet.
     ``samples`` > 0 makes it a statistical law (random draws): each wording's distribution of
     loot won and lost, over that many game seeds from one position, within ``tolerance``
     (total variation) of the first's.
@@ -56,7 +49,6 @@ class Family:
     tile: str | None = None
     rank: float = 18.5
     card: str | None = None
-    waits_for: int | None = None
     samples: int = 0
     tolerance: float = 0.0
 
