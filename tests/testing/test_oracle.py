@@ -105,24 +105,21 @@ def test_a_planted_bug_is_caught_where_its_form_is_played(monkeypatch: pytest.Mo
     assert report.broken, f"{name}: the bug changed {mattered['changed']} answers and no step broke its contract"
 
 
-CAUGHT_IN_A_SHORT_RUN = {"left read from the right": False, "was read now": False, "gain off by one": True}
-"""What 16 generated texts (seed 2026, one context each, the focus day only) catch today.  The two
-misses are the generator's: none of the 16 texts spells loot from the player on your left or a
-``was``, so the bug changes nothing (``mattered`` is 0); the oracle catches each wherever it does."""
-
-
 @patches_engine
 @pytest.mark.parametrize("name", PLANTS)
-def test_a_short_generated_run_catches_every_planted_bug_that_changes_something(
-        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """A short generated run: wherever a planted bug changed a step's outcome, a contract broke."""
+def test_a_short_generated_run_catches_the_planted_bugs_it_reaches(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """16 generated texts (seed 2026, one context each, the focus day only): the off-by-one gain is caught;
+    the other two bugs are never reached, since no text spells their form (the generator's gap, not the
+    oracle's), and a bug that changed nothing raises no false alarm."""
     plant, _ = PLANTS[name]
     mattered: Counter[str] = Counter()
     plant(monkeypatch, mattered)
     report = fuzz_contracts(galecrest(), 16, seed=2026, every_context=False, to_end=False)
-    assert bool(report.broken) == bool(mattered["changed"]), \
-        f"{name}: the bug changed {mattered['changed']} answers; {report.broken} steps broke\n{_problems(report)}"
-    assert bool(report.broken) == CAUGHT_IN_A_SHORT_RUN[name]
+    shown = f"{name}: the bug changed {mattered['changed']} answers; {report.broken} steps broke\n{_problems(report)}"
+    if not mattered["changed"]:
+        assert not report.broken, shown
+    if name == "gain off by one":
+        assert mattered["changed"] and report.broken, shown
 
 
 # ------------------------------------------------------------------ the seating, from the rules

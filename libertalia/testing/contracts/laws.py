@@ -862,12 +862,7 @@ def _held_end(s: Seen, seat: int, kinds: Sequence[str], out: Problems) -> None:
 
 def _return_loot(step: act.ReturnLoot, s: Seen, out: Problems) -> None:
     logged = [e for e in s.events if isinstance(e, ev.LootReturned)]
-    picked: list[tuple[Place, str]] = []
-    for e in logged:
-        zones = e.from_zones or ()
-        seats = e.from_seats or ()
-        for kind, zone, seat in zip(e.loot, zones, seats, strict=False):
-            picked.append((_event_place(e, zone, seat, out), kind))
+    picked = [t for e in logged for t in _held_tokens(e, out)]
     _picked(step.loot, s, picked, out, "returned")
     _tokens(s, [(src, ("bag", -1), kind) for src, kind in picked], out)
     want: list[Event] = []
