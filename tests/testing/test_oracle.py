@@ -17,6 +17,7 @@ from libertalia.engine.program import actions as act
 from libertalia.engine.program import conditions as cond
 from libertalia.engine.program import loot
 from libertalia.engine.work import Frame, Work
+from libertalia.state import CardRef
 from libertalia.testing.contracts import (
     ContractReport,
     FuzzText,
@@ -26,7 +27,7 @@ from libertalia.testing.contracts import (
     fuzz_texts,
     traced,
 )
-from libertalia.testing.contracts.oracle import View, seats
+from libertalia.testing.contracts.oracle import View, seats, truth
 from libertalia.testing.contracts.snapshot import Snap
 from tests.helpers import galecrest, patches_engine
 
@@ -123,13 +124,14 @@ def test_a_short_generated_run_catches_the_planted_bugs_it_reaches(monkeypatch: 
 
 
 # ------------------------------------------------------------------ the seating, from the rules
-def _view(players: int, seat: int, track: tuple[int, ...] = ()) -> View:
+def _view(players: int, seat: int, track: tuple[int, ...] = (), this: CardRef | None = None,
+          just_took: tuple[tuple[CardRef, str], ...] = ()) -> View:
     empty: tuple[tuple[str, ...], ...] = ((),) * players
     snap = Snap(coins=(0,) * players, net=None, hand=empty, ship=empty, graveyard=empty, island=(), order=(),
-                track=track, loot=empty, days=(), aside=(), just_took=(), bag=(), kept=empty, kept_loot=empty,
-                extra=(), frames=(), queue=(), counter=0, marks=(), voyage=1, day=1, step="sun", sub=0, cursor=0,
+                track=track, loot=empty, days=(), aside=(), just_took=just_took, bag=(), kept=empty, kept_loot=empty,
+                extra=(), frames=(), queue=(), counter=0, marks=(), voyage=1, day=1, step="dusk", sub=0, cursor=0,
                 commits=(), census=None, score=(0,) * players, removed=empty, undealt=(), ranks=(), solo=())
-    return View(snap, galecrest(), seat, None, "c:Cook")
+    return View(snap, galecrest(), seat, this, "c:Cook")
 
 
 def test_the_player_on_your_left_is_the_next_seat_round_the_table() -> None:
@@ -149,6 +151,18 @@ def test_the_highest_reputation_is_the_rightmost_token() -> None:
     """Card-language "Places": the player with the highest reputation sits furthest right on the track."""
     view = _view(3, 0, track=(2, 0, 1))  # seat 2 leftmost, seat 1 rightmost
     assert seats("top", view) == [1] and seats("bottom", view) == [2]
+
+
+def test_you_just_took_a_loot_means_a_token_of_any_kind() -> None:
+    """Card-language "Loot": `a loot` names no kind, so any token taken counts; named kinds count only themselves."""
+    cook: CardRef = (0, "Cook")
+    took_a_map = _view(2, 0, this=cook, just_took=((cook, "map"),))
+
+    def holds(*kinds: str) -> bool | None:
+        return truth(cond.Condition(((cond.JustTook(frozenset(kinds)),),)), took_a_map)
+
+    assert holds() and holds("map", "relic") and not holds("saber")
+    assert not truth(cond.Condition(((cond.JustTook(frozenset()),),)), _view(2, 0, this=cook))
 
 
 # ------------------------------------------------------------------ facts that hold whatever the words say

@@ -492,8 +492,9 @@ def _cond(c: Any, v: View) -> bool | None:  # noqa: C901, PLR0911 - one branch p
         return all(o >= mine for o in others) if c.fewer else all(o <= mine for o in others)
     if isinstance(c, cond.Hold):
         return (held(s.loot[v.seat], c.kinds) > 0) != c.negated
-    if isinstance(c, cond.JustTook):
-        return v.this is not None and dict(s.just_took).get(v.this, "") in c.kinds
+    if isinstance(c, cond.JustTook):  # "a loot" names no kind: any token taken counts
+        took = dict(s.just_took).get(v.this) if v.this is not None else None
+        return took is not None and held((took,), c.kinds) > 0
     if isinstance(c, cond.Exists):
         return (not describe(c.phrase, v, c.nightfall)) == c.negated
     if isinstance(c, cond.HoldCount | cond.CountExists):
