@@ -357,7 +357,7 @@ def count(counter: Any, v: View) -> int:
     if isinstance(counter, amt.CountHeld):
         return held(s.loot[v.seat], counter.kinds)
     if isinstance(counter, amt.CountKindsHeld):
-        return len({k for k in s.loot[v.seat] if not counter.kinds or k in counter.kinds})
+        return len({k for k in s.loot[v.seat] if held((k,), counter.kinds)})
     if isinstance(counter, amt.CountSpacesSide):  # the spaces beside your token on that side of the track
         mine = v.reputation(v.seat)
         return 0 if not s.track else mine if counter.side == "left" else len(s.track) - 1 - mine
@@ -421,8 +421,7 @@ def available(phrase: loot.LootPhrase, v: View) -> dict[Place, Counter[str]]:
     everywhere = places(v)
     where = [(phrase.place, -1)] if phrase.place in ("today", "tomorrow", "bag") else \
         [("held", x) for x in seats("you" if phrase.place == "held" else phrase.place.removesuffix("_player"), v)]
-    wanted = phrase.kinds
-    return {p: Counter({k: n for k, n in everywhere[p].items() if n > 0 and (not wanted or k in wanted)})
+    return {p: Counter({k: n for k, n in everywhere[p].items() if n > 0 and held((k,), phrase.kinds)})
             for p in where}
 
 
