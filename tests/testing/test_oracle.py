@@ -40,11 +40,11 @@ def _left_read_from_the_right(monkeypatch: pytest.MonkeyPatch, mattered: Counter
     original = loot.LootPhrase.tokens
 
     def tokens(self: loot.LootPhrase, w: Work, f: Frame) -> list[loot.LootRef]:
-        right = original(self, w, f)
+        correct = original(self, w, f)
         if self.place != "left_player":
-            return right
+            return correct
         wrong = original(loot.LootPhrase(self.kinds, "right_player"), w, f)
-        mattered["changed"] += wrong != right
+        mattered["changed"] += wrong != correct
         return wrong
 
     monkeypatch.setattr(loot.LootPhrase, "tokens", tokens)
@@ -55,12 +55,12 @@ def _was_read_now(monkeypatch: pytest.MonkeyPatch, mattered: Counter[str]) -> No
     original = cond.IsLike.test
 
     def test(self: cond.IsLike, w: Work, f: Frame) -> bool | None:
-        right = original(self, w, f)
+        correct = original(self, w, f)
         if not self.past:
-            return right
+            return correct
         me = cond._card(f, self.slot)
         wrong = None if me is None else self.filter.fits(w, f, me)
-        mattered["changed"] += wrong != right
+        mattered["changed"] += wrong != correct
         return wrong
 
     monkeypatch.setattr(cond.IsLike, "test", test)
