@@ -121,11 +121,77 @@ def check(s: Seen) -> Problems:
         _hands_in_order(s, out)
         if s.after.step == "sun":
             _walk(s, out)
+    _facts(s, out)
     try:
         law(step, s, out)
     except oracle.Unbound:
         out.append("it ran, but a word of it points back to a character nobody named: it should do nothing")
     return out
+
+
+# ------------------------------------------------------------------ facts that hold whatever the words say
+def _facts(s: Seen, out: Problems) -> None:
+    """What holds of every step that ran, read from the game alone (no reading of its words).
+
+    - cards and tokens only move: none appears, none vanishes;
+    - "you did" (the step's mark) is whether the step changed the game;
+    - a gain never lowers a purse, a loss never raises one, a payer never ends richer nor the payee poorer;
+    - every seat an event names sits at the table;
+    - E25: "the owner of a …" offers only characters whose owner the action changes something for,
+      so a pick made there changed something.
+    """
+    b, a, step = s.before, s.after, s.step
+    if b.island != a.island or b.hand != a.hand or b.ship != a.ship or b.graveyard != a.graveyard:
+        cards_was, cards_now = _every_card(b), _every_card(a)
+        if cards_was != cards_now:
+            out.append(f"cards appeared ({_listed(cards_now - cards_was)}) or vanished "
+                       f"({_listed(cards_was - cards_now)}): cards only move")
+    if b.loot != a.loot or b.days != a.days or b.bag != a.bag or b.aside != a.aside:
+        was, now = _every_token(b), _every_token(a)
+        if was != now:
+            out.append(f"tokens appeared ({_listed(now - was)}) or vanished ({_listed(was - now)}): tokens only move")
+    slot = step_mark(step)
+    mark = a.marks[slot] if 0 <= slot < len(a.marks) else None
+    if mark is not None:
+        did, changed = mark[3], bool(s.changed - {"random"})
+        if did != changed:
+            out.append(f"its mark says it did {'something' if did else 'nothing'}, but it changed "
+                       f"{'nothing' if not changed else _parts(s, s.changed - {'random'})}")
+    sign = (step.n > 0) - (step.n < 0) if isinstance(step, act.GainCoins) else \
+        (1 if step.gain else -1) if isinstance(step, act.Change) else 0
+    for purse, was_, now_ in (("doubloons", b.coins, a.coins), ("net change", b.net, a.net)):
+        for seat, (x, y) in enumerate(zip(was_ or (), now_ or (), strict=True)):
+            if (y - x) * sign < 0 or (isinstance(step, act.PaysYou) and (y - x) * (1 if seat == s.seat else -1) < 0):
+                out.append(f"seat {seat}'s {purse} went from {x} to {y}, against the way its words move them")
+    for e in s.events:
+        named = [getattr(e, f, None) for f in ("seat", "payer", "target_seat", "by_seat", "to_seat", "from_seat")]
+        named += list(getattr(e, "from_seats", None) or ())
+        if any(x is not None and not 0 <= x < s.view.n for x in named):
+            out.append(f"the event '{e.text}' names a seat nobody sits in")
+    subject = getattr(step, "subject", None)
+    if isinstance(subject, amt.OwnersOf) and amt.asks(subject.target) and not s.changed - {"random"}:
+        out.append("the owner picked a character for \"the owner of a …\", and the action then changed nothing "
+                   "(E25: only a pick that changes something is offered)")
+
+
+def _every_card(snap: Snap) -> Counter[CardRef]:
+    """Every character in the game, as itself (first owner, printed name), wherever it stands."""
+    found: Counter[CardRef] = Counter(_identity(*r) for r in snap.island)
+    for pile in _PILES:
+        found.update(_identity(seat, name) for seat, names in enumerate(getattr(snap, pile)) for name in names)
+    return found
+
+
+def _every_token(snap: Snap) -> Counter[str]:
+    """Every loot token in play: on each day of the voyage, in the bag, held, or set aside."""
+    found: Counter[str] = Counter(dict(snap.bag))
+    for tokens in (*snap.days, *snap.loot, snap.aside):
+        found.update(tokens)
+    return +found
+
+
+def _listed(items: Counter[Any]) -> str:
+    return ", ".join(f"{n} x {k}" for k, n in sorted(items.items(), key=str)) or "none"
 
 
 def step_mark(step: Any) -> int:
@@ -194,24 +260,27 @@ def _walk(s: Seen, out: Problems) -> None:
                        "turn (E26)")
 
 
-def _card(ref: CardRef | None) -> str:
-    if ref is None:
-        return "nobody"
-    return ref[1] if ref[0] is None else f"seat {ref[0]}'s {ref[1]}"
+_card = oracle.card_name
 
 
 def _unbound(step: Any, v: View) -> bool:
-    """Whether a word the step points back with ("it", "its owner", "the owner of …") names nobody now."""
+    """Whether a word the step points back with ("it", "its owner", "the owner of …") names nobody now.
+
+    "The owner of a …" that the owner picks may name nobody the action can change (E25): which is
+    the engine's reading of the action, not restated here, so giving up there is allowed.
+    """
     try:
         target = getattr(step, "target", None)
         if target is not None:
             oracle.expect(target, v, lambda r: True)
         for field in ("subject", "to"):
             players = getattr(step, field, None)
+            if isinstance(players, amt.OwnersOf) and amt.asks(players.target):
+                return True
+            if players is not None and field == "to" and oracle.subjects(players, v).exact == []:
+                return True
             if players is not None:
-                found = oracle.subjects(players, v, _named_owner(step, v, field))
-                if field == "to" and found.exact == []:
-                    return True
+                oracle.subjects(players, v)
     except oracle.Unbound:
         return True
     return False
@@ -229,48 +298,42 @@ def _events(s: Seen, want: Sequence[Event], out: Problems) -> None:
         out.append(f"it logged {_texts(s.events)}; what it did calls for {_texts(want)}")
 
 
-def _mark(s: Seen, slot: int, mark: Mark, out: Problems) -> None:
-    """The step's mark (what later words read) records what it did."""
+def _mark(s: Seen, slot: int, mark: tuple[Any, ...], out: Problems) -> None:
+    """The step's mark (what later words read) records what it named, as it stood, and how many it
+    affected (whether it did anything is ``check``'s: whether it changed the game)."""
     if slot < 0:
         return
     got = s.after.marks[slot] if slot < len(s.after.marks) else None
-    if got != mark:
+    if got is None or got[:len(mark)] != mark:
         out.append(f"its mark (slot {slot}) reads {_show_mark(got)}, but it {_show_mark(mark)}")
 
 
-def _show_mark(mark: Mark | None) -> str:
+def _show_mark(mark: tuple[Any, ...] | None) -> str:
+    """A mark in words (``did`` only when it is there: the laws compare the rest)."""
     if mark is None:
         return "nothing"
-    cards, before, count, did = mark
+    cards, before, count, *did = mark
     names = ", ".join(_card(r) for r in cards)
     was = ", ".join(f"{_card(r)} in {z}" for r, z in before)
-    return (f"named [{names}]" + (f" (before: {was})" if was else "")
-            + f", counted {count}, did {'something' if did else 'nothing'}")
+    return (f"named [{names}]" + (f" (before: {was})" if was else "") + f", counted {count}"
+            + "".join(f", did {'something' if d else 'nothing'}" for d in did))
 
 
-def _doubloons(s: Seen, changes: Sequence[tuple[int, int]], out: Problems) -> bool:
-    """Each change ``(seat, signed n)`` applied in turn: floored at 0 (R2), or netted at anchor (R3).
-
-    Whether any of them changed a purse (a loss from an empty one changes nothing).
-    """
+def _doubloons(s: Seen, changes: Sequence[tuple[int, int]], out: Problems) -> None:
+    """Each change ``(seat, signed n)`` applied in turn: floored at 0 (R2), or netted at anchor (R3)."""
     coins = list(s.before.coins)
     net = list(s.before.net) if s.before.net is not None else None
-    moved = False
     for seat, n in changes:
         if net is not None:
             net[seat] += n
-            moved = moved or n != 0
         else:
-            was = coins[seat]
             coins[seat] = max(0, coins[seat] + n)
-            moved = moved or coins[seat] != was
     if tuple(coins) != s.after.coins or (tuple(net) if net is not None else None) != s.after.net:
         held = "net change at anchor" if net is not None else "doubloons"
         got = s.after.net if net is not None else s.after.coins
         want = net if net is not None else coins
         out.append(f"the seats' {held} went from {list(s.before.net or s.before.coins)} to {list(got or ())}; "
                    f"{_show_changes(changes)} makes {list(want)}")
-    return moved
 
 
 def _show_changes(changes: Sequence[tuple[int, int]]) -> str:
@@ -279,59 +342,21 @@ def _show_changes(changes: Sequence[tuple[int, int]]) -> str:
     return ", ".join(f"seat {seat} {'+' if n >= 0 else ''}{n}" for seat, n in changes)
 
 
-def _named_owner(step: Any, v: View, field: str = "subject") -> Callable[[CardRef], bool]:
-    """Which characters the ability's owner may pick for "the owner of a …" (E25): one whose owner
-    the action would change something for.  (A character named by position or by "every" is
-    named whatever its owner's purse.)  The receiver of what players give (``field`` "to") is
-    anyone's: the owner too ("gives … to you"), since the givers are the others."""
-    seat, snap = v.seat, v.snap
-    if field == "to" and isinstance(step, act.TheyGive):
-        return lambda r: r[0] is not None
-
-    def changes(owner: int, n: int | None, gain: bool, reputation: bool) -> bool:
-        if n is None or n <= 0:
-            return n is None
-        if reputation:
-            return _reputation_changes(v, owner, n if gain else -n)
-        return gain or snap.net is not None or snap.coins[owner] > 0
-
-    if isinstance(step, act.Change):
-        return lambda r: r[0] is not None and changes(r[0], oracle.amount(step.amount, v, r[0]), step.gain,
-                                                      step.reputation)
-    if isinstance(step, act.PaysYou):
-        return lambda r: r[0] is not None and r[0] != seat and snap.coins[r[0]] > 0 and \
-            changes(r[0], oracle.amount(step.amount, v, r[0]), True, False)
-    if isinstance(step, act.TheyReturn | act.TheyDiscard | act.TheyGive):
-        return lambda r: r[0] is not None and _acts_for(step, v, r[0])
-    return lambda r: r[0] is not None and r[0] != seat  # a gift to yourself is none
-
-
-def _reputation_changes(v: View, seat: int, steps: int) -> bool:
-    """R28: a token moves, or runs off an end: past the right one it gains doubloons, past the left one it
-    costs them (a purse, or the anchor's netting, to pay from)."""
-    track, overflow = v.snap.track, v.rules.board.overflow
-    if not track or not steps:
-        return False
-    pos = track.index(seat)
-    if steps > 0:
-        return pos < len(track) - 1 or overflow > 0
-    return pos > 0 or (overflow > 0 and (v.snap.net is not None or v.snap.coins[seat] > 0))
-
-
-def _owners(players: Any, s: Seen, out: Problems, field: str = "subject") -> tuple[list[int] | None, set[int]]:
+def _owners(players: Any, s: Seen, out: Problems) -> tuple[list[int] | None, set[int]]:
     """The seats ``players`` names, in order, and every seat it could name.
 
     For "the owner of …" a choice the step made is read from the phrase's mark, and checked
     against its words; when nothing reads the mark (none is kept) the seats are ``None``: the
-    law reads them from the events, and checks them against the seats it could name.
+    law reads them from the events, and checks them against the seats it could name.  Which of
+    the characters described the owner may pick (E25) is not restated: ``check`` asks that a
+    pick changed something.
     """
     v = s.view
-    named = _named_owner(s.step, v, field)
     if not isinstance(players, amt.OwnersOf):
-        found = oracle.subjects(players, v, named)
+        found = oracle.subjects(players, v)
         assert found.exact is not None  # only "the owner of …" leaves a choice
         return found.exact, found.allowed
-    groups = oracle.expect(players.target, v, named if amt.asks(players.target) else lambda r: True)
+    groups = oracle.expect(players.target, v, lambda r: True)
     if not any(groups):
         raise oracle.Unbound
     allowed = {r[0] for g in groups for r in g if r[0] is not None}
@@ -363,9 +388,9 @@ def _chosen(seats: list[int] | None, allowed: set[int], logged: Sequence[int], o
 # ------------------------------------------------------------------ doubloons and reputation
 def _gain_coins(step: act.GainCoins, s: Seen, out: Problems) -> None:
     n = step.n
-    did = _doubloons(s, [(s.seat, n)] if n else [], out)
+    _doubloons(s, [(s.seat, n)] if n else [], out)
     _events(s, [ev.DoubloonsChanged(s.seat, n, s.name)] if n else [], out)
-    _mark(s, step.mark, ((), (), 0, did), out)
+    _mark(s, step.mark, ((), (), 0), out)
     _next(s, out)
 
 
@@ -379,14 +404,8 @@ def _change(step: act.Change, s: Seen, out: Problems) -> None:
     changes: list[tuple[int, int]] = []
     track = list(s.before.track)
     board = s.rules.board
-    did = False
     for seat in seats:
         n = oracle.amount(step.amount, v, seat)
-        if n is None:  # a form the oracle does not restate: take the event's word for it
-            logged = [e for e in s.events if e.seat == seat and isinstance(e, ev.DoubloonsChanged
-                                                                           | ev.ReputationChanged)]
-            n = abs(logged[0].amount if isinstance(logged[0], ev.DoubloonsChanged) else logged[0].steps) \
-                if logged else 0
         if not n:
             continue
         if not step.reputation:
@@ -401,16 +420,15 @@ def _change(step: act.Change, s: Seen, out: Problems) -> None:
         over = pos + sign * n - target
         if target != pos:
             want.extend(_slide(track, seat, target, v.n, s.name))
-            did = True
         if over and board.overflow:
             changes.append((seat, over * board.overflow))
             want.append(ev.ReputationOverflowed(seat, over * board.overflow, s.name))
         want.append(ev.ReputationChanged(seat, sign * n, s.name))
     if tuple(track) != s.after.track:
         out.append(f"the track went from {list(s.before.track)} to {list(s.after.track)}; the words make {track}")
-    did = _doubloons(s, changes, out) or did
+    _doubloons(s, changes, out)
     _events(s, want, out)
-    _mark(s, step.mark, ((), (), 0, did), out)
+    _mark(s, step.mark, ((), (), 0), out)
     _next(s, out)
 
 
@@ -431,21 +449,15 @@ def _pays_you(step: act.PaysYou, s: Seen, out: Problems) -> None:
     seats = _chosen(found, allowed, [e.payer for e in s.events if isinstance(e, ev.Paid)], out)
     changes: list[tuple[int, int]] = []
     want: list[Event] = []
-    paid = False
     for payer in seats:
         if payer == s.seat:
             continue
-        value = oracle.amount(step.amount, v, payer)
-        if value is None:
-            logged = [e for e in s.events if isinstance(e, ev.Paid) and e.payer == payer]
-            value = logged[0].amount if logged else 0
-        n = min(value, s.before.coins[payer])
+        n = min(oracle.amount(step.amount, v, payer), s.before.coins[payer])
         changes += [(payer, -n), (s.seat, n)]
         want.append(ev.Paid(payer, s.seat, n, s.name))
-        paid = paid or n > 0
     _doubloons(s, changes, out)
     _events(s, want, out)
-    _mark(s, step.mark, ((), (), 0, paid), out)
+    _mark(s, step.mark, ((), (), 0), out)
     _next(s, out)
 
 
@@ -464,7 +476,7 @@ def _move_reputation(step: act.MoveReputation, s: Seen, out: Problems) -> None:
                    f"to the {step.end} space makes {track}")
     want.append(ev.ReputationMovedTo(s.seat, step.end, s.name))
     _events(s, want, out)
-    _mark(s, step.mark, ((), (), moved, moved > 0), out)
+    _mark(s, step.mark, ((), (), moved), out)
     _next(s, out)
 
 
@@ -561,23 +573,32 @@ def _appended(s: Seen, pile: str, moves: Sequence[Move], added: dict[int, list[s
             out.append(f"seat {seat}'s {pile} became {got}, not {want}")
 
 
+def _owned(moves: Sequence[Move], out: Problems) -> list[tuple[Move, int, str | None, str]]:
+    """Each move of a character that has an owner, with where it was: R13, a neutral card never moves."""
+    found: list[tuple[Move, int, str | None, str]] = []
+    for m in moves:
+        seat, zone, name = m.before if m.before is not None else (None, "", m.card[1])
+        if seat is None:
+            out.append(f"{name} appeared or moved without an owner ({_where(m.after)})")
+        else:
+            found.append((m, seat, zone, name))
+    return found
+
+
+def _discardable(v: View) -> Callable[[CardRef], bool]:
+    """R13: a neutral card is nobody's to discard; one already in its graveyard cannot go there again."""
+    return lambda r: r[0] is not None and v.zone_of(r) not in (None, "graveyard")
+
+
 def _discard(step: act.Discard, s: Seen, out: Problems) -> None:
     v = s.view
-
-    def eligible(r: CardRef) -> bool:  # a neutral card never; one already in its graveyard cannot go there again
-        return r[0] is not None and v.zone_of(r) not in (None, "graveyard")
-
-    groups = oracle.expect(step.target, v, eligible)
+    groups = oracle.expect(step.target, v, _discardable(v))
     acted: list[CardRef] = []
     before: list[tuple[CardRef, str | None]] = []
     want: list[Event] = []
     added: dict[int, list[str]] = {}
     moves = _moves(s)
-    for m in moves:
-        seat, zone, name = m.before if m.before is not None else (None, "", m.card[1])
-        if seat is None:
-            out.append(f"{name} appeared or moved without an owner ({_where(m.after)})")
-            continue
+    for m, seat, zone, name in _owned(moves, out):
         if m.after != (seat, "graveyard", name):
             out.append(f"{_where(m.before)} went to {_where(m.after)}, not to its owner's graveyard")
         acted.append((seat, name))
@@ -587,7 +608,7 @@ def _discard(step: act.Discard, s: Seen, out: Problems) -> None:
     _acted(s, groups, acted, out)
     _events(s, want, out)
     _appended(s, "graveyard", moves, added, out)
-    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted), bool(acted)), out)
+    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted)), out)
     _next(s, out)
 
 
@@ -606,11 +627,7 @@ def _put(step: act.Put, s: Seen, out: Problems) -> None:
     want: list[Event] = []
     added: dict[int, list[str]] = {}
     moves = _moves(s)
-    for m in moves:
-        seat, zone, name = m.before if m.before is not None else (None, "", m.card[1])
-        if seat is None:
-            out.append(f"{name} appeared or moved without an owner ({_where(m.after)})")
-            continue
+    for m, seat, zone, name in _owned(moves, out):
         first, printed = m.card
         held = printed if first == s.seat else f"{printed}#{first}"
         if m.after != (s.seat, pile, held):
@@ -628,7 +645,7 @@ def _put(step: act.Put, s: Seen, out: Problems) -> None:
     _acted(s, groups, acted, out)
     _events(s, want, out)
     _appended(s, pile, moves, added, out)
-    _mark(s, step.mark, (tuple(new), tuple(before), len(new), bool(new)), out)
+    _mark(s, step.mark, (tuple(new), tuple(before), len(new)), out)
     _next(s, out)
 
 
@@ -652,11 +669,7 @@ def _play(step: act.Play, s: Seen, out: Problems) -> None:
     before: list[tuple[CardRef, str | None]] = []
     want: list[Event] = []
     island = list(s.before.island)
-    for m in _moves(s):
-        seat, zone, name = m.before if m.before is not None else (None, "", m.card[1])
-        if seat is None:
-            out.append(f"{name} appeared or moved without an owner ({_where(m.after)})")
-            continue
+    for m, seat, zone, name in _owned(_moves(s), out):
         ref = (seat, name)
         if m.after != (seat, "island", name):
             out.append(f"{_where(m.before)} went to {_where(m.after)}, not onto the island")
@@ -671,7 +684,7 @@ def _play(step: act.Play, s: Seen, out: Problems) -> None:
                    f"{[_card(r) for r in island]}")
     _acted(s, groups, acted, out)
     _events(s, want, out)
-    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted), bool(acted)), out)
+    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted)), out)
     _next(s, out)
 
 
@@ -691,7 +704,7 @@ def _keep(step: act.Keep, s: Seen, out: Problems) -> None:
     acted = [(s.seat, name) for name in new]
     _acted(s, groups, acted, out)
     _events(s, [ev.KeptAboard(s.seat, name, s.name) for name in new], out)
-    _mark(s, step.mark, (tuple(acted), tuple((r, "ship") for r in acted), len(acted), bool(acted)), out)
+    _mark(s, step.mark, (tuple(acted), tuple((r, "ship") for r in acted), len(acted)), out)
     _next(s, out)
 
 
@@ -718,8 +731,8 @@ def _borrow(step: act.Borrow, s: Seen, out: Problems) -> None:
         out.append(f"it stacked {list(pushed)}; borrowing {[_card(r) for r in acted]} stacks {want_frames}")
     borrower = s.this[1].partition("#")[0] if character and s.this is not None else s.name  # a loot tile: its kind
     _acted(s, groups, acted, out)
-    _events(s, [ev.Borrowed(s.seat, v.printed(r[1]), step.timing, borrower) for r in acted], out)
-    _mark(s, step.mark, (tuple(acted), (), len(acted), bool(acted)), out)
+    _events(s, [ev.Borrowed(s.seat, oracle.printed(r[1]), step.timing, borrower) for r in acted], out)
+    _mark(s, step.mark, (tuple(acted), (), len(acted)), out)
     _next(s, out)
 
 
@@ -838,7 +851,7 @@ def _take(step: act.Take, s: Seen, out: Problems) -> None:
     if dict(s.after.just_took) != took:
         out.append(f"what each character just took became {dict(s.after.just_took)}, not {took}")
     _random(s, _random_picks(step.loot, s), out)
-    _mark(s, step.mark, ((), (), len(picked), bool(picked)), out)
+    _mark(s, step.mark, ((), (), len(picked)), out)
     _next(s, out)
 
 
@@ -850,12 +863,7 @@ def _held_end(s: Seen, seat: int, kinds: Sequence[str], out: Problems) -> None:
 
 def _return_loot(step: act.ReturnLoot, s: Seen, out: Problems) -> None:
     logged = [e for e in s.events if isinstance(e, ev.LootReturned)]
-    picked: list[tuple[Place, str]] = []
-    for e in logged:
-        zones = e.from_zones or ()
-        seats = e.from_seats or ()
-        for kind, zone, seat in zip(e.loot, zones, seats, strict=False):
-            picked.append((_event_place(e, zone, seat, out), kind))
+    picked = [t for e in logged for t in _held_tokens(e, out)]
     _picked(step.loot, s, picked, out, "returned")
     _tokens(s, [(src, ("bag", -1), kind) for src, kind in picked], out)
     want: list[Event] = []
@@ -865,7 +873,7 @@ def _return_loot(step: act.ReturnLoot, s: Seen, out: Problems) -> None:
                                     tuple(h for _, h in places), s.name))
     _events(s, want, out)
     _random(s, _random_picks(step.loot, s), out)
-    _mark(s, step.mark, ((), (), len(picked), bool(picked)), out)
+    _mark(s, step.mark, ((), (), len(picked)), out)
     _next(s, out)
 
 
@@ -902,7 +910,7 @@ def _keep_loot(step: act.KeepLoot, s: Seen, out: Problems) -> None:
     if not least <= len(new) <= most:
         out.append(f"it kept {len(new)} tokens; {type(sel).__name__} keeps {least} to {most} of these")
     _events(s, [ev.LootKept(s.seat, tuple(new), s.name)] if new else [], out)
-    _mark(s, step.mark, ((), (), len(new), bool(new)), out)
+    _mark(s, step.mark, ((), (), len(new)), out)
     _next(s, out)
 
 
@@ -933,49 +941,11 @@ def _give(step: act.Give, s: Seen, out: Problems) -> None:
     if picked:
         want.append(ev.LootGiven(s.seat, tuple(k for _, k in picked), to, tuple(p[1] for p, _ in picked), s.name))
     _events(s, want, out)
-    _mark(s, step.mark, ((), (), len(picked), bool(picked)), out)
+    _mark(s, step.mark, ((), (), len(picked)), out)
     _next(s, out)
 
 
 # ------------------------------------------------------------------ players acting for themselves
-def _can_pick(sel: Any, v: View) -> bool:
-    """Whether a loot selector would find a token on ``v``'s side (a set: as many of one kind as its least count)."""
-    avail = oracle.available(sel.phrase, v)
-    sizes = [n for there in avail.values() for n in there.values() if n > 0]
-    if isinstance(sel, lootsel.ChooseTokens):
-        return sel.n > 0 and bool(sizes)
-    if isinstance(sel, lootsel.EveryTokenBut):
-        return sum(sizes) > sel.keep
-    if isinstance(sel, lootsel.ChooseSet):
-        counts = [c for c in sel.counts if c > 0]
-        return bool(counts) and any(n >= min(counts) for n in sizes)
-    return bool(sizes)
-
-
-def _discardable(v: View) -> Callable[[CardRef], bool]:
-    """A neutral card never; one already in its graveyard cannot go there again."""
-    return lambda r: r[0] is not None and v.zone_of(r) not in (None, "graveyard")
-
-
-def _receivers(step: act.TheyGive, v: View) -> set[int]:
-    """Every seat the receiver phrase could name (read from the owner's side)."""
-    try:
-        found = oracle.subjects(step.to, v)
-    except oracle.Unbound:
-        return set()
-    return set(found.exact) if found.exact is not None else found.allowed
-
-
-def _acts_for(step: Any, v: View, seat: int) -> bool:
-    """E25: whether the player at ``seat``, acting for themselves, would act on something."""
-    side = oracle.seen_from(v, seat)
-    if isinstance(step, act.TheyDiscard):
-        return any(oracle.expect(step.target, side, _discardable(side)))
-    if isinstance(step, act.TheyGive) and not _receivers(step, v) - {seat}:
-        return False
-    return _can_pick(step.loot, side)
-
-
 def _in_turn(step: Any, s: Seen, out: Problems, logged: Sequence[int]) -> list[int]:
     """The players who act, in the order they act: from the owner's left, the owner last (E32)."""
     found, allowed = _owners(step.subject, s, out)
@@ -997,7 +967,7 @@ def _they_return(step: act.TheyReturn, s: Seen, out: Problems) -> None:
     moves: list[TokenMove] = []
     for seat in _in_turn(step, s, out, [e.seat for e in logged]):
         picked = [t for e in logged if e.seat == seat for t in _held_tokens(e, out)]
-        _picked(step.loot, s, picked, out, f"(for seat {seat}) returned", oracle.seen_from(s.view, seat))
+        _picked(step.loot, s, picked, out, f"(for seat {seat}) returned", s.view.side(seat))
         moves += [(place, ("bag", -1), kind) for place, kind in picked]
         if picked:
             places = [_zone(p) for p, _ in picked]
@@ -1006,7 +976,7 @@ def _they_return(step: act.TheyReturn, s: Seen, out: Problems) -> None:
     _tokens(s, moves, out)
     _events(s, want, out)
     _random(s, 0, out)
-    _mark(s, step.mark, ((), (), len(moves), bool(moves)), out)
+    _mark(s, step.mark, ((), (), len(moves)), out)
     _next(s, out)
 
 
@@ -1015,20 +985,17 @@ def _they_discard(step: act.TheyDiscard, s: Seen, out: Problems) -> None:
     logged = [e for e in s.events if isinstance(e, ev.Discarded)]
     moves = _moves(s)
     moved: dict[CardRef, Move] = {}
-    for m in moves:
-        seat, zone, name = m.before if m.before is not None else (None, "", m.card[1])
-        if seat is None:
-            out.append(f"{name} appeared or moved without an owner ({_where(m.after)})")
-        elif m.after != (seat, "graveyard", name):
+    for m, owner, _, name in _owned(moves, out):
+        if m.after != (owner, "graveyard", name):
             out.append(f"{_where(m.before)} went to {_where(m.after)}, not to its owner's graveyard")
         else:
-            moved[(seat, name)] = m
+            moved[(owner, name)] = m
     acted: list[CardRef] = []
     before: list[tuple[CardRef, str | None]] = []
     want: list[Event] = []
     added: dict[int, list[str]] = {}
     for by in _in_turn(step, s, out, [e.by_seat for e in logged if e.by_seat is not None]):
-        side = oracle.seen_from(v, by)
+        side = v.side(by)
         mine = [(e.target_seat, e.target) for e in logged if e.by_seat == by]
         problem = oracle.matches(oracle.expect(step.target, side, _discardable(side)), mine)
         if problem:
@@ -1040,18 +1007,18 @@ def _they_discard(step: act.TheyDiscard, s: Seen, out: Problems) -> None:
             before.append(((seat, name), was))
             want.append(ev.Discarded(seat, name, was, by, s.name))
             added.setdefault(seat, []).append(name)
-    for seat, name in moved:
-        out.append(f"seat {seat}'s {name} went to its graveyard, though no player acting discarded it")
+    for ref in moved:
+        out.append(f"{_card(ref)} went to its graveyard, though no player acting discarded it")
     _events(s, want, out)
     _appended(s, "graveyard", moves, added, out)
-    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted), bool(acted)), out)
+    _mark(s, step.mark, (tuple(acted), tuple(before), len(acted)), out)
     _next(s, out)
 
 
 def _they_give(step: act.TheyGive, s: Seen, out: Problems) -> None:
     logged = [e for e in s.events if isinstance(e, ev.LootGiven)]
     givers = _in_turn(step, s, out, [e.seat for e in logged])
-    found, allowed = _owners(step.to, s, out, "to")
+    found, allowed = _owners(step.to, s, out)
     if found == []:
         raise oracle.Unbound  # "its owner" of a neutral card: nobody to give to
     receivers = _chosen(found, allowed, [e.to_seat for e in logged], out)
@@ -1067,7 +1034,7 @@ def _they_give(step: act.TheyGive, s: Seen, out: Problems) -> None:
             if picked:
                 out.append(f"seat {seat} gave loot to itself")
             continue
-        _picked(step.loot, s, picked, out, f"(for seat {seat}) gave", oracle.seen_from(s.view, seat))
+        _picked(step.loot, s, picked, out, f"(for seat {seat}) gave", s.view.side(seat))
         moves += [(place, ("held", to), kind) for place, kind in picked]
         if picked:
             want.append(ev.LootGiven(seat, tuple(k for _, k in picked), to, tuple(p[1] for p, _ in picked), s.name))
@@ -1077,14 +1044,14 @@ def _they_give(step: act.TheyGive, s: Seen, out: Problems) -> None:
     _tokens(s, moves, out)
     _held_end(s, to, [kind for _, _, kind in moves], out)
     _events(s, want, out)
-    _mark(s, step.mark, ((), (), len(moves), bool(moves)), out)
+    _mark(s, step.mark, ((), (), len(moves)), out)
     _next(s, out)
 
 
 def _picked_none(s: Seen, slot: int, out: Problems) -> None:
     _tokens(s, [], out)
     _events(s, [], out)
-    _mark(s, slot, ((), (), 0, False), out)
+    _mark(s, slot, ((), (), 0), out)
     _next(s, out)
 
 
@@ -1093,14 +1060,14 @@ def _draw(step: act.Draw, s: Seen, out: Problems) -> None:
     in_bag = sum(n for _, n in s.before.bag)
     logged = [e for e in s.events if isinstance(e, ev.LootDrawn)]
     drawn = [k for e in logged for k in e.loot]
-    if per is not None and len(drawn) != min(step.n * per, in_bag):
+    if len(drawn) != min(step.n * per, in_bag):
         out.append(f"it drew {len(drawn)} tokens; {step.n} x {per} from a bag of {in_bag} is "
                    f"{min(step.n * per, in_bag)}")
     _tokens(s, [(("bag", -1), ("held", s.seat), kind) for kind in drawn], out)
     _held_end(s, s.seat, drawn, out)
     _events(s, [ev.LootDrawn(s.seat, tuple(drawn), s.name)] if drawn else [], out)
     _random(s, len(drawn), out)
-    _mark(s, step.mark, ((), (), len(drawn), bool(drawn)), out)
+    _mark(s, step.mark, ((), (), len(drawn)), out)
     _next(s, out)
 
 
@@ -1136,7 +1103,7 @@ def _swap(step: act.Swap, s: Seen, out: Problems) -> None:
     _tokens(s, moves, out)
     _events(s, want, out)
     _random(s, (_random_picks(step.first, s) + _random_picks(step.second, s)) if possible else 0, out)
-    _mark(s, step.mark, ((), (), 1, True) if logged else ((), (), 0, False), out)
+    _mark(s, step.mark, ((), (), len(logged[:1])), out)
     _next(s, out)
 
 
@@ -1148,7 +1115,7 @@ def _count_extra(step: act.CountExtra, s: Seen, out: Problems) -> None:
     if dict(s.after.extra) != want:
         out.append(f"the extra counts became {dict(s.after.extra)}, not {want}")
     _events(s, [], out)
-    _mark(s, step.mark, ((), (), step.n, step.n > 0), out)
+    _mark(s, step.mark, ((), (), step.n), out)
     _next(s, out)
 
 
@@ -1165,11 +1132,10 @@ def _jump(step: ctl.Jump, s: Seen, out: Problems) -> None:
 
 def _branch(step: ctl.Branch, s: Seen, out: Problems) -> None:
     value = oracle.truth(step.condition, s.view)
-    allowed = {s.pc + 1, step.else_at, step.end_at} if value is oracle.UNKNOWN else \
-        {s.pc + 1 if value else (step.end_at if value is None else step.else_at)}
-    if s.next_pc not in allowed:
+    want = s.pc + 1 if value else (step.end_at if value is None else step.else_at)
+    if s.next_pc != want:
         said = "speaks of a character nobody named" if value is None else "holds" if value else "does not hold"
-        out.append(f"it went on to step {s.next_pc}; its condition {said}, so it goes to {sorted(allowed)}")
+        out.append(f"it went on to step {s.next_pc}; its condition {said}, so it goes to {want}")
 
 
 def _may(step: ctl.May, s: Seen, out: Problems) -> None:
