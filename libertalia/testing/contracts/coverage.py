@@ -72,6 +72,7 @@ VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "la
 """The positions each pair is played in, in turn, until the two texts' results differ."""
 SIBLINGS = 3
 """Sibling alternatives tried against each spelled text (drawn among those the walk allows there)."""
+_WALKS = 4  # walks per attempt until one spells an accepted text
 _DECISIONS = 400  # answers per game before it is taken as looping (the step budget stops real loops)
 _ROOT = "ability"
 _INSTEAD = ("postfix_if_instead", "unless_instead", "prefix_if_instead")
@@ -293,8 +294,9 @@ class _Directed(_Speller):
         # What the checker asks of words the base walk draws freely (it retries until one passes).
         if name == "TIMING" and rule == "timing":  # a trigger spelled by the grammar: the walk's timing
             return scope.timing
-        if name == "MODIFIER":
-            allowed = {w for ws in trigger_words(scope.timing, scope.loot) for w in ws[2::2]} - set(self._modifiers)
+        if name == "MODIFIER":  # one the checker takes with those before it (no repeat, no "first, last")
+            combos = [set(ws[2::2]) for ws in trigger_words(scope.timing, scope.loot)]
+            allowed = {w for c in combos for w in c if w not in self._modifiers and {*self._modifiers, w} <= c}
             word = self._one(draw, sorted(allowed) or self.words[name])
             self._modifiers.append(word)
             return word
@@ -591,10 +593,14 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         timing, loot = roles[attempt % len(roles)]  # every timing, as a character and as a tile, in turn
         if production.rule == "timing":  # the effect is spelled for the timing the trigger's words name
             timing = _named_timing(alts[production.index], timing, loot)
-        walk_seed = rng.randrange(2**32)
-        text, speller, why = _spell(rules, production, walk_seed, timing, loot, grammar_trigger=trigger, root=root)
-        if text is None:
+        for _ in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
+            walk_seed = rng.randrange(2**32)
+            text, speller, why = _spell(rules, production, walk_seed, timing, loot, grammar_trigger=trigger,
+                                        root=root)
+            if text is not None:
+                break
             reasons[why] += 1
+        if text is None:
             continue
         card = _card(rules, text, loot)
         if card is None:
@@ -645,9 +651,12 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     if pairs == 0 and synonyms:
         return _Found(ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
                                          "every sibling spelled here has the same canonical wording"), (), games)
-    why = reasons.most_common(1)[0][0] if reasons else "no difference seen"
     if not production.slot:
         why = "a rule of one alternative: no sibling to compare with"
+    elif pairs:
+        why = f"{pairs} pairs played, {texts} texts: the day ended the same with each sibling tried"
+    else:
+        why = "no sibling spelled differently where it stood"
     return _Found(ProductionCoverage(production.label, production.rule, production.index, NO_EFFECT, texts, pairs,
                                      why), tuple(credits), games)
 
