@@ -7,7 +7,7 @@ shows progress and prints the report.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.progress import Progress
@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 JSON_HELP = """With --json the report is one object: texts, loot_texts, positions, steps (checked, by
 step kind), suspended, broken, skipped, seconds, seed, version, rules_fingerprint; violations
 (each: text, card, context, source, ability, kind, step, contract, problems, python, yaml);
-refused (each: text, role, message, reason); errors (each: text, card, context, message, python)."""
+refused (each: text, role, message, reason); errors (each: text, card, context, message, python).
+With --coverage --json: edition, seed, tries, games, seconds, productions, covered, synonyms,
+no_effect, not_spelled, rules (each: covered, alternatives) and entries (each: production, rule,
+index, status, texts, pairs, why)."""
 
 
 @click.command("contracts", epilog=JSON_HELP)
@@ -41,8 +44,15 @@ refused (each: text, role, message, reason); errors (each: text, card, context, 
 @click.option("--show", default=10, show_default=True, type=click.IntRange(min=0),
               help="Violations printed in full, with their reproductions. --json always has every one kept.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys below).")
+@click.option("--coverage", "with_coverage", is_flag=True,
+              help="Instead: spell every production of the grammar against its siblings and report the ones "
+                   "whose choice changed a result (coverage), and those never covered, with the reason.")
+@click.option("--tries", default=3, show_default=True, type=click.IntRange(min=1),
+              help="With --coverage: accepted texts spelled per production, at most.")
+@click.option("--only", multiple=True, metavar="RULE",
+              help="With --coverage: only the productions of this grammar rule (repeat for more).")
 def contracts(texts: int, seed: int, jobs: int, edition: str, loot: str | None, extra: tuple[str, ...],
-              quick: bool, show: int, as_json: bool) -> None:
+              quick: bool, show: int, as_json: bool, with_coverage: bool, tries: int, only: tuple[str, ...]) -> None:
     """Fuzz generated card texts: play each where it acts and check every step against its contract.
 
     Each text the checker accepts is loaded as a mod card (and as a loot tile where the checker
@@ -56,6 +66,9 @@ def contracts(texts: int, seed: int, jobs: int, edition: str, loot: str | None, 
     from ..testing.contracts import fuzz_contracts
 
     out = console()
+    if with_coverage:
+        _coverage(out, rules_args(edition, loot, extra), seed, tries, jobs, as_json, only)
+        return
     with friendly_errors():
         rules = load(rules_args(edition, loot, extra))
         with Progress(console=out, transient=True, disable=not out.is_terminal or as_json) as progress:
@@ -91,3 +104,28 @@ def _print(out: object, report: ContractReport, show: int) -> None:
     if hidden:
         out.print(safe_text(f"\n{hidden} more violations kept (--show, or --json for all)"))
     out.print(safe_text(report.summary()))
+
+
+def _coverage(out: object, args: dict[str, Any], seed: int, tries: int, jobs: int, as_json: bool,
+              only: tuple[str, ...]) -> None:
+    """``--coverage``: the grammar's productions, each spelled against its siblings (``testing.contracts.coverage``)."""
+    from rich.console import Console
+
+    from ..testing.contracts import coverage, productions
+
+    assert isinstance(out, Console)
+    known = {p.rule for p in productions()}
+    unknown = [r for r in only if r not in known]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r} is not a rule of the grammar", param_hint="--only")
+    with friendly_errors():
+        rules = load(args)
+        with Progress(console=out, transient=True, disable=not out.is_terminal or as_json) as progress:
+            task = progress.add_task("productions", total=sum(not only or p.rule in only for p in productions()))
+            report = coverage(rules, seed=seed, tries=tries, jobs=jobs, only=only,
+                              progress=lambda n: progress.advance(task, n))
+    if as_json:
+        stamp = {"version": library_version(), "rules_fingerprint": rules.fingerprint}
+        echo_json(json.dumps({**report.to_json(), **stamp}, indent=1))
+    else:
+        out.print(safe_text(report.summary()))

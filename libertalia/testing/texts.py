@@ -255,39 +255,89 @@ class _Scope:
 class _Speller:
     """Spells a rule of the grammar with hypothesis' ``draw``; ``strict`` steers toward checkable texts."""
 
-    def __init__(self, words: dict[str, tuple[str, ...]], strict: bool) -> None:
-        from hypothesis import strategies as st
+    budget = _BUDGET
 
+    def __init__(self, words: dict[str, tuple[str, ...]], strict: bool) -> None:
         self.g = _grammar()
         self.words = words
         self.strict = strict
-        names = [w for w in words["NOUN"] if w[:1].isupper()]
-        plain = [w for w in words["NOUN"] if not w[:1].isupper()]
-        self.nouns = st.one_of(st.sampled_from(plain), st.sampled_from(names)) if names else st.sampled_from(plain)
-        singular = [w for w in plain if w != "characters"] or plain
-        self.singular = st.one_of(st.sampled_from(singular), st.sampled_from(names)) if names else \
-            st.sampled_from(singular)
-        self.names = st.sampled_from(names or plain)
+        names = tuple(w for w in words["NOUN"] if w[:1].isupper())
+        plain = tuple(w for w in words["NOUN"] if not w[:1].isupper())
+        singular = tuple(w for w in plain if w != "characters") or plain
+        # The nouns and names to draw from: a list, then a word of it ("names" alone when no name is known).
+        self.lists: dict[str, tuple[tuple[str, ...], ...]] = {
+            "nouns": (plain, names) if names else (plain,),
+            "singular": (singular, names) if names else (singular,),
+            "names": (names or plain,)}
 
-    def spell(self, draw: DrawFn, rule: str, scope: _Scope, out: list[str]) -> None:
+    @functools.cached_property
+    def nouns(self) -> SearchStrategy[str]:
+        return self._drawn("nouns")
+
+    @functools.cached_property
+    def singular(self) -> SearchStrategy[str]:
+        return self._drawn("singular")
+
+    @functools.cached_property
+    def names(self) -> SearchStrategy[str]:
+        return self._drawn("names")
+
+    def _drawn(self, which: str) -> SearchStrategy[str]:
         from hypothesis import strategies as st
 
+        lists = self.lists[which]
+        return st.one_of(*(st.sampled_from(ws) for ws in lists)) if len(lists) > 1 else st.sampled_from(lists[0])
+
+    # The draws, one method each, so that a speller driven by something other than hypothesis
+    # (``contracts.coverage``: a seeded ``random.Random``) can spell through the same walk.
+    def _index(self, draw: DrawFn, n: int) -> int:
+        from hypothesis import strategies as st
+
+        return draw(st.integers(0, n - 1))
+
+    def _coin(self, draw: DrawFn) -> bool:
+        from hypothesis import strategies as st
+
+        return draw(st.booleans())
+
+    def _one(self, draw: DrawFn, words: Sequence[str]) -> str:
+        from hypothesis import strategies as st
+
+        return draw(st.sampled_from(words))
+
+    def _strategy(self, draw: DrawFn, which: str) -> str:
+        """A noun or a name: ``which`` is ``"nouns"``, ``"singular"`` or ``"names"`` (see ``lists``)."""
+        word: str = draw(getattr(self, which))
+        return word
+
+    def _trigger(self, draw: DrawFn, timing: str, loot: bool) -> list[str]:
+        return draw(_triggers(timing, loot))
+
+    def _choose(self, draw: DrawFn, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt:
+        """The alternative of ``rule`` to spell, among those the walk allows here."""
+        # Past the budget every rule takes its cheapest alternative (the first), so the text ends.
+        alt = alts[0] if scope.spent >= self.budget or len(alts) == 1 else alts[self._index(draw, len(alts))]
+        if self.strict and rule == "counter" and alt.alias != "count_affected" and scope.done - {"space"} \
+                and self._coin(draw):
+            # As on printed cards, a count after an action that moved things most often counts those.
+            alt = next(a for a in alts if a.alias == "count_affected")
+        timed = _TIMED_CONDITIONS.get(scope.timing)
+        if self.strict and rule == "cond" and scope.spent < self.budget and alt.alias != timed \
+                and self._index(draw, 6) == 0:
+            # A condition only one timing has is drawn at that timing as often as the others are in all.
+            alt = next((a for a in alts if a.alias == timed), alt)
+        return alt
+
+    def spell(self, draw: DrawFn, rule: str, scope: _Scope, out: list[str]) -> None:
         alts = self.g.alternatives[rule]
         if self.strict:
             alts = tuple(a for a in alts if _allowed(rule, a, scope))
             if not alts:
                 raise _DeadEnd(rule)
-        # Past the budget every rule takes its cheapest alternative (the first), so the text ends.
-        alt = alts[0] if scope.spent >= _BUDGET or len(alts) == 1 else alts[draw(st.integers(0, len(alts) - 1))]
-        if self.strict and rule == "counter" and alt.alias != "count_affected" and scope.done - {"space"} \
-                and draw(st.booleans()):
-            # As on printed cards, a count after an action that moved things most often counts those.
-            alt = next(a for a in alts if a.alias == "count_affected")
-        timed = _TIMED_CONDITIONS.get(scope.timing)
-        if self.strict and rule == "cond" and scope.spent < _BUDGET and alt.alias != timed \
-                and draw(st.integers(0, 5)) == 0:
-            # A condition only one timing has is drawn at that timing as often as the others are in all.
-            alt = next((a for a in alts if a.alias == timed), alt)
+        alt = self._choose(draw, rule, alts, scope)
+        self._spell_alt(draw, rule, alt, scope, out)
+
+    def _spell_alt(self, draw: DrawFn, rule: str, alt: _Alt, scope: _Scope, out: list[str]) -> None:
         saved = attrs.evolve(scope)
         self._enter(rule, alt, scope)
         symbols = alt.symbols
@@ -295,7 +345,7 @@ class _Speller:
             # The preposition depends on the place after it ("on the island", "from the bag").
             rest: list[str] = []
             self._symbols(draw, symbols[1:], rule, alt, scope, rest)
-            out.append(draw(st.sampled_from(_prepositions(rest, self.words["PREP"]))))
+            out.append(self._one(draw, _prepositions(rest, self.words["PREP"])))
             out.extend(rest)
         else:
             self._symbols(draw, symbols, rule, alt, scope, out)
@@ -309,18 +359,16 @@ class _Speller:
                 out.append(_ReadByContext(word, name) if name in _NOT_BEFORE else word)
                 scope.spent += 1
             elif name == "trigger" and self.strict:
-                out.extend(draw(_triggers(scope.timing, scope.loot)))
+                out.extend(self._trigger(draw, scope.timing, scope.loot))
             else:
                 self.spell(draw, name, scope, out)
 
     def _terminal(self, draw: DrawFn, name: str, rule: str, alt: _Alt, scope: _Scope) -> str:
-        from hypothesis import strategies as st
-
         words = self.words[name]
         if name == "NOUN":
             if self.strict and scope.cond == "is_a":
-                return draw(self.names)
-            return draw(self.nouns if not self.strict or scope.plural else self.singular)
+                return self._strategy(draw, "names")
+            return self._strategy(draw, "nouns" if not self.strict or scope.plural else "singular")
         if self.strict and name == "TIMING" and (rule == "trigger" or alt.alias == "use_ability"):
             return scope.timing
         if self.strict and name == "POSITION" and alt.alias == "move_reputation":
@@ -331,7 +379,7 @@ class _Speller:
             words = self.words.get("PLURAL_KIND", words)  # "more relics than ..."
         if self.strict and name == "PAST":
             words = tuple(x for x in words if x in scope.done) or words
-        return words[0] if len(words) == 1 else draw(st.sampled_from(words))
+        return words[0] if len(words) == 1 else self._one(draw, words)
 
     @staticmethod
     def _enter(rule: str, alt: _Alt, s: _Scope) -> None:
@@ -534,17 +582,22 @@ def _prepositions(rest: list[str], words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p for p in words if p in wanted) or words
 
 
-@functools.cache
-def _triggers(timing: str, loot: bool) -> SearchStrategy[list[str]]:
-    """A trigger the checker accepts: no repeated modifier, "once" only on loot, first/last not by day."""
-    from hypothesis import strategies as st
-
+def trigger_words(timing: str, loot: bool) -> list[list[str]]:
+    """The triggers the checker accepts: no repeated modifier, "once" only on loot, first/last not by day."""
     combos: list[tuple[str, ...]] = [()]
     if timing != "sun":
         combos += [("last",), ("first",)]
     if loot:
         combos += [("once",), ("once", "last"), ("first", "once")] if timing != "sun" else [("once",)]
-    return st.sampled_from([[timing, *(x for m in c for x in (",", m))] for c in combos])
+    return [[timing, *(x for m in c for x in (",", m))] for c in combos]
+
+
+@functools.cache
+def _triggers(timing: str, loot: bool) -> SearchStrategy[list[str]]:
+    """``trigger_words`` as a strategy."""
+    from hypothesis import strategies as st
+
+    return st.sampled_from(trigger_words(timing, loot))
 
 
 class _ReadByContext(str):

@@ -4,11 +4,14 @@
 - ``LAWS``: each step kind's law, keyed by class (the contracts themselves are the ``CONTRACT``
   records beside the classes in ``libertalia.engine.program``);
 - ``fuzz_contracts(rules, texts=N, seed=S)``: generated texts played where they act, every
-  step checked (``libertalia cards contracts`` on the command line).
+  step checked (``libertalia cards contracts`` on the command line);
+- ``coverage(rules)``: every production of the grammar spelled against its siblings, and which
+  ones changed a result (``libertalia cards contracts --coverage``).
 """
 
 from __future__ import annotations
 
+from .coverage import CoverageReport, Production, ProductionCoverage, coverage, productions
 from .fuzz import (
     ContractReport,
     FuzzError,
@@ -24,6 +27,7 @@ from .laws import LAWS
 from .trace import StepViolation, Tracer, traced
 
 __all__ = [
-    "LAWS", "ContractReport", "FuzzError", "FuzzText", "Refusal", "StepViolation", "Tracer", "Violation",
+    "LAWS", "ContractReport", "CoverageReport", "Production", "ProductionCoverage", "coverage", "productions",
+    "FuzzError", "FuzzText", "Refusal", "StepViolation", "Tracer", "Violation",
     "fuzz_contracts", "fuzz_texts", "generate_texts", "solo_game", "traced",
 ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import tempfile
 import threading
 import time
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import yaml
 
 from ...agents import RandomAgent
 from ...engine.flow import selection_question
@@ -349,14 +351,49 @@ def _load(base: Rules, files: dict[str, str]) -> Rules:
     """``load_rules`` as the base rules were loaded, with these mod files beside them."""
     from ...loading.rules import load_rules
 
-    with tempfile.TemporaryDirectory(prefix="contracts-") as folder:
+    with tempfile.TemporaryDirectory(prefix="contracts-") as folder, \
+            tempfile.TemporaryDirectory(prefix="contracts-board-") as boards:
         for name, content in files.items():
             (Path(folder) / name).write_text(content, encoding="utf-8")
         args = dict(base.load_args)
         args["extra_cards"] = [*args.get("extra_cards", ()), folder]
+        board = board_with_ranks(base, files)
+        if board is not None:
+            args["edition"] = str(Path(boards) / BOARD_FILE)
+            (Path(boards) / BOARD_FILE).write_text(board, encoding="utf-8")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UnverifiedLootWarning)
             return load_rules(**args)
+
+
+BOARD_FILE = "board.yaml"
+_RANK = re.compile(r"^rank: (\S+)$", re.MULTILINE)
+
+
+def board_with_ranks(base: Rules, files: dict[str, str]) -> str | None:
+    """The board file of an edition with printed tie-breakers (the 2012 one), with a pattern for each
+    mod card's rank: the pattern of the nearest lower rank (None: the edition's ties go by reputation).
+
+    A rank with no printed tie-breaker is refused by ``load_rules``; a fuzzed card's rank sits between
+    two printed ones, so it borrows its lower neighbour's numbers, as a card of that rank would tie.
+    """
+    board = base.board
+    if board.tie_break != "tie_breakers":
+        return None
+    from ...loading.rules import _board_path
+
+    data = yaml.safe_load(_board_path(base.load_args.get("edition", "galecrest")).read_text(encoding="utf-8"))
+    table = data["tie_breakers"]
+    for name, content in sorted(files.items()):
+        found = _RANK.search(content)
+        if found is None or name.endswith(_TILE_FILE):
+            continue
+        rank = float(found.group(1))
+        below = max((r for r in board.tie_breakers if r <= rank), default=min(board.tie_breakers))
+        pattern = f"FUZZED_{len(table['patterns'])}"
+        table["patterns"][pattern] = list(board.tie_breakers[below])
+        table["ranks"][rank] = pattern
+    return yaml.safe_dump(data, sort_keys=False)
 
 
 def _roles(base: Rules, batch: list[_Slot]) -> list[_Roles]:
@@ -419,6 +456,8 @@ def _derive(base: Rules, loaded: Rules, slot: _Slot, *, character: bool, loot_ti
     """The rules of one text: the base rules with its own card and borrower, and (as a tile) its tile."""
     mine = [loaded.card(n) for n in (slot.card, slot.mentor) if loaded.has_card(n)]
     characters = _with(base.characters, mine)
+    if base.board.tie_break == "tie_breakers":  # the printed tie-breakers, with the mod cards' ranks
+        base = attrs.evolve(base, board=attrs.evolve(base.board, tie_breakers=loaded.board.tie_breakers))
     as_card = attrs.evolve(base, characters=characters) if character else None
     tile = None
     if loot_tile and slot.kind is not None:
@@ -758,8 +797,12 @@ def _script(base: Rules, rules: Rules, slot: _Slot, ctx: Context, start: Start, 
     prelude = ["import pathlib", "import tempfile", "", "from libertalia.testing.contracts import Tracer, traced",
                "", "MOD = pathlib.Path(tempfile.mkdtemp())"]
     prelude += [f"(MOD / {name!r}).write_text({content!r}, encoding=\"utf-8\")" for name, content in files.items()]
+    board = board_with_ranks(base, files)
+    if board is not None:  # printed tie-breakers: the board file again, with the mod cards' ranks
+        prelude += [f"BOARD = pathlib.Path(tempfile.mkdtemp()) / {BOARD_FILE!r}",
+                    f"BOARD.write_text({board!r}, encoding=\"utf-8\")"]
     prelude.append("tracer = Tracer()")
-    call = f"traced({_load_call(base)}, tracer)"
+    call = f"traced({_load_call(base, board is not None)}, tracer)"
     if isinstance(start, SoloStart):
         lines = [f"# {line}" for line in note.splitlines()]
         lines += ["import libertalia as lt", *prelude, "from libertalia.testing.contracts import solo_game", "",
@@ -777,10 +820,11 @@ def _script(base: Rules, rules: Rules, slot: _Slot, ctx: Context, start: Start, 
     return python, repro.yaml
 
 
-def _load_call(rules: Rules) -> str:
-    """``lt.load_rules(...)`` as the base rules were loaded, with the mod folder ``MOD`` beside them."""
+def _load_call(rules: Rules, board: bool = False) -> str:
+    """``lt.load_rules(...)`` as the base rules were loaded, with the mod folder ``MOD`` beside them
+    (and with ``board``, the board file ``BOARD`` the script wrote)."""
     args = rules.load_args
-    parts = [json.dumps(args.get("edition", "galecrest"))]
+    parts = ["str(BOARD)" if board else json.dumps(args.get("edition", "galecrest"))]
     if args.get("loot") is not None:
         parts.append(f"loot={args['loot']!r}")
     if args.get("seed") is not None:
@@ -813,9 +857,6 @@ def fuzz_texts(rules: Rules, texts: Sequence[FuzzText], *, seed: int = 0, jobs: 
         raise ValueError("fuzzing loads mod cards as the rules were loaded: give rules made by load_rules")
     if rules.uncharted:
         raise ValueError("fuzz with fixed loot sides (not loot='uncharted'): a tile replaces one side")
-    if rules.board.tie_break != "reputation":
-        raise ValueError(f"{rules.board.title} breaks island ties with printed tie-breakers, which a mod card's "
-                         "rank has none of: fuzz an edition whose ties go by reputation")
     started = time.perf_counter() if started is None else started
     args = _args_json(rules)
     with _WORKER_LOCK:

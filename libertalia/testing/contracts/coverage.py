@@ -1,0 +1,712 @@
+"""Coverage-driven generation: every production of the grammar, spelled where its choice matters.
+
+The contract fuzzer samples whole texts, so a form no sampled text happens to use, or uses only
+where it makes no difference, is never tested.  Here generation goes the other way round: for
+each *production* (an alternative of a rule of ``grammar/libertalia.lark``, as ``testing.texts``
+reads the file) a walk is steered toward that rule and made to take that alternative, the rest
+of the ability drawn as ``card_texts`` draws it (the same walk, the same steering away from what
+the checker refuses).  Then the same ability is spelled again with a *sibling* alternative in
+that one slot, everything else kept (each node of the walk draws from its own seeded stream, and
+the choices made before are replayed), and both texts are played, compiled as the loader
+compiles them, from the same focused positions with the same answers (a question asked the same
+way gets the same answer in both games).
+
+A production counts as covered (``mattered``) once, in some position, the text with it and the
+text with a sibling end the focus day in different states: the slot's choice changed the
+result, so a step that misread that alternative would be seen by whatever compares results.
+The positions are built to make choices bite: left and right neighbours that hold different
+things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
+the last day, the last voyage, and 2 players (with the Midshipman where the edition has one).
+A pair whose two texts have one canonical wording is a ``synonym`` (a plain-English variant:
+by design it can never matter); a production never spelled into an accepted text, or never
+seen to matter, is listed with the reason.
+
+Everything is seeded per production: the same ``seed`` and ``tries``, the same report, with any
+number of ``jobs``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from ...engine.specs import CharacterSpec, LootSpec, Rules
+from ...errors import CardError
+from ...game import Game, new_game
+from ...language import checker, lalr
+from ...language.compile import compile_ability
+from ...language.normalise import once_for_own_kind, singular_kinds
+from ...language.render import render
+from ...state import Decision
+from ..focus import FocusedPosition, focused_position
+from ..texts import (
+    _COUNTED,
+    _TIMINGS,
+    _allowed,
+    _Alt,
+    _DeadEnd,
+    _grammar,
+    _join,
+    _meaning,
+    _reads_as_spelled,
+    _Scope,
+    _Speller,
+    text_problem,
+    trigger_words,
+    vocabulary,
+)
+from .fuzz import MOD, _args_json, _map, _seed, _tile_kinds, _vary, _with, _worker_rules
+
+__all__ = ["CoverageReport", "Production", "ProductionCoverage", "coverage", "productions"]
+
+MATTERED, SYNONYM, NO_EFFECT, NOT_SPELLED = "mattered", "synonym", "no effect seen", "not spelled"
+"""A production's status: its choice changed a result; every sibling pair spelled the same tree;
+spelled and played, never changing a result; never spelled into a text the checker accepts."""
+VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players")
+"""The positions each pair is played in, in turn, until the two texts' results differ."""
+SIBLINGS = 3
+"""Sibling alternatives tried against each spelled text (drawn among those the walk allows there)."""
+_WALKS = 4  # walks per attempt until one spells an accepted text
+_DECISIONS = 400  # answers per game before it is taken as looping (the step budget stops real loops)
+_ROOT = "ability"
+_INSTEAD = ("postfix_if_instead", "unless_instead", "prefix_if_instead")
+
+
+# ------------------------------------------------------------------ productions
+@attrs.frozen
+class Production:
+    """One alternative of one rule of the grammar: ``rule``'s ``index``-th alternative (cheapest first)."""
+
+    rule: str
+    index: int
+    label: str
+
+    @property
+    def slot(self) -> bool:
+        """Whether the rule has siblings to compare against (a rule of one alternative has none)."""
+        return len(_grammar().alternatives[self.rule]) > 1
+
+
+def productions() -> list[Production]:
+    """Every production of the grammar, rule by rule in the file's order as lark compiles it."""
+    g = _grammar()
+    out = []
+    for rule, alts in g.alternatives.items():
+        for i, alt in enumerate(alts):
+            out.append(Production(str(rule), i, f"{rule} -> {_spelling(alt, g.words)}"))
+    return out
+
+
+def _spelling(alt: _Alt, words: dict[str, tuple[str, ...]]) -> str:
+    parts = [words[n][0] if term and len(words.get(n, ())) == 1 else n if term else f"<{n}>" for n, term in alt.symbols]
+    shown = " ".join(parts) or "(nothing)"
+    return f"{shown}  [{alt.alias}]" if alt.alias else shown
+
+
+@attrs.frozen
+class ProductionCoverage:
+    """What coverage found for one production."""
+
+    production: str  # its label: "rule -> its symbols  [alias]"
+    rule: str
+    index: int
+    status: str  # MATTERED, SYNONYM, NO_EFFECT or NOT_SPELLED
+    texts: int  # accepted texts spelled with it
+    pairs: int  # (text, sibling) pairs played
+    why: str  # for MATTERED: the pair and the position; otherwise the reason it is not covered
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class CoverageReport:
+    """Coverage of the grammar's productions: per production, whether its choice was seen to matter."""
+
+    edition: str
+    seed: int
+    tries: int
+    entries: tuple[ProductionCoverage, ...]
+    games: int
+    seconds: float
+
+    def count(self, status: str) -> int:
+        return sum(e.status == status for e in self.entries)
+
+    @property
+    def covered(self) -> int:
+        """Productions seen to matter (a synonym is not counted: it cannot matter)."""
+        return self.count(MATTERED)
+
+    @property
+    def uncovered(self) -> tuple[ProductionCoverage, ...]:
+        return tuple(e for e in self.entries if e.status != MATTERED)
+
+    def rules(self) -> dict[str, tuple[int, int]]:
+        """Per rule (a slot): its alternatives covered, and its alternatives in all."""
+        out: dict[str, list[int]] = {}
+        for e in self.entries:
+            n = out.setdefault(e.rule, [0, 0])
+            n[0] += e.status == MATTERED
+            n[1] += 1
+        return {rule: (a, b) for rule, (a, b) in out.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"edition": self.edition, "seed": self.seed, "tries": self.tries, "games": self.games,
+                "seconds": round(self.seconds, 1), "productions": len(self.entries), "covered": self.covered,
+                "synonyms": self.count(SYNONYM), "no_effect": self.count(NO_EFFECT),
+                "not_spelled": self.count(NOT_SPELLED),
+                "rules": {r: {"covered": a, "alternatives": b} for r, (a, b) in self.rules().items()},
+                "entries": [e.to_json() for e in self.entries]}
+
+    def summary(self) -> str:
+        """The figures, then every production not covered with its reason."""
+        rules = self.rules()
+        full = sum(a == b for a, b in rules.values())
+        lines = [f"coverage of the grammar ({self.edition}, seed {self.seed}, {self.tries} tries a production): "
+                 f"{self.covered}/{len(self.entries)} productions mattered; {full}/{len(rules)} rules with "
+                 f"every alternative covered; {self.games:,} games in {self.seconds:.0f} s",
+                 f"  {self.count(SYNONYM)} synonyms (one tree, by design), {self.count(NO_EFFECT)} spelled but "
+                 f"never seen to matter, {self.count(NOT_SPELLED)} never spelled"]
+        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED):
+            shown = [e for e in self.entries if e.status == status]
+            if shown:
+                lines.append(f"{status}:")
+                lines += [f"  {e.production}: {e.why}" for e in shown]
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the directed walk
+@functools.cache
+def _reach() -> dict[str, frozenset[str]]:
+    """The rules each rule can spell, directly or further down."""
+    g = _grammar()
+    direct = {r: {n for a in alts for n, term in a.symbols if not term} for r, alts in g.alternatives.items()}
+    reach = {r: set(d) for r, d in direct.items()}
+    changed = True
+    while changed:
+        changed = False
+        for known in reach.values():
+            more = set().union(*(reach.get(n, set()) for n in known)) - known
+            if more:
+                known |= more
+                changed = True
+    return {r: frozenset(k) for r, k in reach.items()}
+
+
+_TRIGGER_ONLY: frozenset[str] = frozenset()  # filled on first use: the rules only a trigger spells
+
+
+def _trigger_only() -> frozenset[str]:
+    global _TRIGGER_ONLY
+    if not _TRIGGER_ONLY:
+        reach = _reach()
+        _TRIGGER_ONLY = frozenset(({"trigger"} | reach["trigger"]) - reach["effect"] - {"effect"})
+    return _TRIGGER_ONLY
+
+
+_BEFORE = {"binder": ("discard", "put", "play"), "done": tuple(k for k in _COUNTED if k != "move_reputation"),
+           "space": ("move_reputation",)}
+"""The actions a first step takes for a target that speaks of it: "it" and "its owner" need a character
+named ("binder"), "one discarded" something done, "space moved" a move of reputation."""
+
+
+def _before(target: Production, wanted: _Alt) -> str:
+    """What the target needs a step before it to have done ("": nothing; "step": just be there)."""
+    w, rule = wanted.words, target.rule
+    if (rule in ("char_sel", "char_ref") and "it" in w) or (rule == "player" and "its" in w):
+        return "binder"
+    if wanted.alias == "count_spaces" and "moved" in w:
+        return "space"
+    if wanted.alias in ("count_affected", "count_named_affected"):
+        return "done"
+    if wanted.alias in (*_INSTEAD, "you_did", "if_you_did_not") or rule == "consequence" or rule.startswith("__effect"):
+        return "step"
+    return ""
+
+
+def _start_only() -> frozenset[str]:
+    """The rules only a whole text spells (more abilities, blank lines): from ``start``, not from ``ability``."""
+    reach = _reach()
+    return frozenset(({"start"} | reach["start"]) - reach["ability"] - {"ability"})
+
+
+class _Directed(_Speller):
+    """``testing.texts``' walk drawn from seeded streams, one per node, steered toward a target production.
+
+    Each node of the walk (a rule spelled at a path: ``/0/2/1``) draws its choice and its words
+    from streams seeded by the path, and ``force`` replays chosen alternatives by path: so the
+    same ability with one slot changed keeps everything else it can.
+    """
+
+    budget = 16  # terminals before every choice takes its cheapest alternative: short texts, fewer refusals
+
+    def __init__(self, words: dict[str, tuple[str, ...]], seed: int, target: Production | None,
+                 force: dict[str, _Alt] | None = None, grammar_trigger: bool = False) -> None:
+        super().__init__(words, strict=True)
+        self.seed = seed
+        self.target = target
+        self.force = dict(force or {})
+        self.grammar_trigger = grammar_trigger
+        self.reach = _reach()
+        self.chosen: dict[str, _Alt] = {}
+        self.allowed: dict[str, tuple[_Alt, ...]] = {}
+        self.rules: dict[str, str] = {}
+        self.hit: str | None = None  # the path where the target was spelled
+        self._path = ""
+        self._children = [0]
+        self._rng = random.Random(seed)
+        self._steps = 0  # steps spelled so far in this ability: "you did" speaks of an earlier one
+        self._step = ""  # the form of the step before (an "instead" replaces a plain one)
+        self._current = ""  # the form of the step being spelled
+        self._modifiers: list[str] = []  # a trigger's modifiers so far (none twice)
+        self._scored = ""  # the kind a scoring table counts (one kind in every row)
+
+    # draws: from the current node's stream
+    def _index(self, draw: Any, n: int) -> int:
+        return self._rng.randrange(n)
+
+    def _coin(self, draw: Any) -> bool:
+        return self._rng.random() < 0.5
+
+    def _one(self, draw: Any, words: Sequence[str]) -> str:
+        return words[self._rng.randrange(len(words))]
+
+    def _strategy(self, draw: Any, which: str) -> str:
+        lists = self.lists[which]
+        return self._one(draw, lists[self._rng.randrange(len(lists))])
+
+    def _trigger(self, draw: Any, timing: str, loot: bool) -> list[str]:
+        if not self.grammar_trigger:
+            options = trigger_words(timing, loot)
+            return options[self._rng.randrange(len(options))]
+        out: list[str] = []
+        self.spell(draw, "trigger", _Scope(timing, loot), out)
+        return out
+
+    def _terminal(self, draw: Any, name: str, rule: str, alt: _Alt, scope: _Scope) -> str:
+        # What the checker asks of words the base walk draws freely (it retries until one passes).
+        if name == "TIMING" and rule == "timing":  # a trigger spelled by the grammar: the walk's timing
+            return scope.timing
+        if name == "MODIFIER":  # one the checker takes with those before it (no repeat, no "first, last")
+            combos = [set(ws[2::2]) for ws in trigger_words(scope.timing, scope.loot)]
+            allowed = {w for c in combos for w in c if w not in self._modifiers and {*self._modifiers, w} <= c}
+            word = self._one(draw, sorted(allowed) or self.words[name])
+            self._modifiers.append(word)
+            return word
+        if name == "PREP" and alt.alias == "steal":
+            return "from"
+        if name == "UNIT" and rule in ("_set_worth", "_score_row"):
+            return "doubloons"
+        if name == "KIND" and rule in ("_set_worth", "_score_row"):
+            self._scored = self._scored or super()._terminal(draw, name, rule, alt, scope)
+            return self._scored
+        return super()._terminal(draw, name, rule, alt, scope)
+
+    def _fits(self, rule: str, alt: _Alt) -> bool:
+        """What the checker refuses that the base walk leaves to its retries: "you did" with nothing
+        done before, "instead" after a step that is not plain."""
+        if (rule == "cond" and alt.alias == "you_did") or alt.alias == "if_you_did_not":
+            return self._steps > 0 and self._current not in _INSTEAD  # a replacing step has no "did" of its own
+        if alt.alias in _INSTEAD:
+            return self._step == "plain"
+        return True
+
+    def _choose(self, draw: Any, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt:
+        target = self.target
+        aimed = target is not None and (target.rule == "trigger" or target.rule.startswith("__trigger"))
+        if rule == "trigger" and not aimed:
+            # No modifier unless one is the target: a repeated one is refused, and they are words, not forms.
+            alts = tuple(a for a in alts if not any(n.startswith("__trigger") for n, _ in a.symbols)) or alts
+        if rule == "timing" and (target is None or target.rule != "timing" or self.hit is not None):
+            # "use the sun ability of ...": the checker takes only the walk's own timing, which TIMING spells.
+            alts = tuple(a for a in alts if a.symbols == (("TIMING", True),)) or alts
+        if target is not None and self.hit is None:
+            wanted = self.g.alternatives[target.rule][target.index]
+            if rule == target.rule and wanted in alts:
+                return wanted
+            before = _before(target, wanted)
+            if before:  # a first step to speak of ("if you did", "... instead", "it", "one discarded")
+                if rule == "effect":
+                    alts = tuple(a for a in alts if len(a.symbols) > 1) or alts
+                elif rule == "step" and self._steps == 0:
+                    return next((a for a in alts if a.alias == "plain"), alts[0])
+                elif rule == "action" and self._steps == 0 and before != "step":
+                    fitting = [a for a in alts if _meaning(a) in _BEFORE[before]]
+                    if fitting:
+                        return fitting[self._rng.randrange(len(fitting))]
+            toward = [a for a in alts if any(not term and (n == target.rule or target.rule in self.reach.get(n, ()))
+                                             for n, term in a.symbols)]
+            if toward and self._rng.random() < 0.9:
+                return toward[self._rng.randrange(len(toward))]
+        return super()._choose(draw, rule, alts, scope)
+
+    def spell(self, draw: Any, rule: str, scope: _Scope, out: list[str]) -> None:
+        parent_rng, parent_path = self._rng, self._path
+        path = f"{parent_path}/{self._children[-1]}"
+        self._children[-1] += 1
+        alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a))
+        if not alts:
+            raise _DeadEnd(rule)
+        if rule == "action":
+            self._scored = ""
+        elif rule == "trigger":
+            self._modifiers = []
+        self._rng = random.Random(f"{self.seed}|{path}|choice")
+        forced = self.force.get(path)
+        alt = forced if forced is not None and forced in alts else self._choose(draw, rule, alts, scope)
+        self.chosen[path], self.allowed[path], self.rules[path] = alt, alts, rule
+        t = self.target
+        if t is not None and self.hit is None and rule == t.rule and alt is self.g.alternatives[t.rule][t.index]:
+            self.hit = path
+        if rule in ("step", "consequence"):
+            self._current = alt.alias or ""
+        self._rng = random.Random(f"{self.seed}|{path}|words")
+        self._path = path
+        self._children.append(0)
+        try:
+            self._spell_alt(draw, rule, alt, scope, out)
+        finally:
+            self._children.pop()
+            self._rng, self._path = parent_rng, parent_path
+        if rule in ("step", "consequence"):
+            self._steps += 1
+            self._step = "plain" if alt.alias == "plain" and rule == "step" else alt.alias or ""
+        elif rule == "ability":
+            self._steps, self._step = 0, ""
+
+
+@attrs.frozen
+class _Spelled:
+    """An accepted ability, with the walk's choices (for spelling a sibling) and its role."""
+
+    text: str
+    loot: bool
+    timing: str
+    seed: int
+    chosen: dict[str, _Alt] = attrs.field(hash=False)
+    path: str  # where the target production was spelled
+    allowed: tuple[_Alt, ...]  # the alternatives the walk allowed there
+    grammar_trigger: bool
+
+
+def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot: bool,
+           force: dict[str, _Alt] | None = None, grammar_trigger: bool = False,
+           root: str = _ROOT) -> tuple[str | None, _Directed, str]:
+    """One ability (a whole text from ``root="start"``): its text if the checker accepts it (else
+    None), the walk, and why not."""
+    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger)
+    out: list[str] = []
+    try:
+        speller.spell(None, root, _Scope(timing, loot), out)
+    except _DeadEnd as exc:
+        return None, speller, f"every alternative of {exc.args[0]} refused where the walk stood"
+    if target is not None and speller.hit is None:
+        return None, speller, "the walk did not reach it"
+    if not _reads_as_spelled(out):
+        return None, speller, "the lexer reads a word otherwise"
+    text = _join(out).strip("\n")
+    problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
+    if problem is not None:
+        return None, speller, f"refused: {str(problem).splitlines()[0]}"
+    return text, speller, ""
+
+
+_CACHE: dict[tuple[str, str, bool], Any] = {}
+"""Per process, what each rules' texts are spelled and compiled with (by fingerprint): their words, the tile's kind."""
+
+
+def _words(rules: Rules, loot: bool) -> dict[str, tuple[str, ...]]:
+    key = (rules.fingerprint, "words", loot)
+    if key not in _CACHE:
+        _CACHE[key] = vocabulary(rules, names=() if loot else (MOD,))
+    words: dict[str, tuple[str, ...]] = _CACHE[key]
+    return words
+
+
+def _tile_kind(rules: Rules) -> str:
+    """The loot kind a fuzzed tile replaces (the contract fuzzer's first choice)."""
+    key = (rules.fingerprint, "kind", True)
+    if key not in _CACHE:
+        _CACHE[key] = _tile_kinds(rules)[0]
+    kind: str = _CACHE[key]
+    return kind
+
+
+# ------------------------------------------------------------------ the text as a card or tile
+@attrs.frozen
+class _Card:
+    """A spelled text compiled as the loader compiles it, and the rules that hold it."""
+
+    text: str
+    canonical: str
+    rules: Rules
+    feature: str  # the character's name or the tile's kind
+    timing: str  # the first timing it has, in day order
+
+
+def _card(base: Rules, text: str, loot: bool) -> _Card | None:
+    names = frozenset([*(c.name for c in base.characters if "#" not in c.name), *(() if loot else (MOD,))])
+    vocab = checker.Vocabulary(names, frozenset(base.kinds), bool(base.board.track_income))
+    kind = _tile_kind(base) if loot else ""
+    try:
+        abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
+        if loot:
+            abilities = once_for_own_kind(abilities, kind)
+        checker.check(abilities, vocab, _report, loot=loot)
+        compiled = tuple(compile_ability(a, _report, kinds=vocab.kinds) for a in abilities)
+    except CardError:
+        return None
+    timing = next((t for t in _TIMINGS if any(c.timing == t for c in compiled)), "sun")
+    if loot:
+        old = next(s for s in base.loot if s.kind == kind)
+        tile = LootSpec(kind=kind, side=old.side, count=old.count, text=text, abilities=abilities, compiled=compiled)
+        rules = attrs.evolve(base, loot=tuple(tile if s.kind == kind else s for s in base.loot))
+        return _Card(text, render(abilities), rules, kind, timing)
+    rank = _rank(base)
+    spec = CharacterSpec(name=MOD, rank=rank, text=text, abilities=abilities, compiled=compiled,
+                         takes_loot=not any(c.passive and c.timing == "dusk" for c in compiled))
+    board = base.board
+    if board.tie_break == "tie_breakers":  # printed tie-breakers: the mod card borrows its neighbour rank's
+        below = max(r for r in board.tie_breakers if r < rank)
+        board = attrs.evolve(board, tie_breakers={**board.tie_breakers, rank: board.tie_breakers[below]})
+    rules = attrs.evolve(base, board=board, characters=_with(base.characters, [spec]))
+    return _Card(text, render(abilities), rules, MOD, timing)
+
+
+def _rank(rules: Rules) -> float:
+    """A rank in the middle of the deck that no card has (the island order around it then matters)."""
+    ranks = sorted(c.rank for c in rules.characters if not c.neutral)
+    taken = {c.rank for c in rules.characters}
+    middle = ranks[len(ranks) // 2] + 0.5
+    while middle in taken:
+        middle += 0.25
+    return middle
+
+
+def _report(message: str, line: int, column: int, expected: str) -> CardError:
+    return CardError(message, path="<text>", line=line, column=column, expected=expected)
+
+
+# ------------------------------------------------------------------ positions and results
+def _positions(card: _Card, seed: int) -> list[tuple[str, FocusedPosition]]:
+    """The focused positions a pair is played in (those the rules can build), one per variant."""
+    rules = card.rules
+    out = []
+    for variant in VARIANTS:
+        rng = random.Random(_seed(seed, variant))
+        players = 2 if variant == "2 players" else None
+        try:
+            position = focused_position(rules, players, [card.feature], rng=rng, phase=card.timing)
+            setup = _setup(rules, position, variant, rng)
+        except ValueError:
+            continue
+        out.append((variant, attrs.evolve(position, setup=setup)))
+    return out
+
+
+def _setup(rules: Rules, position: FocusedPosition, variant: str, rng: random.Random) -> dict[str, Any]:
+    if variant in ("empty", "no bag", "last day"):
+        return _vary(rules, position, variant, rng)
+    setup: dict[str, Any] = _copy(position.setup)
+    seats = setup["players"]
+    board = rules.board
+    if variant == "last voyage":
+        setup["voyage"] = len(board.voyage_days)
+        setup["day"] = min(setup["day"], board.voyage_days[-1])
+    elif variant == "ties":
+        coins = max(s.get("doubloons", 0) for s in seats)
+        keep = min(len(s["loot"]) for s in seats)
+        for s in seats:
+            s["doubloons"] = coins
+            s["loot"] = s["loot"][:keep]
+    elif variant == "left != right":
+        you = position.featured[0].seat or 0  # a token of today's loot is nobody's yet
+        n = len(seats)
+        if n > 2:  # one neighbour rich, the other with nothing but its play
+            rich, poor = seats[(you + 1) % n], seats[(you - 1) % n]
+            rich["doubloons"] = rich.get("doubloons", 0) + 7
+            poor["doubloons"] = 0
+            poor["loot"], poor["ship"], poor["graveyard"] = [], [], []
+    return setup
+
+
+def _copy(value: Any) -> Any:
+    import json
+
+    return json.loads(json.dumps(value))
+
+
+def _answer(seed: int, d: Decision) -> str:
+    """The same answer to the same question: drawn from the question (who, what kind, which keys), not the game."""
+    keys = d.keys()
+    return keys[_seed(seed, d.player, d.kind, *keys) % len(keys)]
+
+
+def _outcome(rules: Rules, position: FocusedPosition, seed: int) -> tuple[Any, ...] | None:
+    """The state when the focus day ends (None: the game failed)."""
+    try:
+        game: Game = position.answer(new_game(rules, position.players, position.seed, setup=position.setup,
+                                              log=False))
+        day = (position.setup["voyage"], position.setup["day"])
+        for _ in range(_DECISIONS):
+            d = game.decision
+            if d is None or (game.voyage, game.day) != day:
+                break
+            game = game.choose(_answer(seed, d))
+        s = game.state
+        return (game.voyage, game.day, s.seats, s.track, s.days, s.bag, s.island, s.aside, s.extra)
+    except Exception:  # noqa: BLE001 - a failing game is the contract fuzzer's finding; here it compares nothing
+        return None
+
+
+# ------------------------------------------------------------------ one production
+@attrs.frozen
+class _Found:
+    entry: ProductionCoverage
+    credits: tuple[tuple[str, int, str], ...]  # (rule, index, why): siblings that mattered against it
+    games: int
+
+
+def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Found:
+    """Spell ``production`` up to ``tries`` times and play each text against its siblings."""
+    g = _grammar()
+    alts = g.alternatives[production.rule]
+    trigger = production.rule in _trigger_only()
+    root = "start" if production.rule in _start_only() else _ROOT
+    roles = [(t, loot) for loot in (False, True) for t in _TIMINGS if not (loot and t == "sun")]
+    random.Random(_seed(seed, production.label, "roles")).shuffle(roles)
+    reasons: Counter[str] = Counter()
+    texts = pairs = games = 0
+    synonyms = 0
+    credits: list[tuple[str, int, str]] = []
+    for attempt in range(tries * 8):
+        if texts >= tries:
+            break
+        rng = random.Random(_seed(seed, production.label, attempt))
+        timing, loot = roles[attempt % len(roles)]  # every timing, as a character and as a tile, in turn
+        if production.rule == "timing":  # the effect is spelled for the timing the trigger's words name
+            timing = _named_timing(alts[production.index], timing, loot)
+        for _ in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
+            walk_seed = rng.randrange(2**32)
+            text, speller, why = _spell(rules, production, walk_seed, timing, loot, grammar_trigger=trigger,
+                                        root=root)
+            if text is not None:
+                break
+            reasons[why] += 1
+        if text is None:
+            continue
+        card = _card(rules, text, loot)
+        if card is None:
+            reasons["refused when compiled"] += 1
+            continue
+        texts += 1
+        assert speller.hit is not None
+        path = speller.hit
+        siblings = [a for a in speller.allowed[path] if a is not alts[production.index]]
+        rng.shuffle(siblings)
+        others: list[tuple[int, _Card]] = []
+        for alt in siblings:
+            if len(others) >= SIBLINGS:
+                break
+            force = {**speller.chosen, path: alt}
+            other_text, _, _ = _spell(rules, None, walk_seed, timing, loot, force, trigger, root)
+            other = _card(rules, other_text, loot) if other_text is not None and other_text != text else None
+            if other is None:
+                continue
+            if other.canonical == card.canonical:
+                synonyms += 1
+                continue
+            others.append((alts.index(alt), other))
+        if not others:
+            reasons["no sibling spelled differently here"] += 1
+            continue
+        for variant, position in _positions(card, _seed(seed, production.label, attempt, "position")):
+            answers = _seed(seed, production.label, attempt, variant, "answers")
+            mine = _outcome(card.rules, position, answers)
+            games += 1
+            if mine is None:
+                continue
+            for index, other in list(others):
+                pairs += 1
+                games += 1
+                theirs = _outcome(other.rules, position, answers)
+                if theirs is not None and theirs != mine:
+                    why = f"{card.text!r} against {other.text!r} ({variant}, {position.players} players)"
+                    credits.append((production.rule, index, why))
+                    entry = ProductionCoverage(production.label, production.rule, production.index, MATTERED,
+                                               texts, pairs, why)
+                    return _Found(entry, tuple(credits), games)
+        reasons["the siblings tried gave the same results"] += 1
+    if texts == 0:
+        why = reasons.most_common(1)[0][0] if reasons else "not tried"
+        return _Found(ProductionCoverage(production.label, production.rule, production.index, NOT_SPELLED, 0, 0,
+                                         why), (), games)
+    if pairs == 0 and synonyms:
+        return _Found(ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
+                                         "every sibling spelled here has the same canonical wording"), (), games)
+    if not production.slot:
+        why = "a rule of one alternative: no sibling to compare with"
+    elif pairs:
+        why = f"{pairs} pairs played, {texts} texts: the day ended the same with each sibling tried"
+    else:
+        why = "no sibling spelled differently where it stood"
+    return _Found(ProductionCoverage(production.label, production.rule, production.index, NO_EFFECT, texts, pairs,
+                                     why), tuple(credits), games)
+
+
+def _named_timing(alt: _Alt, timing: str, loot: bool) -> str:
+    """The timing a ``timing`` alternative's words name ("day": sun, "night": moon, "... voyage": anchor)."""
+    words = alt.words
+    named = "sun" if "day" in words else "moon" if "night" in words else "anchor" if "voyage" in words else timing
+    return "dusk" if loot and named == "sun" else named
+
+
+def _cover_task(task: tuple[str, list[Production], int, int]) -> list[_Found]:
+    args, chunk, seed, tries = task
+    rules = _worker_rules(args)
+    return [_cover(rules, p, seed, tries) for p in chunk]
+
+
+# ------------------------------------------------------------------ the run
+def coverage(rules: Rules, *, seed: int = 0, tries: int = 3, jobs: int = 1, only: Sequence[str] = (),
+             progress: Callable[[int], None] | None = None) -> CoverageReport:
+    """Which productions of the grammar were seen to matter (see the module docstring).
+
+    Each production is spelled into up to ``tries`` accepted texts, each played against up to
+    ``SIBLINGS`` siblings in every position of ``VARIANTS`` until a pair differs.  A sibling that
+    mattered against a production is covered by the same pair.  ``only`` limits the run to the
+    productions of these rules.  ``rules`` come from ``load_rules``.
+    """
+    if not rules.load_args:
+        raise ValueError("coverage plays texts in the rules as loaded: give rules made by load_rules")
+    if rules.uncharted:
+        raise ValueError("run coverage with fixed loot sides (not loot='uncharted'): a tile replaces one side")
+    started = time.perf_counter()
+    wanted = [p for p in productions() if not only or p.rule in only]
+    args = _args_json(rules)
+    from .fuzz import _WORKER_LOCK, _WORKER_RULES
+
+    with _WORKER_LOCK:
+        _WORKER_RULES.setdefault(args, rules)
+    size = 8
+    tasks = [(args, wanted[i:i + size], seed, tries) for i in range(0, len(wanted), size)]
+    found: list[_Found] = []
+    for chunk in _map(_cover_task, tasks, jobs, progress=progress, sizes=[len(t[1]) for t in tasks]):
+        found += chunk
+    credited = {(rule, index): why for f in found for rule, index, why in f.credits}
+    entries = []
+    for f in found:
+        e = f.entry
+        if e.status != MATTERED and (e.rule, e.index) in credited:
+            e = attrs.evolve(e, status=MATTERED, why=f"as the sibling in {credited[e.rule, e.index]}")
+        entries.append(e)
+    edition = str(rules.load_args.get("edition", rules.board.title))
+    return CoverageReport(edition, seed, tries, tuple(entries), sum(f.games for f in found),
+                          time.perf_counter() - started)
