@@ -695,6 +695,9 @@ def package_copy(package: Path = PACKAGE) -> Iterator[Path]:
 def _run_check(root: Path, cards: Sequence[str], tests: Sequence[str], texts: Path, fuzz_seed: int,
                timeout: float, fuzz_after: int = FUZZ_AFTER) -> dict[str, Any]:
     """The kill check in a subprocess on the copy at ``root``; a timeout kills its whole process group."""
+    # Hypothesis keeps failing examples in .hypothesis/ under the working folder and replays them first: one
+    # mutant's failure would kill every later one.  Each check starts without it.
+    shutil.rmtree(root / ".hypothesis", ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, "-m", "libertalia.testing.engine_mutants", "--check", "--root", str(root),
            "--texts", str(texts), "--fuzz-seed", str(fuzz_seed), "--fuzz-after", str(fuzz_after),
@@ -787,6 +790,7 @@ def _parser() -> argparse.ArgumentParser:
                                             "tests and the contract fuzzer catch them (docs/testing.md).")
     p.add_argument("--mutants", type=int, default=64, help="how many mutants to sample (default 64)")
     p.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    p.add_argument("--pick", default="", help="only these of the sample, by number (1-based, comma-separated)")
     p.add_argument("--skip", type=int, default=0,
                    help="leave out the sample's first N mutants (to share a sample between runs)")
     p.add_argument("--tests", nargs="*", default=[], help="more test paths for the kill check, after KILL_TESTS")
@@ -812,7 +816,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.tests = args.rest
         return _check(args)
     every = enumerate_mutants()
-    chosen = every if args.list and args.mutants == 0 else sample(every, args.mutants, args.seed)[args.skip:]
+    chosen = every if args.list and args.mutants == 0 else sample(every, args.mutants, args.seed)
+    if args.pick:
+        chosen = [chosen[int(i) - 1] for i in args.pick.split(",")]
+    chosen = chosen[args.skip:]
     if args.list:
         counts: dict[str, int] = {}
         for m, _ in every:
