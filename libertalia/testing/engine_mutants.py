@@ -105,6 +105,8 @@ EQUIVALENT: dict[str, str] = {
     "actions.py:GainCoins.act+4:number:0 -> 1":
         "n = 1 then goes to w.lose(seat, -1), which is w.gain(seat, 1): coins are never negative, so the floor "
         "never bites, and at anchor net -= -1 is net += 1",
+    "actions.py:_tokens+1:condition:slot >= 0 -> True":
+        "leave_mark tests slot >= 0 itself: the guard only saves building the mark",
 }
 """Survivors no test can kill, by ``Mutant.key``, with the reason (from a reviewed run)."""
 
