@@ -198,7 +198,7 @@ class FocusedPosition:
         if gone.zone == "day loot":
             today = setup["loot"][0]
             today.remove(gone.name)
-            spare = _bag_left(rules, setup)
+            spare = bag_left(rules, setup)
             quiet = [k for k in rules.kinds if spare[k] > 0 and not rules.for_game(self.seed).loot_spec(k).has("dusk")]
             if quiet:
                 today.append(quiet[0])
@@ -745,7 +745,27 @@ def _tokens(src: Source, bag: Counter[str], n: int) -> list[str]:
     return out
 
 
-def _bag_left(rules: Rules, setup: dict[str, Any]) -> Counter[str]:
+def empty_bag(rules: Rules, setup: dict[str, Any], players: int, rng: random.Random) -> None:
+    """Empty the bag of a setup, in place: every day left of the voyage laid out in full, and every other
+    token dealt round the seats' loot.  A position for words about the bag when it holds nothing."""
+    board = rules.board
+    left = bag_left(rules, setup)
+    declared = [list(day) for day in setup.get("loot", [])]
+    days_left = board.voyage_days[setup["voyage"] - 1] - setup["day"] + 1
+    per_day = board.loot_per_day_for(players)
+    pool = [k for k in rules.kinds for _ in range(max(0, left[k]))]
+    rng.shuffle(pool)
+    declared += [[] for _ in range(days_left - len(declared))]
+    for day in declared:
+        while len(day) < per_day and pool:
+            day.append(pool.pop())
+    setup["loot"] = declared
+    seats = setup["players"]
+    for i, kind in enumerate(pool):
+        seats[i % len(seats)]["loot"].append(kind)
+
+
+def bag_left(rules: Rules, setup: dict[str, Any]) -> Counter[str]:
     """The tokens a setup leaves in the bag: the board's, less the held and declared ones."""
     left: Counter[str] = Counter(dict(rules.board.bag))
     for seat in setup["players"]:

@@ -45,7 +45,7 @@ from ...engine.specs import CharacterSpec, LootSpec, Rules
 from ...errors import LibertaliaError, UnverifiedLootWarning, UnverifiedSoloWarning
 from ...game import Game, Observation, new_game
 from ...state import Decision
-from ..focus import FocusedPosition, focused_position
+from ..focus import FocusedPosition, empty_bag, focused_position
 from ..repro import reproduction
 from ..texts import card_texts, text_problem
 from .trace import StepViolation, Tracer, traced
@@ -656,25 +656,7 @@ def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ran
             seat["graveyard"] = []
             seat["loot"] = [p.name for p in mine if p.zone == "loot"]
         return setup
-    # An empty bag: every day left of the voyage laid out, and every other token held.
-    left: Counter[str] = Counter(dict(board.bag))
-    for seat in seats:
-        left.subtract(seat["loot"])
-    declared = [list(d) for d in setup.get("loot", [])]
-    for day in declared:
-        left.subtract(day)
-    days_left = board.voyage_days[setup["voyage"] - 1] - setup["day"] + 1
-    per_day = board.loot_per_day_for(position.players)
-    pool = [k for k in rules.kinds for _ in range(max(0, left[k]))]
-    rng.shuffle(pool)
-    while len(declared) < days_left:
-        declared.append([])
-    for day in declared:
-        while len(day) < per_day and pool:
-            day.append(pool.pop())
-    setup["loot"] = declared
-    for i, kind in enumerate(pool):
-        seats[i % len(seats)]["loot"].append(kind)
+    empty_bag(rules, setup, position.players, rng)
     return setup
 
 

@@ -24,7 +24,7 @@ import attrs
 
 from ...engine.specs import Rules
 from ..differential import Difference, Outcome, compare, distribution, load_wordings, shrink, total_variation
-from ..focus import Feature, FocusedPosition, focused_position
+from ..focus import Feature, FocusedPosition, bag_left, empty_bag, focused_position
 from .catalogue import CATALOGUE
 from .family import VARIANTS, WORDS, Family
 
@@ -121,7 +121,7 @@ def _quiet(rules: Rules, position: FocusedPosition, rng: random.Random) -> Focus
             return position
         seat["hand"][seat["hand"].index(plays[i])] = plays[i] = calm[rng.randrange(len(calm))]
     if "loot" not in setup:
-        left = _bag_left(rules, setup)
+        left = bag_left(rules, setup)
         quiet = [k for k in rules.kinds for _ in range(max(0, left[k])) if not game_rules.loot_spec(k).has("dusk")]
         rng.shuffle(quiet)
         setup["loot"] = [quiet[:rules.board.loot_per_day_for(position.players)]]
@@ -149,32 +149,11 @@ def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ran
             seat["doubloons"] = 0 if variant == "broke" else 7
     elif variant == "holds map":
         owner = next((p.seat for p in position.featured if p.seat is not None), 0)
-        if _bag_left(rules, setup)["map"] > 0:
+        if bag_left(rules, setup)["map"] > 0:
             seats[owner]["loot"].append("map")
     elif variant == "empty bag":
-        left = _bag_left(rules, setup)
-        declared = [list(d) for d in setup.get("loot", [])]
-        days_left = board.voyage_days[setup["voyage"] - 1] - setup["day"] + 1
-        per_day = board.loot_per_day_for(position.players)
-        pool = [k for k in rules.kinds for _ in range(max(0, left[k]))]
-        rng.shuffle(pool)
-        declared += [[] for _ in range(days_left - len(declared))]
-        for day in declared:
-            while len(day) < per_day and pool:
-                day.append(pool.pop())
-        setup["loot"] = declared
-        for i, kind in enumerate(pool):
-            seats[i % len(seats)]["loot"].append(kind)
+        empty_bag(rules, setup, position.players, rng)
     return setup
-
-
-def _bag_left(rules: Rules, setup: dict[str, Any]) -> Counter[str]:
-    left: Counter[str] = Counter(dict(rules.board.bag))
-    for seat in setup["players"]:
-        left.subtract(seat.get("loot", ()))
-    for day in setup.get("loot", ()):
-        left.subtract(day)
-    return left
 
 
 # ------------------------------------------------------------------ checking
