@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import functools
-import tempfile
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +28,7 @@ from libertalia.testing.contracts import (
 from libertalia.testing.contracts.oracle import View, seats, truth
 from libertalia.testing.contracts.snapshot import Snap
 from tests.helpers import galecrest, patches_engine
+from tests.test_contracts import _mod
 
 # ------------------------------------------------------------------ planted bugs
 Plant = Callable[[pytest.MonkeyPatch, Counter[str]], None]
@@ -178,15 +177,6 @@ def test_you_just_took_a_loot_means_a_token_of_any_kind() -> None:
 
 
 # ------------------------------------------------------------------ facts that hold whatever the words say
-@functools.cache
-def _mod(text: str) -> lt.Rules:
-    """Galecrest with one mod card, rank 41.5, whose text is ``text``."""
-    with tempfile.TemporaryDirectory() as folder:
-        body = "".join(f"  {line}\n" for line in text.splitlines())
-        (Path(folder) / "mod.yaml").write_text(f"name: Fuzzed Corsair\nrank: 41.5\ntext: |\n{body}", encoding="utf-8")
-        return lt.load_rules("galecrest", extra_cards=[folder])
-
-
 def _traced(text: str, setup: dict[str, Any]) -> list[StepViolation]:
     tracer = Tracer()
     game = lt.new_game(traced(_mod(text), tracer), 2, 0, setup=setup)
