@@ -74,6 +74,7 @@ class _Arm:
     pc: int  # where the asker stands
     label: str
     changed: bool = False
+    asked: bool = False  # a step of the option stopped for an answer: that answer may leave it changing nothing
 
 
 class Tracer:
@@ -134,6 +135,10 @@ class Tracer:
             self._violate(step, pc, problems, w, f)
         if outcome != "suspended":
             self._options(step, pc, nxt, bool(seen.changed), w, f)
+        else:
+            arm = self._arms.get((_depth(w, f), f.source, f.index, f.seat, f.this))
+            if arm is not None and arm.start <= pc < arm.end:
+                arm.asked = True
 
     def _violate(self, step: Any, pc: int, problems: list[str], w: Work, f: Frame) -> None:
         self.broken += 1
@@ -145,7 +150,10 @@ class Tracer:
             tuple(problems), tuple(w.history), w.voyage, w.day, w.step))
 
     def _options(self, step: Any, pc: int, nxt: int | None, changed: bool, w: Work, f: Frame) -> None:
-        """An option taken must change something (an option that cannot is never offered)."""
+        """An option taken must change something (an option that cannot is never offered), unless a choice
+        made while carrying it out chose a way that changes nothing: "you may give every loot you hold to
+        the owner of another character, then discard it" may be given to your own character (E36), which
+        the offer could not know."""
         key = (_depth(w, f), f.source, f.index, f.seat, f.this)
         arm = self._arms.get(key)
         if arm is not None:
@@ -155,7 +163,7 @@ class Tracer:
                 arm.changed = arm.changed or changed
                 if pc == arm.end - 1:
                     del self._arms[key]
-                    if not arm.changed:
+                    if not arm.changed and not arm.asked:
                         self._violate(arm.asker, arm.pc, [
                             f"it offered {arm.label}, which changed nothing when taken: an option that "
                             "cannot change anything is never offered"], w, f)
