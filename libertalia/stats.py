@@ -15,7 +15,7 @@ import threading
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import Any
 
@@ -229,11 +229,8 @@ def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequ
         yield from _run_chunks(executor, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         return
     # Workers die with this process, even killed outright (``_lifeline``): none is left playing.
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_lifeline.tie_to_parent, initargs=(os.getpid(),)) as pool:
-        try:
-            yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
-        finally:
-            pool.shutdown(cancel_futures=True)
+    with _lifeline.worker_pool(jobs) as pool:
+        yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
 
 
 def _run_chunks(executor: Executor, args_json: str, players: int, seed: int, games: int, bots: tuple[str, ...],
