@@ -56,6 +56,8 @@ RUN_PREFIX = "libertalia-run-"
 WORKER_PREFIX = "worker-"
 
 _scratch: list[Path] = []  # this worker's scratch folder, once made (a list: no global statement)
+_owned: list[tuple[int, Path]] = []  # (parent, folder): what ``guard`` removes once that parent is gone
+_group: list[bool] = []  # [True]: this process leads a process group of its own, ended with it (``guard``)
 
 
 @contextlib.contextmanager
@@ -86,6 +88,18 @@ def start_worker(parent: int, run: str) -> None:
     tie_to_parent(parent)
 
 
+def guard(parent: int, remove: Path) -> None:
+    """For a subprocess (not a pool worker) started with a session of its own: the same tie to ``parent``.
+
+    When ``parent`` dies, ``remove`` (the parent's throwaway folder, which it can no longer remove)
+    goes, and so does this process's group: whatever this process started, then itself.  Used by
+    ``testing.engine_mutants``, whose kill check runs in a subprocess on a copy of the package.
+    """
+    _owned[:] = [(parent, remove)]
+    _group[:] = [os.getpgrp() == os.getpid()]  # never a group it does not lead (a shell's job)
+    tie_to_parent(parent)
+
+
 def clear_scratch() -> None:
     """Remove this worker's scratch folder, and the run folder once no other worker's is left in it."""
     for scratch in _scratch:
@@ -108,6 +122,12 @@ def tie_to_parent(parent: int) -> None:
 def _end(signum: int = signal.SIGTERM, frame: FrameType | None = None) -> None:
     """SIGTERM: parent gone (or the worker killed on purpose): the files removed, the process ended at once."""
     clear_scratch()
+    for parent, folder in _owned:
+        if os.getppid() != parent:  # the parent is gone (a SIGTERM from elsewhere leaves its folder be)
+            shutil.rmtree(folder, ignore_errors=True)
+    if _group and _group[0]:
+        with contextlib.suppress(OSError):
+            os.killpg(os.getpid(), signal.SIGKILL)
     os._exit(1)
 
 

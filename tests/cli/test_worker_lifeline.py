@@ -114,3 +114,32 @@ def _make_temporary_folder(_: int) -> str:
     import tempfile
 
     return tempfile.mkdtemp(prefix="task-")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_engine_mutants_check_goes_with_a_run_killed_outright(tmp_path: Path) -> None:
+    """The engine-mutation run's kill check (a subprocess with a session of its own) and its package copy go too."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "TMPDIR": str(tmp), "LIBERTALIA_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.Popen([sys.executable, "-m", "libertalia.testing.engine_mutants", "--mutants", "1",
+                            "--fuzz-texts", "2", "--only-tests", "tests/language"], cwd=ROOT, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                           preexec_fn=_default_signals)
+    checks: list[int] = []
+    try:
+        assert _wait_for(lambda: bool(_children(run.pid)), 240), "the kill check never started"
+        checks = _children(run.pid)
+        time.sleep(1)  # the check is running the tests
+        assert run.poll() is None and any(tmp.iterdir())
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(timeout=30)
+        assert _wait_for(lambda: not any(_running(c) for c in checks), 30), "the kill check outlived its run"
+        assert _wait_for(lambda: not any(tmp.iterdir()), 10), f"left behind: {sorted(tmp.iterdir())}"
+    finally:
+        for group in (*checks, run.pid):  # each leads a session of its own, started here
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            run.wait(timeout=30)
