@@ -7,7 +7,8 @@ same game, which makes records small, diffable save files and bug reports.
 A record also names the rules it was played with (edition and loot sides, a
 fingerprint of every board, card, loot and grammar file, and the library
 version) and refuses to replay when they now load differently.  Anything wrong
-with a record raises ``RecordError``, naming the field.
+with a record raises ``RecordError``, naming the field.  ``parse_moves`` reads the seed and
+answers alone with the same checks (``libertalia.spiel``'s serialised states).
 
 A record read from a file or text names the mod folders (and board file) it was played with,
 and replaying it reads them: only those under the record's folder or the current folder are
