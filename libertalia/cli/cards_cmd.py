@@ -21,6 +21,7 @@ from ..syntax.ast import fields as ast_fields
 from ..syntax.ast import is_node
 from . import console, echo, echo_json, friendly_errors, load, rules_args
 from .contracts_cmd import contracts
+from .diff_cmd import diff
 from .interactions_cmd import interactions
 from .mutate_cmd import mutate
 from .terminal import safe_text
@@ -37,6 +38,7 @@ def cards() -> None:
 cards.add_command(interactions)
 cards.add_command(contracts)
 cards.add_command(mutate)
+cards.add_command(diff)
 
 
 _CARDS = click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),
