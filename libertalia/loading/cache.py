@@ -235,6 +235,8 @@ def _set_aside_folder(root_fd: int, root: Path, problem: str) -> bool:
         if _exists(root_fd, aside):
             return False
         os.rename(FOLDER, aside, src_dir_fd=root_fd, dst_dir_fd=root_fd)
+    except FileNotFoundError:
+        return True  # another process moved it first
     except OSError:
         _warn(f"{root / FOLDER} is not the cache's own folder ({problem}) and cannot be moved aside: "
               "no cache is used")
@@ -382,7 +384,7 @@ def load(kind: str, full_key: bytes | None, codec: Codec) -> Any | None:
     data, st = _read(folder, name)
     if data is None:
         if st is not None:
-            _set_aside(folder, name, "not a regular file of yours of at most 4 MB", st)
+            _set_aside(folder, name, "not a regular file of at most 4 MB that you alone may write", st)
         return None
     start = len(FORMAT) + 2 * _DIGEST
     body = memoryview(data)[start:]
