@@ -12,7 +12,8 @@ folder holds is the user's and is never read, changed or removed.  The cache's f
 marked by a ``CACHEDIR.TAG`` (https://bford.info/cachedir/, so backup tools skip it) and
 made whole under a temporary name before it takes its place, so a folder of that name
 without the tag was not made here.  Nothing is deleted but what the cache wrote: entries
-and temporary files of its own names that start with its own first bytes.  Anything else
+and temporary files of its own names that start with its own first bytes, and a folder
+left half made by a process that died, holding only the cache's own tag.  Anything else
 found where the cache looks (a folder of that name that is not the cache's, a sub-folder, a
 link, an entry that fails a check) is moved into a ``set-aside`` folder, or beside the
 cache's folder, and named in a ``CacheWarning``: never removed, so a mistaken setting costs
@@ -197,6 +198,7 @@ def _make_folder(root_fd: int) -> bool:
     not one the cache made.  False if the chosen folder cannot be written; True when the
     folder is in place, by this process or another.
     """
+    _clear_dead_makings(root_fd)
     temporary = f".{FOLDER}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
         os.mkdir(temporary, 0o700, dir_fd=root_fd)
@@ -222,6 +224,39 @@ def _make_folder(root_fd: int) -> bool:
         with contextlib.suppress(OSError):
             os.rmdir(temporary, dir_fd=root_fd)  # only ever ours, and empty
     return True
+
+
+_MAKING_NAME = re.compile(r"\.libertalia-cache\.[0-9]+\.[0-9a-f]{8}\.tmp")
+
+
+def _clear_dead_makings(root_fd: int) -> None:
+    """Remove the folders ``_make_folder`` left half made when its process died, and only those.
+
+    Such a folder is known by its name, its owner and mode, its age and what it holds: at
+    most the tag, byte for byte as the cache writes it.  Anything else is left as it is.
+    """
+    try:
+        names = [n for n in os.listdir(root_fd) if _MAKING_NAME.fullmatch(n)]
+    except OSError:
+        return
+    for name in names:
+        try:
+            fd = os.open(name, _OPEN_FLAGS | os.O_DIRECTORY | _NO_FOLLOW, dir_fd=root_fd)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not _private(st) or time.time() - st.st_mtime < STALE_SECONDS or not set(os.listdir(fd)) <= {TAG}:
+                continue
+            if os.listdir(fd):
+                if _read(fd, TAG, limit=4096)[0] != TAG_TEXT:
+                    continue
+                os.unlink(TAG, dir_fd=fd)
+            os.rmdir(name, dir_fd=root_fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def _stamp() -> str:

@@ -129,6 +129,21 @@ def test_something_else_in_the_caches_place_is_set_aside_and_named(chosen: Path,
     assert (place / "CACHEDIR.TAG").is_file() and len(list(place.iterdir())) > 50
 
 
+def test_a_folder_left_half_made_by_a_dead_process_is_cleared_and_nothing_like_it(chosen: Path) -> None:
+    """Item 2: a stale making folder holding only the cache's own tag goes; one holding anything else, or new, stays."""
+    dead, busy, alive = (chosen / f".{cache.FOLDER}.{n}.abcdef0{n}.tmp" for n in (1, 2, 3))
+    for folder in (dead, busy, alive):
+        folder.mkdir(mode=0o700)
+        (folder / "CACHEDIR.TAG").write_bytes(cache.TAG_TEXT)
+    (busy / "mine.txt").write_text("kept")
+    for folder in (dead, busy):
+        os.utime(folder, (1, 1))
+    before = _snapshot(chosen, skip=dead.name)
+    assert cache.save("test", b"key", 1, _PLAIN)
+    after = {k: v for k, v in _snapshot(chosen, skip=dead.name).items() if not k.startswith(cache.FOLDER)}
+    assert not dead.exists() and after == before and (chosen / cache.FOLDER / "CACHEDIR.TAG").is_file()
+
+
 def test_a_warning_shows_a_path_that_holds_control_characters_escaped(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 2 with item 1: the path a cache warning names passes through ``visible``: no raw ESC or BEL."""
