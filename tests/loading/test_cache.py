@@ -32,6 +32,10 @@ from libertalia.loading import cache, yamlcompose, yamlfile
 from libertalia.loading.codec import Codec
 from libertalia.syntax import ast
 
+# Most tests here damage or forge entries: the CacheWarning each one set aside gives is expected
+# (tests/loading/test_cache_folder.py asserts the warnings themselves).
+pytestmark = pytest.mark.filterwarnings("ignore::libertalia.errors.CacheWarning")
+
 _REPO = Path(__file__).resolve().parents[2]
 _PLAIN = Codec(())
 
