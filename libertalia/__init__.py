@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import (
     ArgumentError,
+    CacheWarning,
     CardError,
     DataError,
     GameNotOver,
@@ -75,8 +76,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "ArgumentError", "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameNotOver",
-    "GameRecord", "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
+    "ArgumentError", "BoardSpec", "CacheWarning", "CardError", "CharacterSpec", "DataError", "Decision", "Event",
+    "Game", "GameNotOver", "GameRecord", "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option",
+    "PlayerState",
     "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
     "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "events", "load_rules", "new_game", "parse", "play",
     "records", "render",

@@ -254,6 +254,10 @@ class StepBudgetExceeded(LibertaliaError, RuntimeError):
         super().__init__(f"{what}{involved}. This is probably a card text that loops.")
 
 
+class CacheWarning(UserWarning):
+    """Something the cache found where it looks and did not write, moved aside (never removed): the path is named."""
+
+
 class UnverifiedLootWarning(UserWarning):
     """Loaded loot tiles whose text is a reconstruction (``verified: false``), not the printed card."""
 
