@@ -197,6 +197,26 @@ def test_errors_are_the_same_from_a_warm_cache(cache_dir: Path, tmp_path: Path,
     assert "Wind Nimph" in messages[0][0] and messages[0][1] == 4
 
 
+@pytest.mark.filterwarnings("error::libertalia.errors.CacheWarning")
+def test_a_sound_entry_for_a_text_the_load_refuses_stays_and_warns_of_nothing(
+        cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modder's unknown card name fails the check of a sound stored tree: the text is at fault, not the
+    entry, so nothing is set aside (no warning, no file moved) and the entry serves the next load."""
+    text = "sun: discard a Sea Wrraith in your ship."
+    mod = _mod(tmp_path, f"name: Pirate\nrank: 41\ntext: |\n  {text}\n")
+    parser.parse(text, line=3, column=2, indent=2)  # stored, as `cards check` stores what it parsed
+    parser.save_parsed()
+    stored = set(_entries(cache_dir))
+    for _ in range(3):
+        _forget_parses(monkeypatch)
+        with pytest.raises(lt.CardError, match="Sea Wrraith"):
+            lt.load_rules("galecrest", extra_cards=[mod])
+    assert not (cache_dir / cache.FOLDER / cache.ASIDE).exists() and stored <= set(_entries(cache_dir))
+    _forget_parses(monkeypatch)
+    with _from_cache_only(monkeypatch):
+        parser.parse(text, line=3, column=2, indent=2)  # still served by the stored entry
+
+
 def test_a_file_that_does_not_read_is_never_stored(cache_dir: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Bad YAML or bad card text is reported from a real reading every time, at its exact place."""
