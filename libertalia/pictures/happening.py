@@ -1,0 +1,137 @@
+"""What is happening, in words and marks: the question asked, what the last step touched, who won.
+
+Everything is read from data, not from the engine's internal names: the question from the
+decision's kind, source and prompt, the marks from the last step's typed events
+(``libertalia.events``), the ranking from the seats' scores and the winners the game names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from .. import events as ev
+
+if TYPE_CHECKING:
+    from ..state import CardRef, Decision, Event, PlayerState
+
+_ASKS: dict[str, str] = {
+    "play_character": "picks a character to play today, in secret",
+    "choose_loot": "chooses loot",
+    "choose_character": "chooses a character",
+    "choose_option": "chooses one of the options",
+    "may": "decides whether to use an ability",
+    "order_abilities": "chooses which ability resolves next",
+}
+"""What a seat does when asked a decision of each kind, as a verb phrase ("seat 2 chooses loot")."""
+
+
+def base_name(name: str) -> str:
+    """A card's printed name: ``Cook#1`` (seat 1's Cook, held by another seat) is a Cook."""
+    return name.partition("#")[0]
+
+
+def question(d: Decision, island: Sequence[CardRef], ships: Sequence[Sequence[str]], kinds: Iterable[str]) -> str:
+    """The decision as a sentence about its seat: "seat 2 chooses loot for its Cook".
+
+    The source (the card or loot whose ability asks) is named as the asked seat's own ("its Cook")
+    when that seat has it on the island or in its ship, as another seat's when another has it,
+    and as "the" otherwise; a loot kind is "its saber"."""
+    verb = _ASKS.get(d.kind, "answers a question")
+    who = f"Seat {d.player}"
+    source = d.source
+    if not source:
+        return f"{who} {verb}"
+    if source in set(kinds):
+        return f"{who} {verb} for its {source}"
+    owners = [seat for seat, name in island if seat is not None and base_name(name) == source]
+    owners += [seat for seat, ship in enumerate(ships) if any(base_name(name) == source for name in ship)]
+    whose = "its" if d.player in owners else f"seat {owners[0]}'s" if owners else "the"
+    return f"{who} {verb} for {whose} {source}"
+
+
+@attrs.frozen
+class Marks:
+    """What the last step touched, each as (seat, name): the cards that acted or were played, the
+    tokens that joined a seat's loot, the cards discarded or moved, and the seats whose reputation
+    token moved.  Counted, so that two tokens of a kind taken mark two."""
+
+    acted: frozenset[tuple[int | None, str]] = frozenset()
+    played: frozenset[tuple[int | None, str]] = frozenset()
+    taken: Counter[tuple[int, str]] = attrs.field(factory=Counter)
+    discarded: Counter[tuple[int, str]] = attrs.field(factory=Counter)
+    moved: Counter[tuple[int, str]] = attrs.field(factory=Counter)
+    reputation: frozenset[int] = frozenset()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.acted or self.played or self.taken or self.discarded or self.moved or self.reputation)
+
+
+def marks(events: Iterable[Event], kinds: Iterable[str]) -> Marks:
+    """The marks of ``events`` (the last step's): read from their typed fields."""
+    loot = set(kinds)
+    acted: set[tuple[int | None, str]] = set()
+    played: set[tuple[int | None, str]] = set()
+    taken: Counter[tuple[int, str]] = Counter()
+    discarded: Counter[tuple[int, str]] = Counter()
+    moved: Counter[tuple[int, str]] = Counter()
+    reputation: set[int] = set()
+    for e in events:
+        actor = e.by_seat if isinstance(e, ev.Discarded) else e.seat
+        if isinstance(e, ev.PutOnIsland):
+            played.add((e.seat, e.card))
+            if e.cause and e.cause not in loot:
+                acted.add((e.seat, e.cause))
+        elif isinstance(e, ev.Played | ev.PilfererPlayed):
+            played.add((e.seat, e.card))
+        elif e.source and e.source not in loot and actor is not None:
+            acted.add((actor, e.source))
+        if isinstance(e, ev.LootTaken):
+            taken[(e.seat, e.loot)] += 1
+            if e.card:
+                acted.add((e.seat, e.card))
+        elif isinstance(e, ev.LootGiven):
+            taken.update((e.to_seat, kind) for kind in e.loot)
+        elif isinstance(e, ev.LootDrawn):
+            taken.update((e.seat, kind) for kind in e.loot)
+        elif isinstance(e, ev.LootSwapped) and e.to_seat is not None:
+            taken[(e.to_seat, e.loot)] += 1
+        elif isinstance(e, ev.Discarded):
+            discarded[(e.target_seat, e.target)] += 1
+        elif isinstance(e, ev.Moved | ev.KeptAboard) and e.card is not None:
+            moved[(e.seat, e.card)] += 1
+        elif isinstance(e, ev.TakenOver):
+            moved[(e.seat, f"{e.target}#{e.target_seat}")] += 1
+        elif isinstance(e, ev.ReputationChanged | ev.ReputationMovedTo | ev.Pushed | ev.ReputationOverflowed):
+            reputation.add(e.seat)
+    return Marks(frozenset(acted), frozenset(played), taken, discarded, moved, frozenset(reputation))
+
+
+def ranking(players: Sequence[PlayerState], winners: Sequence[int]) -> list[tuple[int, PlayerState]]:
+    """The seats by final score, best first, the winners first among equals; each with its place
+    (equal scores share a place, except that a winner on the tie-break places above the others)."""
+    order = sorted(players, key=lambda p: (-p.score, p.seat not in winners, p.seat))
+    out: list[tuple[int, PlayerState]] = []
+    for i, p in enumerate(order):
+        prev = order[i - 1] if i else None
+        same = prev is not None and prev.score == p.score and (prev.seat in winners) == (p.seat in winners)
+        out.append((out[-1][0] if same else i + 1, p))
+    return out
+
+
+def winner_line(players: Sequence[PlayerState], winners: Sequence[int], automa: int | None) -> str:
+    """"Seat 2 wins with 54 points"; a shared win names every winner, a win on the tie-break says so."""
+    if not winners:
+        return "The game is over"
+    best = players[winners[0]].score
+    names = [("Automa" if w == automa else f"Seat {w}") for w in winners]
+    if len(winners) > 1:
+        return f"{', '.join(names[:-1])} and {names[-1]} share the win with {best} points"
+    tied = [p.seat for p in players if p.score == best]
+    tie = f" (tied with {', '.join(f'seat {t}' for t in tied if t != winners[0])}; wins on reputation)" \
+        if len(tied) > 1 else ""
+    return f"{names[0]} wins with {best} points{tie}"
