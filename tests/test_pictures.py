@@ -115,7 +115,7 @@ def test_loot_tokens_show_their_values_on_the_side_in_play() -> None:
         for kind, token in tokens.items():
             title = token.find(f"{SVG}title")
             assert title is not None and f"({side} side)" in (title.text or "")
-            values = [t.text for t in token.iter(f"{SVG}text") if t.get("class") == "value"]
+            values = [t.text for t in token.iter(f"{SVG}text") if "value" in t.get("class", "").split()]
             coins = [c for a in rules.loot_spec(kind or "").compiled for c in a.coins or ()]
             for c in coins:
                 assert any(f"{c:+d}" in (v or "") for v in values), (kind, values)

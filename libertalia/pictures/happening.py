@@ -53,6 +53,17 @@ def question(d: Decision, island: Sequence[CardRef], ships: Sequence[Sequence[st
     return f"{who} {verb} for {whose} {source}"
 
 
+def _stems(sentence: str) -> set[str]:
+    words = "".join(ch if ch.isalnum() else " " for ch in sentence.lower()).split()
+    return {word.removesuffix("s") for word in words}
+
+
+def says_more(prompt: str, headline: str) -> bool:
+    """Whether the decision's own prompt ("choose loot for your Cook") adds words to the headline built
+    from it ("Seat 2 chooses loot for its Cook"): only then is it shown beneath, so nothing is said twice."""
+    return not _stems(prompt) <= _stems(headline) | {"your", "you"}
+
+
 @attrs.frozen
 class Marks:
     """What the last step touched, each as (seat, name): the cards that acted or were played, the

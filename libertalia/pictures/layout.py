@@ -11,10 +11,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import attrs
+
 from ..tableview import Seen
-from .happening import Marks, base_name, marks, question, ranking, winner_line
+from .happening import Marks, base_name, marks, question, ranking, says_more, winner_line
 from .parts import MARK, Piece, box, card, flow, token, words
-from .text import FONT, attr, label, width, wrap
+from .text import FONT, INK, STYLE, attr, label, width, wrap
 
 if TYPE_CHECKING:
     from ..engine.specs import Rules
@@ -57,7 +59,7 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     the last step (what they touched is marked) and ``winners`` the winners of a finished game.
     """
     kinds = rules.kinds
-    marked = marks(last, kinds)
+    marked = _in_play(marks(last, kinds), seen)
     parts: list[str] = []
     y = 0.0
     for block in (_heading(rules, seen, seat, title),
@@ -72,11 +74,24 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     parts += drawn
     height = round(y + h + _M)
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" class="libertalia-table">',
+            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" fill="{INK}" class="libertalia-table">', STYLE,
             f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#f7f3e8"/>']
     return "\n".join([*head, *parts, "</svg>"])
 
 
+
+
+def _in_play(marked: Marks, seen: Seen) -> Marks:
+    """The marks with "acted" kept to the cards that act, on the island and in the ships.
+
+    An event names the seat it concerns, which is not always the seat whose card acted (a card that
+    makes every other seat pay names each payer): a source no card of that seat stands for is
+    matched to the cards of that name in play, whoever owns them."""
+    present = {(owner, base_name(name)) for owner, name in seen.island}
+    present |= {(p.seat, base_name(name)) for p in seen.players for name in p.ship}
+    orphans = {name for seat, name in marked.acted if (seat, name) not in present}
+    acted = {ref for ref in present if ref in marked.acted or ref[1] in orphans}
+    return attrs.evolve(marked, acted=frozenset(acted))
 
 
 def _heading(rules: Rules, seen: Seen, seat: int | None, title: str) -> Block:
@@ -125,7 +140,7 @@ def _status(rules: Rules, seen: Seen, decision: Decision | None, winners: Sequen
             ships = [p.ship for p in seen.players]
             pieces.append(words(question(decision, seen.island, ships, rules.kinds), size=16, room=room,
                                 fill="#222", weight="bold", cls="question"))
-            if decision.prompt and decision.options:  # another seat's question shows no options, nor its prompt
+            if decision.prompt and decision.options and says_more(decision.prompt, pieces[-1].text):
                 pieces.append(words(f"Asked: {decision.prompt}", size=12, room=room, fill="#333", cls="prompt"))
             if decision.options:
                 pieces.append(words("Options: " + "; ".join(o.label for o in decision.options), size=11,
@@ -370,7 +385,8 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
     moved = Counter({k: n for (s, k), n in marked.moved.items() if s == p.seat})
     buried = Counter({k: n for (s, k), n in marked.discarded.items() if s == p.seat})
 
-    def chars(names: Sequence[str], marks_left: Counter[str] | None = None, what: str = "") -> list[Piece]:
+    def chars(names: Sequence[str], marks_left: Counter[str] | None = None, what: str = "",
+              ship: bool = False) -> list[Piece]:
         shown = [n for n in names if n != "?"]
         hidden = len(names) - len(shown)
         pieces = []
@@ -379,7 +395,7 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
             if marks_left is not None and marks_left[n] > 0:
                 marks_left[n] -= 1
                 mark = what
-            elif (p.seat, base_name(n)) in marked.acted and what != "discarded":
+            elif ship and (p.seat, base_name(n)) in marked.acted:
                 mark = "acted"
             pieces.append(card(n, _rank(rules, n), _owner_colour(p.seat, n), _ability(rules, n), w=_MINI, size=10,
                                mark=mark))
@@ -398,7 +414,7 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
         return pieces
 
     zones: list[tuple[str, list[Piece]]] = [
-        ("Ship", chars(p.ship, moved, "moved")),
+        ("Ship", chars(p.ship, moved, "moved", ship=True)),
         ("Loot", tokens(p.loot, taken)),
     ]
     if p.kept or p.kept_loot:

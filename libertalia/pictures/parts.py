@@ -25,6 +25,7 @@ class Piece:
     h: float
     draw: Callable[[float, float], list[str]]
     inline: bool = False  # flows along a row with others (a chip), rather than standing on a line of its own
+    text: str = ""  # the words it shows, when it is words
 
 
 def box(x: float, y: float, w: float, h: float, cls: str, lines: list[str], *, fill: str = "#fff",
@@ -33,9 +34,11 @@ def box(x: float, y: float, w: float, h: float, cls: str, lines: list[str], *, f
     """A ``<g class="box">``: its rect, an optional hover title, a mark ring, then its ``lines``."""
     marked = f" data-mark={attr(mark)}" if mark else ""
     dash = ' stroke-dasharray="4 3"' if dashed else ""
+    look = (f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width:g}"' if stroke != "none"
+            else 'fill="none"')  # an invisible box (words): only measured
     out = [f'<g class="box {cls}{" marked" if mark else ""}"{marked}{extra}>',
-           f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" fill="{fill}" stroke="{stroke}" '
-           f'stroke-width="{stroke_width:g}"{dash}/>']
+           f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{rx:g}" {look}{dash}/>'
+           .replace(".0\"", "\"")]
     if title:
         out.append(f"<title>{text(title)}</title>")
     if mark:
@@ -71,7 +74,7 @@ def words(value: str, *, size: float = 11, room: float = 200, fill: str = "#555"
                 for k, line in enumerate(lines)]
         return box(x, y, w, h, cls, body, fill="none", stroke="none", stroke_width=0)
 
-    return Piece(w, h, draw)
+    return Piece(w, h, draw, text=value)
 
 
 def card(name: str, rank: str, colour: str, ability: str, *, w: float = 96, size: float = 11,

@@ -72,10 +72,21 @@ def wrap(line: str, room: float, size: float) -> list[str]:
     return out or [""]
 
 
-def label(x: float, y: float, value: str, *, size: float = 13, weight: str = "normal", fill: str = "#222",
+INK: Final = "#222"
+"""The picture's default text colour, set once on its root (a text of another colour says so)."""
+SIZES: Final = (8, 9, 10, 11, 12, 13, 14, 15, 16, 20)
+"""The font sizes the picture uses, each a class of its style sheet (``STYLE``): a short class is
+far lighter than the attributes, which the replay page repeats for every step."""
+STYLE: Final = "<style>" + "".join(f".lt-f{n}{{font-size:{n}px}}" for n in SIZES) + \
+    ".lt-b{font-weight:bold}.lt-m{text-anchor:middle}.lt-e{text-anchor:end}</style>"
+
+
+def label(x: float, y: float, value: str, *, size: float = 13, weight: str = "normal", fill: str = INK,
           anchor: str = "start", cls: str = "") -> str:
     """One line of text at (x, y), its baseline."""
-    klass = f" class={attr(cls)}" if cls else ""
-    bold = ' font-weight="bold"' if weight == "bold" else ""
-    mid = "" if anchor == "start" else f' text-anchor="{anchor}"'
-    return f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{bold} fill="{fill}"{mid}{klass}>{text(value)}</text>'
+    classes = [f"lt-f{size:g}" if size in SIZES else ""]
+    sized = "" if size in SIZES else f' font-size="{size:g}"'
+    classes += ["lt-b" if weight == "bold" else "", {"middle": "lt-m", "end": "lt-e"}.get(anchor, ""), cls]
+    ink = "" if fill == INK else f' fill="{fill}"'
+    klass = " ".join(c for c in classes if c)
+    return f'<text x="{x:.1f}" y="{y:.1f}" class={attr(klass)}{sized}{ink}>{text(value)}</text>'.replace(".0\"", "\"")
