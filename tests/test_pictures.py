@@ -174,6 +174,21 @@ def test_a_discarded_card_is_marked_in_its_graveyard() -> None:
     assert seen
 
 
+def test_the_last_step_is_the_events_since_the_last_question() -> None:
+    """``Game._last_step`` (what the picture marks) is what ``events_since`` gives from the game one answer back."""
+    game = lt.new_game(galecrest(), players=3, seed=12)
+    assert game._last_step() == ()
+    rng = random.Random(3)
+    for _ in range(40):
+        if game.decision is None:
+            break
+        before = game
+        game = game.choose(rng.choice(game.legal_keys()))
+        assert game._last_step() == game.events_since(before)
+    unlogged = lt.new_game(galecrest(), players=3, seed=12, log=False)
+    assert unlogged.choose(unlogged.legal_keys()[0])._last_step() == ()
+
+
 def test_a_finished_game_shows_the_winner_and_the_ranking() -> None:
     """A finished game names its winner and every seat's final score, best first, and no day."""
     game = play(lt.new_game(galecrest(), players=4, seed=5), 10_000, 2)

@@ -76,10 +76,12 @@ class Marks:
     discarded: Counter[tuple[int, str]] = attrs.field(factory=Counter)
     moved: Counter[tuple[int, str]] = attrs.field(factory=Counter)
     reputation: frozenset[int] = frozenset()
+    loot_acted: frozenset[tuple[int, str]] = frozenset()  # a held token whose ability acted (a saber's discard)
 
     @property
     def empty(self) -> bool:
-        return not (self.acted or self.played or self.taken or self.discarded or self.moved or self.reputation)
+        return not (self.acted or self.played or self.taken or self.discarded or self.moved or self.reputation
+                    or self.loot_acted)
 
 
 def marks(events: Iterable[Event], kinds: Iterable[str]) -> Marks:
@@ -91,6 +93,7 @@ def marks(events: Iterable[Event], kinds: Iterable[str]) -> Marks:
     discarded: Counter[tuple[int, str]] = Counter()
     moved: Counter[tuple[int, str]] = Counter()
     reputation: set[int] = set()
+    loot_acted: set[tuple[int, str]] = set()
     for e in events:
         actor = e.by_seat if isinstance(e, ev.Discarded) else e.seat
         if isinstance(e, ev.PutOnIsland):
@@ -99,8 +102,8 @@ def marks(events: Iterable[Event], kinds: Iterable[str]) -> Marks:
                 acted.add((e.seat, e.cause))
         elif isinstance(e, ev.Played | ev.PilfererPlayed):
             played.add((e.seat, e.card))
-        elif e.source and e.source not in loot and actor is not None:
-            acted.add((actor, e.source))
+        elif e.source and actor is not None:
+            (loot_acted if e.source in loot else acted).add((actor, e.source))
         if isinstance(e, ev.LootTaken):
             taken[(e.seat, e.loot)] += 1
             if e.card:
@@ -119,7 +122,8 @@ def marks(events: Iterable[Event], kinds: Iterable[str]) -> Marks:
             moved[(e.seat, f"{e.target}#{e.target_seat}")] += 1
         elif isinstance(e, ev.ReputationChanged | ev.ReputationMovedTo | ev.Pushed | ev.ReputationOverflowed):
             reputation.add(e.seat)
-    return Marks(frozenset(acted), frozenset(played), taken, discarded, moved, frozenset(reputation))
+    return Marks(frozenset(acted), frozenset(played), taken, discarded, moved, frozenset(reputation),
+                 frozenset(loot_acted))
 
 
 def ranking(players: Sequence[PlayerState], winners: Sequence[int]) -> list[tuple[int, PlayerState]]:

@@ -317,7 +317,7 @@ def _loot_piece(rules: Rules, kind: str, mark: str = "") -> Piece:
             values.append(ability.timing)
     fill = _LOOT_FILLS[rules.kind_order.get(kind, 0) % len(_LOOT_FILLS)]
     about = f"{kind} ({spec.side} side): {spec.text.strip()}".replace("\n", " ")
-    return token(kind, " · ".join(values), about, fill, mark=mark)
+    return token(kind, ", ".join(values), about, fill, mark=mark)
 
 
 def _loot(rules: Rules, seen: Seen) -> Block:
@@ -403,6 +403,8 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
             pieces.append(card("", "", "", "", w=_MINI, size=10, hidden=hidden))
         return pieces
 
+    acted_tokens: set[str] = set()
+
     def tokens(kinds: Sequence[str], marks_left: Counter[str] | None = None) -> list[Piece]:
         pieces = []
         for k in sorted(kinds, key=lambda k: order.get(k, 99)):
@@ -410,6 +412,9 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
             if marks_left is not None and marks_left[k] > 0:
                 marks_left[k] -= 1
                 mark = "taken"
+            elif marks_left is not None and (p.seat, k) in marked.loot_acted and k not in acted_tokens:
+                acted_tokens.add(k)  # one token of the kind is marked: the log does not say which acted
+                mark = "acted"
             pieces.append(_loot_piece(rules, k, mark))
         return pieces
 

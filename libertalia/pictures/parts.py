@@ -124,7 +124,7 @@ def card(name: str, rank: str, colour: str, ability: str, *, w: float = 96, size
     return Piece(w, h, draw)
 
 
-def token(kind: str, value: str, about: str, fill: str, *, w: float = 80, mark: str = "") -> Piece:
+def token(kind: str, value: str, about: str, fill: str, *, w: float = 62, mark: str = "") -> Piece:
     """A loot token: its kind, and below it its value on the side in play; its text is the hover title."""
     size, small = 11.0, 10.0
     lines = wrap(kind, w - 8, size)
