@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -105,18 +106,21 @@ def test_the_island_shows_the_characters_as_cards_in_their_owners_colours(positi
 
 
 def test_loot_tokens_show_their_values_on_the_side_in_play() -> None:
-    """A token shows its kind and its fixed value (a chest +5, a relic -3), its side's text as its title."""
-    for loot, side in (("calm", "calm"), ("stormy", "stormy")):
-        with pytest.warns(lt.UnverifiedLootWarning) if loot == "stormy" else _nothing():
+    """A token shows its kind and its fixed value (a chest +5, a relic -3), the text of the side in play (calm,
+    stormy, or each kind's drawn side when uncharted) as its title."""
+    for loot in ("calm", "stormy", "uncharted"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", lt.UnverifiedLootWarning)  # the stormy tiles are reconstructions
             rules = lt.load_rules("galecrest", loot=loot)
-        game = lt.new_game(rules, players=3, seed=1, setup={"loot": [["chest", "relic", "saber"]]})
+            game = lt.new_game(rules, players=3, seed=1, setup={"loot": [["chest", "relic", "saber"]]})
         root = ET.fromstring(game.svg())
-        tokens = {g.get("data-loot"): g for g in groups(groups(root, "day-loot")[0], "token")}
+        tokens = {g.get("data-loot") or "": g for g in groups(groups(root, "day-loot")[0], "token")}
+        assert sorted(tokens) == ["chest", "relic", "saber"]
         for kind, token in tokens.items():
             title = token.find(f"{SVG}title")
-            assert title is not None and f"({side} side)" in (title.text or "")
+            assert title is not None and f"({game.rules.loot_sides[kind]} side)" in (title.text or "")
             values = [t.text for t in token.iter(f"{SVG}text") if "value" in t.get("class", "").split()]
-            coins = [c for a in rules.loot_spec(kind or "").compiled for c in a.coins or ()]
+            coins = [c for a in game.rules.loot_spec(kind).compiled for c in a.coins or ()]
             for c in coins:
                 assert any(f"{c:+d}" in (v or "") for v in values), (kind, values)
 
@@ -349,3 +353,26 @@ def test_a_secret_pick_shows_only_to_its_seat() -> None:
     assert "chosen, secret" in words_in(zone(theirs, 0, "today's")) and "Bosun" not in card_names(
         zone(theirs, 0, "today's"))
     assert not [g for g in seat_group(game.svg(), 1).iter(f"{SVG}g") if g.get("data-zone") == "today's"]
+
+
+def test_a_question_names_whose_card_asks() -> None:
+    """The question's sentence comes from the decision's kind and source: the asked seat's own card is "its",
+    another seat's card on the island is that seat's, a loot kind is "its", an unknown kind still reads."""
+    from libertalia.pictures.happening import question
+    from libertalia.state import Decision, Option
+
+    island = ((0, "Parrot"), (1, "Cook"))
+    ships = (("Monkey",), ())
+    kinds = ("saber",)
+    option = (Option("a", "a"), Option("b", "b"))
+    assert question(Decision(1, "may", option, "?", "Cook"), island, ships, kinds) == \
+        "Seat 1 decides whether to use its Cook"
+    assert question(Decision(1, "choose_character", option, "?", "Parrot"), island, ships, kinds) == \
+        "Seat 1 chooses a character for seat 0's Parrot"
+    assert question(Decision(0, "choose_option", option, "?", "Monkey"), island, ships, kinds) == \
+        "Seat 0 chooses an option of its Monkey"
+    assert question(Decision(0, "choose_loot", option, "?", "saber"), island, ships, kinds) == \
+        "Seat 0 chooses loot for its saber"
+    assert question(Decision(2, "choose_loot", option, "?", None), island, ships, kinds) == "Seat 2 chooses loot"
+    assert question(Decision(2, "a_new_kind", option, "?", "Ghost"), island, ships, kinds) == \
+        "Seat 2 answers a question of the Ghost"

@@ -1,7 +1,7 @@
 """The table's picture as a person sees it: drawn by Debian's chromium, measured, and kept as screenshots.
 
 Each scene (a mid-game table of four, a finished game, two players with the Midshipman, six
-players, solo, the stormy loot side, the 2012 edition, one seat's view) is written to a file and
+players, solo, the stormy and uncharted loot sides, the 2012 edition, one seat's view) is written to a file and
 opened in headless chromium through selenium, as ``test_replay_page`` does.  A script in the page
 measures every text's box (``getBBox``) against the rect of the piece that holds it: nothing may
 stick out.  The screenshots stay in ``<pytest basetemp>/pictures`` (the path is printed) and are
@@ -76,6 +76,7 @@ def _scenes() -> dict[str, Callable[[], str]]:
         "six-players": lambda: _dusk(lt.new_game(galecrest, 6, seed=4), 4).svg(),
         "solo": lambda: _play(lt.new_game(galecrest, 1, seed=11), 25, 5).svg(0),
         "stormy": lambda: _dusk(lt.new_game(lt.load_rules("galecrest", loot="stormy"), 3, seed=6), 6).svg(),
+        "uncharted": lambda: _dusk(lt.new_game(lt.load_rules("galecrest", loot="uncharted"), 4, seed=3), 8).svg(),
         "classic-2012": lambda: _dusk(lt.new_game(lt.load_rules("classic"), 5, seed=7), 7).svg(),
     }
 

@@ -18,15 +18,17 @@ from .. import events as ev
 if TYPE_CHECKING:
     from ..state import CardRef, Decision, Event, PlayerState
 
-_ASKS: dict[str, str] = {
-    "play_character": "picks a character to play today, in secret",
-    "choose_loot": "chooses loot",
-    "choose_character": "chooses a character",
-    "choose_option": "chooses one of the options",
-    "may": "decides whether to use an ability",
-    "order_abilities": "chooses which ability resolves next",
+_ASKS: dict[str, tuple[str, str]] = {
+    "play_character": ("picks a character to play today, in secret", "picks a character to play for {src}"),
+    "choose_loot": ("chooses loot", "chooses loot for {src}"),
+    "choose_character": ("chooses a character", "chooses a character for {src}"),
+    "choose_option": ("chooses an option", "chooses an option of {src}"),
+    "may": ("decides whether to use an ability", "decides whether to use {src}"),
+    "order_abilities": ("chooses which ability resolves next", "chooses which ability of {src} resolves next"),
 }
-"""What a seat does when asked a decision of each kind, as a verb phrase ("seat 2 chooses loot")."""
+"""What a seat does when asked a decision of each kind, as a verb phrase, without and with the source
+that asks ("seat 2 chooses loot", "seat 2 chooses loot for its Cook")."""
+_ANSWERS = ("answers a question", "answers a question of {src}")
 
 
 def base_name(name: str) -> str:
@@ -35,22 +37,21 @@ def base_name(name: str) -> str:
 
 
 def question(d: Decision, island: Sequence[CardRef], ships: Sequence[Sequence[str]], kinds: Iterable[str]) -> str:
-    """The decision as a sentence about its seat: "seat 2 chooses loot for its Cook".
+    """The decision as a sentence about its seat: "Seat 2 chooses loot for its Cook".
 
     The source (the card or loot whose ability asks) is named as the asked seat's own ("its Cook")
-    when that seat has it on the island or in its ship, as another seat's when another has it,
-    and as "the" otherwise; a loot kind is "its saber"."""
-    verb = _ASKS.get(d.kind, "answers a question")
+    when that seat has it on the island or in its ship, or is a loot kind; as another seat's when
+    another has it there ("seat 1's Cook"), and as "the Cook" otherwise."""
+    plain, sourced = _ASKS.get(d.kind, _ANSWERS)
     who = f"Seat {d.player}"
     source = d.source
     if not source:
-        return f"{who} {verb}"
-    if source in set(kinds):
-        return f"{who} {verb} for its {source}"
+        return f"{who} {plain}"
     owners = [seat for seat, name in island if seat is not None and base_name(name) == source]
     owners += [seat for seat, ship in enumerate(ships) if any(base_name(name) == source for name in ship)]
-    whose = "its" if d.player in owners else f"seat {owners[0]}'s" if owners else "the"
-    return f"{who} {verb} for {whose} {source}"
+    mine = source in set(kinds) or d.player in owners
+    whose = "its" if mine else f"seat {owners[0]}'s" if owners else "the"
+    return f"{who} {sourced.format(src=f'{whose} {source}')}"
 
 
 def _stems(sentence: str) -> set[str]:

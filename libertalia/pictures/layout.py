@@ -62,11 +62,11 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     marked = _in_play(marks(last, kinds), seen)
     parts: list[str] = []
     y = 0.0
-    for block in (_heading(rules, seen, seat, title),
-                  _status(rules, seen, decision, winners, marked),
-                  _track(rules, seen.players, seen.automa, marked),
-                  _island(rules, seen, marked),
-                  _loot(rules, seen)):
+    blocks = [_heading(rules, seen, seat, title), _status(rules, seen, decision, winners, marked),
+              _track(rules, seen.players, seen.automa, marked)]
+    if seen.phase != "over":  # a finished game has no day: no island and no loot to come
+        blocks += [_island(rules, seen, marked), _loot(rules, seen)]
+    for block in blocks:
         drawn, h = block(y)
         parts += drawn
         y += h
