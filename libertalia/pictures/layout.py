@@ -74,7 +74,8 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     parts += drawn
     height = round(y + h + _M)
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" fill="{INK}" class="libertalia-table">', STYLE,
+            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" fill="{INK}" class="libertalia-table" '
+            'style="max-width:100%;height:auto">', STYLE,
             f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#f7f3e8"/>']
     return "\n".join([*head, *parts, "</svg>"])
 
