@@ -23,6 +23,7 @@ import pytest
 
 import libertalia as lt
 
+from .helpers import mod_rules, write_cards
 from .test_replay_page import BROWSERS, DRIVER, _missing
 
 _OVERFLOWS = """
@@ -66,9 +67,27 @@ def _dusk(game: lt.Game, seed: int) -> lt.Game:
     return game
 
 
-def _scenes() -> dict[str, Callable[[], str]]:
+def _long_names(folder: Path) -> str:
+    """A mod whose characters have long names (one a single very long word, one with accents), all three
+    seats playing the same one (a tie on the island) and holding the others."""
+    long_word = "Supercalifragilisticexpialidocious Navigator"
+    accented = "Señora Ñandú de la Compañía Écarlate"
+    write_cards(folder, {"Longname": (61, "sun: gain 1 doubloon."), "Accented": (62, "moon: gain 2 doubloons.")})
+    for file, name in (("longname.yaml", long_word), ("accented.yaml", accented)):
+        path = folder / file
+        path.write_text(path.read_text(encoding="utf-8").replace(file.split(".")[0].title(), name), encoding="utf-8")
+    rules = mod_rules(folder)
+    hands = [{"hand": [long_word, accented, "Cook"]} for _ in range(3)]
+    game = lt.new_game(rules, players=3, seed=2, setup={"players": hands})
+    for _ in range(3):
+        game = game.choose(long_word)
+    return game.svg()
+
+
+def _scenes(folder: Path) -> dict[str, Callable[[], str]]:
     galecrest = lt.load_rules("galecrest")
     return {
+        "long-mod-names": lambda: _long_names(folder),
         "mid-game-4": lambda: _dusk(lt.new_game(galecrest, 4, seed=5), 1).svg(),
         "seen-by-seat-2": lambda: _dusk(lt.new_game(galecrest, 4, seed=5), 1).svg(2),
         "finished-4": lambda: _play(lt.new_game(galecrest, 4, seed=5), 10_000, 2).svg(),
@@ -111,12 +130,12 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("scene", list(_scenes()))
+@pytest.mark.parametrize("scene", list(_scenes(Path())))
 def test_no_text_overflows_its_box(browser: Any, shots: Path, scene: str) -> None:
     """Every text of the picture lies inside the rect of its card, token, panel or band, in a real browser."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the solo cards and stormy tiles are reconstructions: said elsewhere
-        svg = _scenes()[scene]()
+        svg = _scenes(shots / "mod")[scene]()
     page = shots / f"{scene}.svg"
     page.write_text(svg, encoding="utf-8")
     browser.get(page.as_uri())

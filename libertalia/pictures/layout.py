@@ -452,7 +452,7 @@ def _seat_name(p: PlayerState, seat: int | None, automa: int | None) -> str:
 
 
 def _numbers(p: PlayerState) -> str:
-    return f"{p.doubloons} doubloons · score {p.score}"
+    return f"{p.doubloons} doubloon{'' if p.doubloons == 1 else 's'} · score {p.score}"
 
 
 def _header_h(p: PlayerState, seat: int | None, automa: int | None, w: float, track: bool) -> float:
