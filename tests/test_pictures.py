@@ -376,3 +376,17 @@ def test_a_question_names_whose_card_asks() -> None:
     assert question(Decision(2, "choose_loot", option, "?", None), island, ships, kinds) == "Seat 2 chooses loot"
     assert question(Decision(2, "a_new_kind", option, "?", "Ghost"), island, ships, kinds) == \
         "Seat 2 answers a question of the Ghost"
+
+
+def test_everything_from_data_is_escaped(position: lt.Game) -> None:
+    """A question's prompt, its options and its source come from card texts and names (mods): they come out as
+    text, and a character XML cannot hold is replaced, the document still well formed."""
+    from libertalia.pictures import table_svg
+    from libertalia.state import Decision, Option
+
+    bad = "</text><script>x</script> & \x01"
+    decision = Decision(0, "may", (Option("yes", bad), Option("no", "no")), bad, bad)
+    svg = table_svg(position.rules, position, decision=decision)
+    shown = " ".join(texts(svg))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg and "\x01" not in svg
+    assert "</text><script>x</script> & \ufffd" in shown
