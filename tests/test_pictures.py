@@ -153,7 +153,11 @@ def test_the_last_step_marks_the_card_that_acted_and_the_token_taken(position: l
     assert [g.get("data-loot") for g in taken] == ["saber"]
     marked = {(g.get("data-card"), g.get("data-mark")) for g in groups(root, "marked") if g.get("data-card")}
     assert ("Collector", "acted") in marked or ("Collector", "played") in marked
-    assert "marked: touched by the last step" in texts(svg)
+    legend = next(g for g in groups(root, "chip") if "last step" in " ".join(t.text or "" for t in g.iter()))
+    events = after.events_since(position)
+    assert f"marked: touched by the last step ({len(events)} event{'' if len(events) == 1 else 's'})" in texts(svg)
+    title = legend.find(f"{SVG}title")
+    assert title is not None and (title.text or "").splitlines() == [str(e) for e in events]
     assert not [g for g in groups(ET.fromstring(lt.new_game(galecrest(), 3, seed=1).svg()), "marked")]
 
 

@@ -62,7 +62,7 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
     marked = _in_play(marks(last, kinds), seen)
     parts: list[str] = []
     y = 0.0
-    blocks = [_heading(rules, seen, seat, title), _status(rules, seen, decision, winners, marked),
+    blocks = [_heading(rules, seen, seat, title), _status(rules, seen, decision, winners, marked, last),
               _track(rules, seen.players, seen.automa, marked)]
     if seen.phase != "over":  # a finished game has no day: no island and no loot to come
         blocks += [_island(rules, seen, marked), _loot(rules, seen)]
@@ -121,8 +121,10 @@ _PHASE_WORDS = {"select": "choosing characters", "day": "day: abilities by rank"
                 "night": "night", "anchor": "at anchor", "voyage": "the voyage begins"}
 
 
-def _status(rules: Rules, seen: Seen, decision: Decision | None, winners: Sequence[int], marked: Marks) -> Block:
-    """The band that says what is happening: the question and its seat, or the winner and the ranking."""
+def _status(rules: Rules, seen: Seen, decision: Decision | None, winners: Sequence[int], marked: Marks,
+            last: Sequence[Event]) -> Block:
+    """The band that says what is happening: the question and its seat, or the winner and the ranking;
+    the legend of the marks holds the last step's events as its hover title (they are public)."""
     room = WIDTH - 2 * _M - 24
 
     def draw(y: float) -> tuple[list[str], float]:
@@ -150,7 +152,9 @@ def _status(rules: Rules, seen: Seen, decision: Decision | None, winners: Sequen
         else:
             pieces.append(words("No question is waiting", size=14, room=room, cls="question"))
         if not marked.empty:
-            pieces.append(_chip("marked: touched by the last step", MARK, outline=True))
+            steps = len(last)
+            pieces.append(_chip(f"marked: touched by the last step ({steps} event{'' if steps == 1 else 's'})", MARK,
+                                outline=True, title="\n".join(str(e) for e in last)))
         inner, h = _stack(pieces, _M + 12, y + 8, room)
         band = box(_M, y, WIDTH - 2 * _M, h + 16, "status", inner, fill="#fffdf6", stroke=colour, stroke_width=3,
                    rx=8)
@@ -184,7 +188,7 @@ def _stack(pieces: Sequence[Piece], x: float, y: float, room: float) -> tuple[li
     return out, cy - y
 
 
-def _chip(value: str, colour: str, *, crown: bool = False, outline: bool = False) -> Piece:
+def _chip(value: str, colour: str, *, crown: bool = False, outline: bool = False, title: str = "") -> Piece:
     """A small rounded label: a place in the ranking, or the legend of the marks."""
     shown = ("\u2605 " if crown else "") + value
     w = width(shown, 12) + 16
@@ -194,7 +198,7 @@ def _chip(value: str, colour: str, *, crown: bool = False, outline: bool = False
         fill = "#fff" if outline else colour
         ink = "#222" if outline else "#fff"
         return box(x, y, w, h, "chip", [label(x + 8, y + 15, shown, size=12, weight="bold", fill=ink)],
-                   fill=fill, stroke=colour, stroke_width=2 if outline else 1, rx=11)
+                   fill=fill, stroke=colour, stroke_width=2 if outline else 1, rx=11, title=title)
 
     return Piece(w, h, draw, inline=True)
 
