@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from ..errors import RulesError
 from ..tableview import Seen
 from .happening import Marks, base_name, marks, question, ranking, says_more, winner_line
 from .parts import MARK, Piece, box, card, flow, token, words
@@ -78,8 +79,6 @@ def table_svg(rules: Rules, seen: Seen, seat: int | None = None, *, title: str =
             'style="max-width:100%;height:auto">', STYLE,
             f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#f7f3e8"/>']
     return "\n".join([*head, *parts, "</svg>"])
-
-
 
 
 def _in_play(marked: Marks, seen: Seen) -> Marks:
@@ -248,14 +247,14 @@ def _track(rules: Rules, players: Sequence[PlayerState], automa: int | None, mar
 def _rank(rules: Rules, name: str) -> str:
     try:
         return f"{rules.card(base_name(name)).rank:g}"
-    except Exception:  # a card the rules cannot name (hidden or foreign): no rank shown
+    except RulesError:  # a card the rules cannot name (hidden or foreign): no rank shown
         return ""
 
 
 def _ability(rules: Rules, name: str) -> str:
     try:
         return rules.card(base_name(name)).text.strip().replace("\n", " ")
-    except Exception:
+    except RulesError:
         return ""
 
 
@@ -303,7 +302,7 @@ def _tie(rules: Rules, seen: Seen, owner: int | None, name: str) -> str:
     if board.tie_break == "tie_breakers":
         try:
             number = board.tie_breakers[rules.card(base_name(name)).rank][owner]
-        except (KeyError, IndexError, Exception):
+        except (KeyError, IndexError, RulesError):  # a mod's rank or a seat the board prints no number for
             return ""
         return f"tie-breaker {number}"
     return f"tie: reputation space {seen.players[owner].reputation + 1}"
@@ -312,7 +311,7 @@ def _tie(rules: Rules, seen: Seen, owner: int | None, name: str) -> str:
 def _loot_piece(rules: Rules, kind: str, mark: str = "") -> Piece:
     try:
         spec = rules.loot_spec(kind)
-    except Exception:
+    except RulesError:
         return token(kind, "", kind, "#eee", mark=mark)
     values = []
     for ability in spec.compiled:
