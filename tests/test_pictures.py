@@ -394,3 +394,17 @@ def test_everything_from_data_is_escaped(position: lt.Game) -> None:
     shown = " ".join(texts(svg))
     assert "<script>" not in svg and "&lt;script&gt;" in svg and "\x01" not in svg
     assert "</text><script>x</script> & \ufffd" in shown
+
+
+def test_the_winner_line_says_how_a_tie_ended() -> None:
+    """R26: a tie on the top score won on reputation says so; a shared win (Classic) names every winner; places
+    of equal scores are shared, except that the winner on the tie-break places above the seat it beat."""
+    from libertalia.pictures.happening import ranking, winner_line
+    from libertalia.state import PlayerState
+
+    seats = [PlayerState(i, 0, score, i, (), (), (), ()) for i, score in enumerate((40, 52, 52, 30))]
+    assert winner_line(seats, (2,), None) == "Seat 2 wins with 52 points (tied with seat 1; wins on reputation)"
+    assert winner_line(seats, (1, 2), None) == "Seat 1 and Seat 2 share the win with 52 points"
+    assert [(place, p.seat) for place, p in ranking(seats, (2,))] == [(1, 2), (2, 1), (3, 0), (4, 3)]
+    assert [(place, p.seat) for place, p in ranking(seats, (1, 2))] == [(1, 1), (1, 2), (3, 0), (4, 3)]
+    assert winner_line(seats, (1,), 1).startswith("Automa wins with 52 points")
