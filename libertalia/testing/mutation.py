@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from ..engine.specs import Rules
-from ..errors import LibertaliaError, UnverifiedLootWarning
+from ..errors import LibertaliaError, RulesWarning
 from ..loading import cache
 from ..loading.canonical import rewrite_text_block, text_span
 from ..loading.examplefile import Example, example_files, read_examples
@@ -138,7 +138,7 @@ def mutate_file(path: str | Path, edition: str | None = None, *,
     """Mutation-test one card or loot file (see the module's docstring); a DataError if it does not load."""
     path = Path(path)
     with cache.writes_held(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnverifiedLootWarning)
+        warnings.simplefilter("ignore", RulesWarning)
         doc = read(path)
         root = dict(doc.root.items())
         examples, loot = read_examples(path)
