@@ -313,15 +313,17 @@ def _under_cards(resolved: Path) -> tuple[str, ...] | None:
     return resolved.parts[idx[-1] + 1:] if idx else None
 
 
-def placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
-    """The edition a file runs under, and the extra card files to load (none for a bundled file).
+def placement(path: Path, edition: str | None, siblings: Iterable[str | Path] = ()) -> tuple[str, tuple[str, ...]]:
+    """The edition a file runs under, and the extra card files to load (none for a bundled file alone).
 
     A file of a bundled edition (``edition_of``) runs under that edition; unless it is byte for
     byte the bundled file, it is loaded as an extra card so that what runs is the file on disk.
+    ``siblings`` (the other files given with it) of the same edition load beside it, as in
+    ``run_together``.
     """
-    name = edition_of(path.resolve())
-    own = name or edition or "galecrest"
-    return own, (str(path),) if _differs_from_bundled(path, own) else ()
+    own = edition_of(path.resolve()) or edition or "galecrest"
+    together = [f for f in _distinct([path, *map(Path, siblings)]) if (edition_of(f) or edition or "galecrest") == own]
+    return own, tuple(str(f) for f in together if _differs_from_bundled(f, own))
 
 
 def _differs_from_bundled(path: Path, edition: str) -> bool:

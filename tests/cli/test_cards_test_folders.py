@@ -185,3 +185,13 @@ def test_cards_check_refuses_what_the_folder_cannot_load_and_warns_as_cards_test
     code, out = run("cards", "check", str(folder))
     assert code == 0, out
     assert out.count("warning:") == 1 and "10-explorer.yaml:5:11: warning:" in out
+
+
+def test_cards_mutate_loads_the_folder_together_too(tmp_path: Path) -> None:
+    """Issue 34's rule for `cards mutate`: a card naming a sibling is mutated with the sibling loaded beside it."""
+    from libertalia.testing.mutation import mutate
+
+    folder = write(tmp_path / "mod", {"lantern.yaml": LANTERN, "pilot.yaml": PILOT})
+    report = mutate([folder], operators=("number",))
+    lantern = next(c for c in report.cards if c.path.endswith("lantern.yaml"))
+    assert lantern.examples == 1 and lantern.mutants and all(m.killed_by for m in lantern.mutants)
