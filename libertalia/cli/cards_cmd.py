@@ -124,7 +124,9 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
 
     A file under a bundled edition's folder (cards/galecrest/..., cards/classic/...) is checked
     against that edition, any other against --edition.  A rank that another character of the
-    edition already has is an error too.  A valid card whose text is worded otherwise than the
+    edition already has is an error too.  Files without errors are then loaded together, as
+    `cards test` loads them, so that nothing is accepted that would not load (a bundled card a
+    mod's tile leaves inert is a warning).  A valid card whose text is worded otherwise than the
     engine reads it gets a note with the canonical wording of each such line; --fix rewrites
     them (files with errors are left alone).
     """

@@ -195,3 +195,11 @@ def test_cards_mutate_loads_the_folder_together_too(tmp_path: Path) -> None:
     report = mutate([folder], operators=("number",))
     lantern = next(c for c in report.cards if c.path.endswith("lantern.yaml"))
     assert lantern.examples == 1 and lantern.mutants and all(m.killed_by for m in lantern.mutants)
+
+
+def test_the_inert_card_warning_spells_out_what_a_terminal_would_act_on(tmp_path: Path) -> None:
+    """The warning quotes the mod's path, which may hold an ESC: it is shown spelt out (\\x1b), never raw."""
+    folder = write(tmp_path / "mod\x1b[2J", {"map.yaml": FLAT_MAP})
+    code, out = run("cards", "test", str(folder))
+    assert code == 0, out
+    assert "warning:" in out and "\x1b" not in out and "mod\\x1b[2J" in out
