@@ -42,7 +42,7 @@ _PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"'
                 "_DOT_JOIN": '"." and another sentence', "_SEMI_JOIN": '"; then" or "; if"',
                 "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"',
                 "_COMMA_AND": '", and"', "_INSTEAD_OF": '"instead of"', "_SEMI_ROW": '"; " and the next set or row',
-                "_INSTEAD_LAST": '"instead"'}
+                "_INSTEAD_LAST": '"instead"', "_COMMA_OTHER": '", other than"'}
 
 
 @functools.cache
@@ -601,6 +601,15 @@ class ToAst(Transformer[Token, Any]):
         return ast.Positional(str(items[0]), items[1])
 
     @v_args(meta=True)
+    def ranked_by_attribute(self, meta: Any, items: list[Any]) -> ast.Positional:
+        """"the character with the highest rank …": "the highest-ranked character …"."""
+        other, ranking, *filters = items
+        than_this = any(f is _OTHER_THAN_THIS for f in filters)
+        kept = tuple(f for f in filters if f is not _OTHER_THAN_THIS)
+        np = ast.CharNP(other is not None or than_this, "character", kept, plural=False, **self._at(meta))
+        return ast.Positional(f"{ranking}-ranked", np)
+
+    @v_args(meta=True)
     def char_np(self, meta: Any, items: list[Any]) -> ast.CharNP:
         other, noun, *filters = items
         word = str(noun)
@@ -728,6 +737,9 @@ class ToAst(Transformer[Token, Any]):
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
         # "at least N" (no comparison word) is "N or more"
         return ast.HaveDoubloons(int(items[0]), len(items) > 1 and str(items[1]) == "fewer")
+
+    def have_no_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
+        return ast.HaveDoubloons(0, True)
 
     def no_other_has(self, items: list[Any]) -> ast.NoOtherHas:
         _other, cmp, pile = items

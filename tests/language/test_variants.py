@@ -127,6 +127,13 @@ PAIRS = [
      "sun: discard a character in any ship owned by the player on your right."),
     ("dusk: return all your loot to the bag.", "dusk: return every loot you hold to the bag."),
     ("sun: lose 1 reputation, or lose 3 doubloons.", "sun: choose one: lose 1 reputation; or lose 3 doubloons."),
+    ("sun: discard the character with the lowest rank in an opponent's ship.",
+     "sun: discard the lowest-ranked character in an opponent's ship."),
+    ("dusk: put the other character with the highest rank in your ship into your hand.",
+     "dusk: put the highest-ranked other character in your ship into your hand."),
+    ("sun: discard the lowest-ranked character on the island, other than this card.",
+     "sun: discard the lowest-ranked other character on the island."),
+    ("moon: if you have no doubloons, gain 2 doubloons.", "moon: if you have 0 or fewer doubloons, gain 2 doubloons."),
 ]
 
 
