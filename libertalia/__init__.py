@@ -19,9 +19,11 @@ from .errors import (
     DataError,
     GameNotOver,
     IllegalChoice,
+    InertCardWarning,
     LibertaliaError,
     RecordError,
     RulesError,
+    RulesWarning,
     SaveError,
     SetupError,
     StepBudgetExceeded,
@@ -77,9 +79,9 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "ArgumentError", "BoardSpec", "CacheWarning", "CardError", "CharacterSpec", "DataError", "Decision", "Event",
-    "Game", "GameNotOver", "GameRecord", "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option",
-    "PlayerState",
-    "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
+    "Game", "GameNotOver", "GameRecord", "IllegalChoice", "InertCardWarning", "LibertaliaError", "LootSpec",
+    "Observation", "Option", "PlayerState",
+    "RecordError", "Rules", "RulesError", "RulesWarning", "SaveError", "SetupError", "StepBudgetExceeded",
     "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "events", "load_rules", "new_game", "parse", "play",
     "records", "render",
 ]
