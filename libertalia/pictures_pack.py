@@ -1,11 +1,14 @@
 """The replay page's pictures packed small: every line drawn once, each step a diff of the step before.
 
 A picture (``pictures.table_svg``) is SVG text, one element per line, and consecutive steps share
-most of their lines (the same cards with the same hover texts).  ``pack`` keeps one table of the
-distinct lines, in the order they first appear, and writes each step as operations on the step
-before: ``[start, count]`` copies a run of the previous step's lines, ``-n`` takes the table's next
-``n`` new lines, and a plain number takes one line of the table again.  ``unpack`` (and its twin in
-the page's script) rebuilds every picture exactly, character for character.
+most of their lines.  Most lines that differ have only moved: a seat's panel grew, so everything
+below it sits lower.  ``pack`` keeps one table of the lines it could not copy, in the order they
+first appear, and writes each step as operations on the step before: ``[start, count]`` copies a
+run of the previous step's lines, ``[start, count, dx, dy]`` copies them moved (``shift`` adds ``dx``
+to every whole-number ``x``/``cx`` and ``dy`` to every whole-number ``y``/``cy``), ``-n`` takes the
+table's next ``n`` new lines, and a plain number takes one line of the table again.  ``unpack`` (and
+its twin in the page's script) rebuilds every picture exactly, character for character; ``pack``
+only copies a moved line when ``shift`` gives it back exactly.
 
 ``encode`` deflates the packed JSON and writes it as base64, which holds no ``<``, ``>`` or ``&``:
 no text from a mod can close the page's script block.  The page inflates it with the browser's own
@@ -17,58 +20,120 @@ from __future__ import annotations
 import base64
 import difflib
 import json
+import re
 import zlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 Op = list[int] | int
+
+#: a whole-number coordinate attribute; the page's script uses the same pattern (``MOVABLE`` there)
+MOVABLE: Final = re.compile(r' (c?)([xy])="(0|-?[1-9][0-9]*)"')
+
+
+def shift(line: str, dx: int, dy: int) -> str:
+    """``line`` moved by ``(dx, dy)``: whole-number ``x``/``cx`` plus ``dx``, ``y``/``cy`` plus ``dy``."""
+    if not dx and not dy:
+        return line
+    return MOVABLE.sub(lambda m: f' {m[1]}{m[2]}="{int(m[3]) + (dx if m[2] == "x" else dy)}"', line)
+
+
+def _shape(line: str) -> str:
+    """``line`` with its movable coordinates blanked: two lines of one shape may be one moved copy of the other."""
+    return MOVABLE.sub(lambda m: f' {m[1]}{m[2]}=""', line)
+
+
+def _offset(old: str, new: str) -> tuple[int | None, int | None] | None:
+    """The move ``(dx, dy)`` that turns ``old`` into ``new`` (``None`` for an axis with no coordinate), or
+    ``None`` when no move does."""
+    moved: dict[str, int] = {}
+    for a, b in zip(MOVABLE.finditer(old), MOVABLE.finditer(new), strict=True):
+        axis, step = a[2], int(b[3]) - int(a[3])
+        if moved.setdefault(axis, step) != step:
+            return None
+    dx, dy = moved.get("x"), moved.get("y")
+    return (dx, dy) if shift(old, dx or 0, dy or 0) == new else None
+
+
+def _runs(prev: Sequence[str], seq: Sequence[str], i1: int, j1: int, n: int) -> list[tuple[int, int, int, int, int]]:
+    """Lines ``seq[j1:j1+n]`` over ``prev[i1:i1+n]`` (the same shapes) as ``(i, j, count, dx, dy)`` runs of one
+    move each; a line no move gives back has count 0 (taken from the table)."""
+    runs: list[tuple[int, int, int, int, int]] = []
+    start, dx, dy = 0, None, None
+    for k in range(n + 1):
+        move = _offset(prev[i1 + k], seq[j1 + k]) if k < n else None
+        fits = move is not None and (move[0] is None or dx is None or move[0] == dx) and (
+            move[1] is None or dy is None or move[1] == dy)
+        if fits and move is not None:
+            dx = move[0] if dx is None else dx
+            dy = move[1] if dy is None else dy
+            continue
+        if k > start:
+            runs.append((i1 + start, j1 + start, k - start, dx or 0, dy or 0))
+        if k < n and move is None:
+            runs.append((i1 + k, j1 + k, 0, 0, 0))
+            start, dx, dy = k + 1, None, None
+        else:
+            start, dx, dy = k, move[0] if move else None, move[1] if move else None
+    return runs
 
 
 def pack(svgs: Sequence[str]) -> dict[str, Any]:
     """``{"lines": [...], "steps": [[op, ...], ...]}`` for the pictures ``svgs``, in order."""
     table: dict[str, int] = {}
-    fresh = 0  # the next table line no step has taken yet
-    prev: list[int] = []
-    steps: list[list[Op]] = []
+    ops_of: list[list[Op]] = []
+    prev: list[str] = []
+    shapes: dict[str, int] = {}
+
+    def take(ops: list[Op], line: str) -> None:
+        if line not in table:
+            table[line] = len(table)
+            if ops and isinstance(ops[-1], int) and ops[-1] < 0:
+                ops[-1] -= 1
+            else:
+                ops.append(-1)
+        else:
+            ops.append(table[line])
+
+    prev_shapes: list[int] = []
     for svg in svgs:
-        seq = [table.setdefault(line, len(table)) for line in svg.split("\n")]
+        seq = svg.split("\n")
+        seq_shapes = [shapes.setdefault(_shape(line), len(shapes)) for line in seq]
         ops: list[Op] = []
-        matcher = difflib.SequenceMatcher(None, prev, seq, autojunk=False)
+        matcher = difflib.SequenceMatcher(None, prev_shapes, seq_shapes, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                ops.append([i1, i2 - i1])
+            if tag != "equal":
+                for line in seq[j1:j2]:
+                    take(ops, line)
                 continue
-            for index in seq[j1:j2]:
-                if index == fresh:
-                    fresh += 1
-                    if ops and isinstance(ops[-1], int) and ops[-1] < 0:
-                        ops[-1] -= 1
-                    else:
-                        ops.append(-1)
+            for i, j, count, dx, dy in _runs(prev, seq, i1, j1, i2 - i1):
+                if count == 0:
+                    take(ops, seq[j])
                 else:
-                    ops.append(index)
-        steps.append(ops)
-        prev = seq
-    return {"lines": list(table), "steps": steps}
+                    ops.append([i, count, dx, dy] if dx or dy else [i, count])
+        ops_of.append(ops)
+        prev, prev_shapes = seq, seq_shapes
+    return {"lines": list(table), "steps": ops_of}
 
 
 def unpack(packed: dict[str, Any]) -> list[str]:
     """The pictures ``pack`` packed, exactly (the page's script does the same)."""
     lines: list[str] = packed["lines"]
     fresh = 0
-    prev: list[int] = []
+    prev: list[str] = []
     out: list[str] = []
     for ops in packed["steps"]:
-        seq: list[int] = []
+        seq: list[str] = []
         for op in ops:
             if isinstance(op, list):
-                seq += prev[op[0]:op[0] + op[1]]
+                dx, dy = (op[2], op[3]) if len(op) > 2 else (0, 0)
+                seq += [shift(line, dx, dy) for line in prev[op[0]:op[0] + op[1]]]
             elif op < 0:
-                seq += range(fresh, fresh - op)
+                seq += lines[fresh:fresh - op]
                 fresh -= op
             else:
-                seq.append(op)
-        out.append("\n".join(lines[i] for i in seq))
+                seq.append(lines[op])
+        out.append("\n".join(seq))
         prev = seq
     return out
 

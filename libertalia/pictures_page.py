@@ -32,19 +32,29 @@ if TYPE_CHECKING:
 
 def replay_steps(record: GameRecord, *, cards: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The record's steps: the start of the game, then one per answer, each with its picture, caption and events."""
+    return _steps(record, _start(record, cards))
+
+
+def _start(record: GameRecord, cards: Sequence[str]) -> Game:
     from .game import new_game
 
     rules = record.load_rules(cards=cards)
-    game = new_game(rules, record.players, record.seed, record.setup,
+    return new_game(rules, record.players, record.seed, record.setup,
                     handicap=dict(enumerate(record.handicap)) if record.handicap else None)
+
+
+def _steps(record: GameRecord, game: Game) -> list[dict[str, Any]]:
     steps = [_step(game, None, "The game starts", ())]
     for i, (before, key, after) in enumerate(record.answered(game)):
         steps.append(_step(after, i + 1, caption(before, key, record.agents), after.events_since(before)))
     return steps
 
 
-def seat_name(seat: int, agents: Sequence[str]) -> str:
-    """"Seat 2 (greedy)": the seat and who played it, as the record says (just "Seat 2" when it does not)."""
+def seat_name(seat: int, agents: Sequence[str], automa: int | None = None) -> str:
+    """"Seat 2 (greedy)": the seat and who played it, as the record says (just "Seat 2" when it does not;
+    "Seat 1 (Automa)" for the solo game's rival, as the picture names it)."""
+    if seat == automa:
+        return f"Seat {seat} (Automa)"
     return f"Seat {seat} ({agents[seat]})" if seat < len(agents) and agents[seat] else f"Seat {seat}"
 
 
@@ -81,15 +91,17 @@ def _step(game: Game, answer: int | None, what: str, events: Sequence[Event]) ->
 
 def replay_page(record: GameRecord, *, cards: Sequence[str] = (), title: str = "") -> str:
     """The replay page of ``record`` as HTML text (``replay_steps`` says what each step shows)."""
-    steps = replay_steps(record, cards=cards)
+    start = _start(record, cards)
+    steps = _steps(record, start)
     pictures = encode([step.pop("svg") for step in steps])
     data = json.dumps(steps, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e")
     data = data.replace("&", "\\u0026")
-    heading = title or f"Libertalia replay: seed {record.seed}, {record.players} seats"
+    heading = title or (f"Libertalia replay: seed {record.seed}, "
+                        + ("solo, against the Automa" if start.automa is not None else f"{record.players} seats"))
     seats = "".join(f'<span class="seat" style="border-color:{seat_colour(s)}">'
                     f'<span class="dot" style="background:{seat_colour(s)}"></span>'
-                    f"{html.escape(seat_name(s, record.agents))}</span>"
-                    for s in range(record.players))
+                    f"{html.escape(seat_name(s, record.agents, start.automa))}</span>"
+                    for s in range(len(start.players)))
     return (_PAGE.replace("@TITLE@", html.escape(heading)).replace("@SEATS@", seats)
             .replace("@PICTURES@", pictures).replace("@DATA@", data))
 
@@ -105,13 +117,13 @@ _PAGE = """<!DOCTYPE html>
 body { font-family: sans-serif; margin: 0; padding: 10px 14px; background: #fdfbf5; color: #222; }
 h1 { font-size: 19px; margin: 0 0 6px 0; }
 #seats { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 6px; font-size: 13px; }
-.seat { border: 2px solid #999; border-radius: 11px; padding: 1px 8px; background: #fff; }
+.seat { border: 2px solid #999; border-radius: 11px; padding: 1px 8px; background: #fff; overflow-wrap: anywhere; }
 .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin-right: 5px; }
 #controls { display: flex; gap: 5px; align-items: center; flex-wrap: wrap; }
 #controls button, #controls select { font-size: 13px; padding: 3px 8px; }
 #slider { flex: 1 1 200px; min-width: 120px; }
 #counter { font-weight: bold; white-space: nowrap; }
-#what { margin: 6px 0; font-size: 15px; font-weight: bold; min-height: 1.3em; }
+#what { margin: 6px 0; font-size: 15px; font-weight: bold; min-height: 1.3em; overflow-wrap: anywhere; }
 #help { font-size: 12px; color: #666; margin-bottom: 6px; }
 #main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(230px, 27vw, 380px); gap: 12px;
         align-items: start; }
@@ -156,24 +168,32 @@ Hover a card or a token for its text.</div>
 (function () {
   "use strict";
   var steps = JSON.parse(document.getElementById("steps").textContent);
-  var lines = [], seqs = [], at = 0;
+  var seqs = [], at = 0;
+  var MOVABLE = / (c?)([xy])="(0|-?[1-9][0-9]*)"/g;  // pictures_pack.MOVABLE
   function byId(id) { return document.getElementById(id); }
+  function shift(line, dx, dy) {
+    if (!dx && !dy) { return line; }
+    return line.replace(MOVABLE, function (m, c, axis, n) {
+      return " " + c + axis + '="' + String(parseInt(n, 10) + (axis === "x" ? dx : dy)) + '"';
+    });
+  }
   function unpack(packed) {
-    var fresh = 0, prev = [];
-    lines = packed.lines;
+    var fresh = 0, prev = [], lines = packed.lines;
     packed.steps.forEach(function (ops) {
       var seq = [];
       ops.forEach(function (op) {
         var k;
-        if (Array.isArray(op)) { for (k = 0; k < op[1]; k++) { seq.push(prev[op[0] + k]); } }
-        else if (op < 0) { for (k = 0; k < -op; k++) { seq.push(fresh++); } }
-        else { seq.push(op); }
+        if (Array.isArray(op)) {
+          for (k = 0; k < op[1]; k++) { seq.push(shift(prev[op[0] + k], op[2] || 0, op[3] || 0)); }
+        }
+        else if (op < 0) { for (k = 0; k < -op; k++) { seq.push(lines[fresh++]); } }
+        else { seq.push(lines[op]); }
       });
       seqs.push(seq);
       prev = seq;
     });
   }
-  function picture(i) { return seqs[i].map(function (j) { return lines[j]; }).join("\\n"); }
+  function picture(i) { return seqs[i].join("\\n"); }
   window.libertaliaPicture = picture;
   function dayOf(i) { return steps[i].over ? 1e9 : steps[i].voyage * 1000 + steps[i].day; }
   function voyageOf(i) { return steps[i].over ? 1e9 : steps[i].voyage; }

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import libertalia as lt
-from libertalia.pictures_pack import decode, encode, pack, unpack
+from libertalia.pictures_pack import decode, encode, pack, shift, unpack
 from libertalia.pictures_page import replay_page
 
 
@@ -23,6 +23,30 @@ def test_packing_gives_back_every_picture_exactly() -> None:
     assert unpack(packed) == svgs
     assert len(packed["lines"]) == len(set("\n".join(svgs).split("\n")))
     assert decode(encode(svgs)) == svgs
+
+
+def test_moved_lines_are_copied_with_their_move() -> None:
+    """pictures_pack: a run of lines that only moved is one copy with its (dx, dy); no line is stored again."""
+    first = ['<svg width="10">', '<g class="box">', '<rect x="0" y="5" width="9.5"/>',
+             '<text x="3" y="-2">Odd name</text>', '<circle cx="7" cy="0" r="2"/>', "</g>", "</svg>"]
+    moved = [first[0], *(shift(line, -3, 40) for line in first[1:-1]), first[-1]]
+    assert moved[3] == '<text x="0" y="38">Odd name</text>' and moved[4] == '<circle cx="4" cy="40" r="2"/>'
+    svgs = ["\n".join(first), "\n".join(moved)]
+    packed = pack(svgs)
+    assert unpack(packed) == svgs and len(packed["lines"]) == len(first)
+    assert packed["steps"][1] == [[0, 7, -3, 40]]  # lines with no coordinate go with any move
+
+
+def test_a_line_no_move_gives_back_is_stored() -> None:
+    """pictures_pack: a move is used only when it gives the line back exactly: coordinates that moved apart (x by 2,
+    cx by 3), a decimal x, or a text that reads like a coordinate make new lines, kept exact."""
+    first = ['<g x="1" y="0"><circle cx="1" cy="0"/></g>', '<text x="1.5" y="0">a</text>',
+             '<text x="1" y="0">Mod x="4" card</text>']
+    second = ['<g x="3" y="0"><circle cx="4" cy="0"/></g>', '<text x="2.5" y="0">a</text>',
+              '<text x="3" y="0">Mod x="4" card</text>']
+    svgs = ["\n".join(first), "\n".join(second)]
+    packed = pack(svgs)
+    assert unpack(packed) == svgs and len(packed["lines"]) == 6
 
 
 @pytest.mark.parametrize("players", [2, 1])
