@@ -82,8 +82,8 @@ def where(game: Game) -> str:
 
 
 def _step(game: Game, answer: int | None, what: str, events: Sequence[Event]) -> dict[str, Any]:
-    return {"answer": answer, "what": what, "voyage": game.voyage, "day": game.day, "over": game.is_over,
-            "where": where(game), "events": [e.sentence() for e in events],
+    return {"answer": answer, "what": what, "voyage": game.voyage, "day": game.day, "phase": game.phase,
+            "over": game.is_over, "where": where(game), "events": [e.sentence() for e in events],
             # as ``Game.svg()`` draws it, with the step's events at hand rather than replayed for each step
             "svg": table_svg(game.rules, game, picks=game._public.commits, decision=game.decision, last=events,
                              winners=game.winners() if game.is_over else ())}
