@@ -207,7 +207,8 @@ Hover a card or a token for its text.</div>
     byId("where").textContent = s.where;
     var list = byId("event-list");
     while (list.firstChild) { list.removeChild(list.firstChild); }
-    (s.events.length ? s.events : ["(nothing happened yet)"]).forEach(function (text) {
+    var none = at === 0 ? "(nothing happened yet)" : "(this answer caused no events)";
+    (s.events.length ? s.events : [none]).forEach(function (text) {
       var li = document.createElement("li");
       li.textContent = text;
       list.appendChild(li);

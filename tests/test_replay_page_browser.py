@@ -164,6 +164,10 @@ def test_the_slider_and_the_jumps_move_the_step(browser: Any, tmp_path: Path) ->
     assert labels[0] == "Voyage 1, day 1" and labels[-1] == "The end"
     jump.select_by_visible_text("Voyage 3, day 2")
     assert (games[step()].voyage, games[step()].day) == (3, 2) and (games[step() - 1].day) != 2
+    quiet = next(i for i in range(1, len(games)) if not games[i].events_since(games[i - 1]))  # a secret pick
+    browser.execute_script(f"const s = document.getElementById('slider'); s.value = '{quiet}';"
+                           "s.dispatchEvent(new Event('input'));")
+    assert step() == quiet and "(this answer caused no events)" in browser.find_element(By.ID, "events").text
     jump.select_by_visible_text("The end")
     assert step() == len(games) - 1
     assert "day" not in browser.find_element(By.ID, "where").text
