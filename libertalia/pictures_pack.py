@@ -22,6 +22,8 @@ import difflib
 import json
 import re
 import zlib
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -46,6 +48,9 @@ def _shape(line: str) -> str:
 def _offset(old: str, new: str) -> tuple[int | None, int | None] | None:
     """The move ``(dx, dy)`` that turns ``old`` into ``new`` (``None`` for an axis with no coordinate), or
     ``None`` when no move does."""
+    if old == new:  # most lines: unmoved
+        axes = {m[2] for m in MOVABLE.finditer(old)}
+        return (0 if "x" in axes else None), (0 if "y" in axes else None)
     moved: dict[str, int] = {}
     for a, b in zip(MOVABLE.finditer(old), MOVABLE.finditer(new), strict=True):
         axis, step = a[2], int(b[3]) - int(a[3])
@@ -78,12 +83,54 @@ def _runs(prev: Sequence[str], seq: Sequence[str], i1: int, j1: int, n: int) -> 
     return runs
 
 
+def _blocks(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Runs ``(i, j, n)`` with ``a[i:i+n] == b[j:j+n]``, in order in both: a patience diff (the lines found once in
+    each, kept in the longest order both agree on, anchor the match; difflib matches the short gaps between them).
+    difflib alone takes seconds on a picture's thousand lines, where ``</g>`` comes hundreds of times."""
+    in_a, in_b = Counter(a), Counter(b)
+    where_a = {x: i for i, x in enumerate(a) if in_a[x] == 1}
+    pairs = [(where_a[x], j) for j, x in enumerate(b) if in_b[x] == 1 and x in where_a]
+    tails: list[int] = []  # longest increasing run of i over pairs (in j's order), by patience sorting
+    tail_at: list[int] = []
+    before: list[int] = []
+    for k, (i, _) in enumerate(pairs):
+        pile = bisect_left(tails, i)
+        before.append(tail_at[pile - 1] if pile else -1)
+        if pile == len(tails):
+            tails.append(i)
+            tail_at.append(k)
+        else:
+            tails[pile], tail_at[pile] = i, k
+    chain: list[tuple[int, int]] = []
+    k = tail_at[-1] if tail_at else -1
+    while k >= 0:
+        chain.append(pairs[k])
+        k = before[k]
+    chain.reverse()
+    found: list[tuple[int, int, int]] = []
+    pi = pj = 0
+    for i, j in [*chain, (len(a), len(b))]:
+        gap = difflib.SequenceMatcher(None, a[pi:i], b[pj:j], autojunk=False)
+        found += [(pi + bi, pj + bj, n) for bi, bj, n in gap.get_matching_blocks() if n]
+        if i < len(a):
+            found.append((i, j, 1))
+        pi, pj = i + 1, j + 1
+    merged: list[tuple[int, int, int]] = []
+    for i, j, n in found:
+        if merged and merged[-1][0] + merged[-1][2] == i and merged[-1][1] + merged[-1][2] == j:
+            merged[-1] = (merged[-1][0], merged[-1][1], merged[-1][2] + n)
+        else:
+            merged.append((i, j, n))
+    return merged
+
+
 def pack(svgs: Sequence[str]) -> dict[str, Any]:
     """``{"lines": [...], "steps": [[op, ...], ...]}`` for the pictures ``svgs``, in order."""
     table: dict[str, int] = {}
     ops_of: list[list[Op]] = []
     prev: list[str] = []
-    shapes: dict[str, int] = {}
+    shapes: dict[str, int] = {}  # a shape's number
+    shape_of: dict[str, int] = {}  # a line's shape's number (most lines come back step after step)
 
     def take(ops: list[Op], line: str) -> None:
         if line not in table:
@@ -98,19 +145,21 @@ def pack(svgs: Sequence[str]) -> dict[str, Any]:
     prev_shapes: list[int] = []
     for svg in svgs:
         seq = svg.split("\n")
-        seq_shapes = [shapes.setdefault(_shape(line), len(shapes)) for line in seq]
+        seq_shapes = [shape_of[line] if line in shape_of else
+                      shape_of.setdefault(line, shapes.setdefault(_shape(line), len(shapes))) for line in seq]
         ops: list[Op] = []
-        matcher = difflib.SequenceMatcher(None, prev_shapes, seq_shapes, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "equal":
-                for line in seq[j1:j2]:
-                    take(ops, line)
-                continue
-            for i, j, count, dx, dy in _runs(prev, seq, i1, j1, i2 - i1):
+        done = 0  # lines of this step written so far
+        for i1, j1, n in _blocks(prev_shapes, seq_shapes):
+            for line in seq[done:j1]:
+                take(ops, line)
+            for i, j, count, dx, dy in _runs(prev, seq, i1, j1, n):
                 if count == 0:
                     take(ops, seq[j])
                 else:
                     ops.append([i, count, dx, dy] if dx or dy else [i, count])
+            done = j1 + n
+        for line in seq[done:]:
+            take(ops, line)
         ops_of.append(ops)
         prev, prev_shapes = seq, seq_shapes
     return {"lines": list(table), "steps": ops_of}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import libertalia as lt
-from libertalia.pictures_pack import decode, encode, pack, shift, unpack
+from libertalia.pictures_pack import _blocks, decode, encode, pack, shift, unpack
 from libertalia.pictures_page import replay_page
 
 
@@ -47,6 +47,16 @@ def test_a_line_no_move_gives_back_is_stored() -> None:
     svgs = ["\n".join(first), "\n".join(second)]
     packed = pack(svgs)
     assert unpack(packed) == svgs and len(packed["lines"]) == 6
+
+
+def test_the_diff_matches_lines_in_order_around_repeated_ones() -> None:
+    """pictures_pack: the patience diff's runs are true matches, in order in both, and miss no common line here."""
+    a = [7, 0, 9, 1, 9, 9, 2, 5, 9, 3]
+    b = [0, 9, 1, 9, 9, 2, 4, 9, 3, 7]
+    blocks = _blocks(a, b)
+    assert all(a[i:i + n] == b[j:j + n] for i, j, n in blocks)
+    assert all(i + n <= i2 and j + n <= j2 for (i, j, n), (i2, j2, _) in zip(blocks, blocks[1:], strict=False))
+    assert sum(n for _, _, n in blocks) == 8 and _blocks([], [1]) == [] and _blocks([1, 1], [1, 1]) == [(0, 0, 2)]
 
 
 @pytest.mark.parametrize("players", [2, 1])
