@@ -43,6 +43,8 @@ import attrs
 import click
 from click.core import ParameterSource
 from rich.console import Console
+from rich.live import Live
+from rich.spinner import Spinner
 from rich.text import Text
 
 from ..agents import Agent
@@ -311,11 +313,13 @@ class _Session:
     def bots_play(self) -> None:
         """The bots answer until the person is asked or the game ends; a terminal shows a line while each thinks.
 
-        The line (rich's status, which a pipe does not show) names the seat and its bot, and goes when the
-        person is asked: a slow bot no longer thinks in silence."""
-        with self.out.status("", spinner="dots") as status:
+        The line (rich's live display, which a pipe does not show) names the seat and its bot, and goes when
+        the person is asked: a slow bot no longer thinks in silence."""
+        spinner = Spinner("dots", style="dim")
+        with Live(spinner, console=self.out, transient=True, refresh_per_second=8) as live:
             while (d := self.game.decision) is not None and d.player != self.seat:
-                status.update(self.thinking(d.player))
+                spinner.update(text=self.thinking(d.player))
+                live.refresh()  # drawn now, not at the next tick: the bot may take long
                 agent = self.agents[d.player]
                 self.game = self.game.choose(agent.choose(self.game.observation(d.player), d))
 
