@@ -16,10 +16,11 @@ so a summary never claims more than the events show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import attrs
 
+from .engine.specs import Rules
 from .events import (
     Banked,
     DoubloonsChanged,
@@ -33,6 +34,8 @@ from .state import Event
 
 OTHER = "other"
 """The source of doubloons the events do not account for."""
+FLOOR = "none below 0"
+"""What a seat was spared when the anchor's losses went past its doubloons: it has 0, never a debt."""
 BASE = ("start", "income", "handicap")
 """The sources a voyage begins with, listed first; then gains, largest first, then losses."""
 
@@ -63,34 +66,59 @@ def _moves(e: Event) -> Iterable[tuple[int, str, int]]:
         yield e.seat, e.source or "reputation track", e.doubloons
 
 
-def voyage_earnings(events: Sequence[Event], voyage: int, players: int) -> tuple[Earnings, ...]:
+def voyage_earnings(events: Sequence[Event], voyage: int, players: int,
+                    loot_last: Collection[str] | None = None) -> tuple[Earnings, ...]:
     """Each seat's doubloons of ``voyage`` by source, from the events of that voyage.
 
-    Events before the first voyage (a handicap) count in it.  A seat's doubloons never go below 0,
-    so a loss counts what the seat had left to lose, as the table does (an event names the loss its
-    card asked for)."""
+    Events before the first voyage (a handicap) count in it.  Doubloons never go below 0 (an event
+    names the change its card asked for), as the engine applies them:
+
+    - by day and night a loss counts what the seat had left to lose, as it happens (R2);
+    - the anchor's changes add up first and apply once (R3); a seat they would leave below 0 has 0,
+      and what it was spared is ``FLOOR``;
+    - ``loot_last``: the loot kinds, on a board that nets the characters' anchor changes and applies
+      them before the loot's (``characters_then_loot``, E13); the loot's then add up on their own.
+    """
     found: list[dict[str, int]] = [{} for _ in range(players)]
-    purse = [0] * players
+    purse, net = [0] * players, [0] * players
     banked: dict[int, int] = {}
+    loot_begun = False
+
+    def settle(seat: int) -> None:
+        total = purse[seat] + net[seat]
+        if total < 0:
+            found[seat][FLOOR] = found[seat].get(FLOOR, 0) - total
+        purse[seat], net[seat] = max(0, total), 0
+
     for e in events:
         if max(e.voyage, 1) != voyage:
             continue
         if isinstance(e, Banked):
+            settle(e.seat)
             banked[e.seat] = e.doubloons
-        for seat, source, amount in _moves(e):
-            if not 0 <= seat < players:
-                continue
-            amount = max(amount, -purse[seat])
-            if amount:
+            continue
+        moves = [(seat, source, amount) for seat, source, amount in _moves(e) if 0 <= seat < players]
+        anchor = e.phase == "anchor"
+        if anchor and moves and loot_last is not None and not loot_begun and e.source in loot_last:
+            loot_begun = True
+            for seat in range(players):
+                settle(seat)
+        for seat, source, amount in moves:
+            if anchor:
+                net[seat] += amount
+            else:
+                amount = max(amount, -purse[seat])
                 purse[seat] += amount
+            if amount:
                 found[seat][source] = found[seat].get(source, 0) + amount
     return tuple(_earnings(seat, found[seat], banked.get(seat)) for seat in range(players))
 
 
-def game_earnings(events: Sequence[Event], players: int) -> tuple[Earnings, ...]:
+def game_earnings(events: Sequence[Event], players: int,
+                  loot_last: Collection[str] | None = None) -> tuple[Earnings, ...]:
     """Each seat's doubloons over every voyage played, by source: what its score is made of."""
     voyages = sorted({max(e.voyage, 1) for e in events if isinstance(e, Banked)})
-    per_voyage = [voyage_earnings(events, v, players) for v in voyages]
+    per_voyage = [voyage_earnings(events, v, players, loot_last) for v in voyages]
     out = []
     for seat in range(players):
         sources: dict[str, int] = {}
@@ -108,3 +136,8 @@ def _earnings(seat: int, sources: dict[str, int], banked: int | None) -> Earning
     ordered = sorted(((s, n) for s, n in sources.items() if n),
                      key=lambda sn: (BASE.index(sn[0]) if sn[0] in BASE else len(BASE), -sn[1], sn[0]))
     return Earnings(seat, found if banked is None else banked, tuple(ordered))
+
+
+def loot_last(rules: Rules) -> frozenset[str] | None:
+    """The loot kinds whose anchor changes apply after the characters' (E13), or None where all are netted together."""
+    return frozenset(rules.kinds) if rules.board.anchor_order == "characters_then_loot" else None

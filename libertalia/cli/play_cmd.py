@@ -329,7 +329,7 @@ class _Session:
     def print_events(self) -> None:
         """The events since the last ones shown, each voyage's end followed by its summary of doubloons."""
         events, names = self.game.events, self.names()
-        for end, summary in summaries_for(events, self.shown, len(self.game.players), self.labels, self.seat):
+        for end, summary in summaries_for(self.game, self.shown, self.labels, self.seat):
             print_events(self.out, events[:end], self.shown, names)
             self.out.print()
             self.out.print(summary)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..earnings import Earnings, game_earnings, voyage_earnings
+from ..earnings import Earnings, game_earnings, loot_last, voyage_earnings
 from ..events import Banked
 from ..game import Game
 from ..state import Event
@@ -56,7 +56,7 @@ def voyage_summary(earnings: Sequence[Earnings], voyage: int, labels: Sequence[s
 def final_summary(game: Game, labels: Sequence[str], you: int | None) -> Laid:
     """The game's end: each seat's final score, the winners marked, and where its doubloons came from."""
     winners = set(game.winners())
-    earnings = game_earnings(game.events, len(game.players))
+    earnings = game_earnings(game.events, len(game.players), loot_last(game.rules))
 
     def layout(width: int, _: bool) -> list[Text]:
         lines = [safe_text("Final scores:", style="bold")]
@@ -82,8 +82,8 @@ def voyage_ends(events: Sequence[Event], start: int = 0) -> list[tuple[int, int]
     return ends
 
 
-def summaries_for(events: Sequence[Event], start: int, players: int, labels: Sequence[str],
-                  you: int | None) -> list[tuple[int, Laid]]:
-    """The voyage summaries to print among ``events[start:]``, each with the index it follows."""
-    return [(end, voyage_summary(voyage_earnings(events, voyage, players), voyage, labels, you))
+def summaries_for(game: Game, start: int, labels: Sequence[str], you: int | None) -> list[tuple[int, Laid]]:
+    """The voyage summaries to print among the game's ``events[start:]``, each with the index it follows."""
+    events, players, last = game.events, len(game.players), loot_last(game.rules)
+    return [(end, voyage_summary(voyage_earnings(events, voyage, players, last), voyage, labels, you))
             for end, voyage in voyage_ends(events, start)]

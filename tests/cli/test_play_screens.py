@@ -24,7 +24,7 @@ from libertalia.cli.display import NBSP, decision_lines, decision_view, option_t
 from libertalia.cli.play_cmd import _Session
 from libertalia.cli.summaries import final_summary, sources_text, voyage_summary
 from libertalia.cli.terminal import visible_console
-from libertalia.earnings import OTHER, Earnings, game_earnings, voyage_earnings
+from libertalia.earnings import FLOOR, OTHER, Earnings, game_earnings, loot_last, voyage_earnings
 from libertalia.events import (
     Banked,
     DoubloonsChanged,
@@ -109,20 +109,54 @@ def test_earnings_add_each_source_and_a_loss_counts_what_was_left() -> None:
                      Earnings(1, 2, (("start", 2), ("reputation track", 2), ("seat 0's Tern", -2))))
 
 
+def test_the_anchors_payouts_add_up_before_the_floor_at_0() -> None:
+    """At the anchor the payouts add up first (a gain after a loss still counts whole); a total below 0 banks 0,
+    the difference shown as FLOOR."""
+    events = [
+        IncomeCollected(0, 2, voyage=1), IncomeCollected(1, 2, voyage=1),
+        DoubloonsChanged(0, -5, "anvil", voyage=1, phase="anchor"),
+        DoubloonsChanged(0, 4, "kelp", voyage=1, phase="anchor"),
+        DoubloonsChanged(1, -7, "anvil", voyage=1, phase="anchor"),
+        DoubloonsChanged(1, 1, "kelp", voyage=1, phase="anchor"),
+        Banked(0, 1, 1, voyage=1), Banked(1, 0, 0, voyage=1),
+    ]
+    assert voyage_earnings(events, 1, 2) == (
+        Earnings(0, 1, (("income", 2), ("kelp", 4), ("anvil", -5))),
+        Earnings(1, 0, (("income", 2), (FLOOR, 4), ("kelp", 1), ("anvil", -7))))
+
+
+def test_a_board_that_pays_characters_first_floors_them_before_the_loot() -> None:
+    """E13 (characters_then_loot): the characters' anchor changes are netted and floored first, then the loot's,
+    so a loss cannot eat into the booty."""
+    events = [
+        IncomeCollected(0, 2, voyage=1),
+        DoubloonsChanged(0, -7, "Anvil Smith", voyage=1, phase="anchor"),
+        DoubloonsChanged(0, 3, "kelp", voyage=1, phase="anchor"),
+        Banked(0, 3, 3, voyage=1),
+    ]
+    assert voyage_earnings(events, 1, 1, loot_last={"kelp"}) == (
+        Earnings(0, 3, (("income", 2), (FLOOR, 5), ("kelp", 3), ("Anvil Smith", -7))),)
+    assert voyage_earnings(events[:3] + [Banked(0, 0, 0, voyage=1)], 1, 1) == (  # netted all together (R3)
+        Earnings(0, 0, (("income", 2), ("kelp", 3), (FLOOR, 2), ("Anvil Smith", -7))),)
+
+
 def test_doubloons_the_events_do_not_explain_show_as_other() -> None:
     """Should a bank differ from the events' sum, the difference is 'other': a summary never claims more."""
     events = [IncomeCollected(0, 4, voyage=1), Banked(0, 7, 7, voyage=1)]
     assert voyage_earnings(events, 1, 1) == (Earnings(0, 7, (("income", 4), (OTHER, 3))),)
 
 
-@pytest.mark.parametrize(("edition", "players", "handicap"), [("galecrest", 3, {0: 5}), ("galecrest", 1, None),
-                                                              ("classic", 4, None), ("galecrest", 2, None)])
-def test_a_games_earnings_add_up_to_its_scores(edition: str, players: int, handicap: dict[int, int] | None) -> None:
+@pytest.mark.parametrize(("edition", "loot", "players", "handicap"), [
+    ("galecrest", None, 3, {0: 5}), ("galecrest", None, 1, None), ("classic", None, 4, None),
+    ("galecrest", None, 2, None), ("galecrest", "stormy", 6, None), ("classic", None, 6, None)])
+def test_a_games_earnings_add_up_to_its_scores(edition: str, loot: str | None, players: int,
+                                               handicap: dict[int, int] | None) -> None:
     """Over a whole game each seat's sources add up to its final score, with nothing left to 'other'."""
-    g = lt.new_game(lt.load_rules(edition), players, seed=2, handicap=handicap)
+    rules = lt.load_rules(edition, loot=loot)
+    g = lt.new_game(rules, players, seed=3, handicap=handicap)
     while g.decision is not None:
         g = g.choose(g.decision.keys()[len(g.history) % len(g.decision.options)])
-    earnings = game_earnings(g.events, len(g.players))
+    earnings = game_earnings(g.events, len(g.players), loot_last(rules))
     assert tuple(e.total for e in earnings) == g.final_scores()
     for e in earnings:
         assert sum(n for _, n in e.sources) == e.total and OTHER not in dict(e.sources)
