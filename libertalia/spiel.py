@@ -50,8 +50,8 @@ Why the game is modelled as it is:
   count of each action the seat took, and the count of questions of each kind each seat
   answered: a fixed-size summary, not a perfect-recall encoding.
   The observation string is the table alone, as plain lines (``table_text``); the tensors do
-  not encode uncharted loot sides (``libertalia.env``'s vector has no place for them), the
-  strings do.
+  not encode uncharted loot sides (they are ``libertalia.env``'s default vector, which leaves
+  them out), the strings do.
 - **Resampling** (``resample_from_infostate``, for information-set MCTS) draws what a seat
   cannot see again through ``Observation.sample_game``, keeping its information state.
 - **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
