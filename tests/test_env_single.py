@@ -177,3 +177,10 @@ def test_a_vector_env_steps_many_games_in_one_process() -> None:
         masks = again.action_masks()
         obs, *_ = again.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
         assert obs.tobytes() == first
+
+
+def test_render_shows_the_learners_table() -> None:
+    """render_mode="ansi" returns Game.render for the learner's seat (whichever seat was drawn)."""
+    env = single_agent_env(players=3, opponents="first", render_mode="ansi")
+    _, info = env.reset(seed=8)
+    assert env.render() == env.game.render(info["seat"])

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _args
+from .._terminal import visible
 from ..agents import Agent
 from ..bots import parse_bot
 from ..engine.specs import Rules
@@ -41,7 +42,7 @@ Illegal = Literal["end", "raise"]
 class SingleAgentEnv(gymnasium.Env):
     """Libertalia for one learner: see ``single_agent_env`` for the arguments, docs/bots.md for a run."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, rules: Rules | str | Path = "galecrest", players: int = 4, seat: int | None = None,
                  opponents: Opponent | Sequence[Opponent] = "random", *, loot: LootOption = None,
@@ -137,7 +138,7 @@ class SingleAgentEnv(gymnasium.Env):
             return None
         text: str = self.game.render(self.seat)
         if self.render_mode == "human":
-            print(text)
+            print(visible(text, "\n"))  # a mod's names never act on the terminal (``_terminal``)
             return None
         return text
 
