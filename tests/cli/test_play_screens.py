@@ -148,7 +148,8 @@ def test_doubloons_the_events_do_not_explain_show_as_other() -> None:
 
 @pytest.mark.parametrize(("edition", "loot", "players", "handicap"), [
     ("galecrest", None, 3, {0: 5}), ("galecrest", None, 1, None), ("classic", None, 4, None),
-    ("galecrest", None, 2, None), ("galecrest", "stormy", 6, None), ("classic", None, 6, None)])
+    ("galecrest", None, 2, None), ("galecrest", "stormy", 6, None), ("classic", None, 6, None),
+    ("classic", None, 3, {0: 5})])
 def test_a_games_earnings_add_up_to_its_scores(edition: str, loot: str | None, players: int,
                                                handicap: dict[int, int] | None) -> None:
     """Over a whole game each seat's sources add up to its final score, with nothing left to 'other'."""
