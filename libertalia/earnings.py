@@ -49,6 +49,11 @@ class Earnings:
     sources: tuple[tuple[str, int], ...]  # (source, doubloons: negative for a loss), in ``BASE`` order first
 
 
+_MONEY: frozenset[type] = frozenset({IncomeCollected, StartingDoubloons, HandicapDoubloons, DoubloonsChanged, Paid,
+                                     ReputationOverflowed, Banked})
+"""The event classes that move or bank doubloons (``_moves``, and ``Banked``)."""
+
+
 def _moves(e: Event) -> Iterable[tuple[int, str, int]]:
     """The doubloons one event moved: (seat, source, amount) for each seat it changed."""
     if isinstance(e, IncomeCollected):
@@ -91,7 +96,7 @@ def voyage_earnings(events: Sequence[Event], voyage: int, players: int,
         purse[seat], net[seat] = max(0, total), 0
 
     for e in events:
-        if max(e.voyage, 1) != voyage:
+        if type(e) not in _MONEY or max(e.voyage, 1) != voyage:  # most events move no doubloons
             continue
         if isinstance(e, Banked):
             settle(e.seat)
@@ -117,8 +122,11 @@ def voyage_earnings(events: Sequence[Event], voyage: int, players: int,
 def game_earnings(events: Sequence[Event], players: int,
                   loot_last: Collection[str] | None = None) -> tuple[Earnings, ...]:
     """Each seat's doubloons over every voyage played, by source: what its score is made of."""
-    voyages = sorted({max(e.voyage, 1) for e in events if isinstance(e, Banked)})
-    per_voyage = [voyage_earnings(events, v, players, loot_last) for v in voyages]
+    by_voyage: dict[int, list[Event]] = {}
+    for e in events:  # one pass: each voyage then reads only its own events
+        by_voyage.setdefault(max(e.voyage, 1), []).append(e)
+    voyages = sorted(v for v, happened in by_voyage.items() if any(isinstance(e, Banked) for e in happened))
+    per_voyage = [voyage_earnings(by_voyage[v], v, players, loot_last) for v in voyages]
     out = []
     for seat in range(players):
         sources: dict[str, int] = {}
