@@ -98,7 +98,7 @@ def test_the_command_fails_below_min_score_and_reports_json(tmp_path: Path) -> N
     low = CliRunner().invoke(main, ["cards", "mutate", str(path), "--min-score", "90"])
     assert low.exit_code == 1 and "below 90%: galecrest" in low.output
     report = json.loads(CliRunner().invoke(main, ["cards", "mutate", str(path), "--json"]).output)
-    assert report["total"] == {"killed": 6, "mutants": 8, "score": 0.75}
+    assert report["total"] == {"killed": 6, "mutants": 8, "equivalent": 0, "score": 0.75}
     assert report["editions"]["galecrest"]["mutants"] == 8
     assert [s["slip"] for s in report["cards"][0]["survivors"]] == ["'5' → '4'", "'more' → 'fewer'"]
 
