@@ -32,21 +32,25 @@ equivalent), null where no mutant counts."""
               help="Edition for files outside the bundled card folders (default galecrest).")
 @click.option("--operator", "operators", multiple=True, metavar="NAME",
               help="Only these kinds of slip (repeatable): number, comparison, owner, quantifier, side, "
-                   "may, timing.")
+                   "may, timing, and those read off the grammar: slot, drop, word, kind.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes, one file at a time each (the report does not depend on it).")
 @click.option("--positions", default=60, show_default=True, type=click.IntRange(min=0),
               help="Positions each survivor is played in beside its card before it is reported (0: none).")
 @click.option("--min-score", default=None, type=click.FloatRange(0, 100), metavar="PERCENT",
               help="Exit with status 1 when an edition's score is below PERCENT.")
+@click.option("--list", "listing", is_flag=True,
+              help="Only list each mutant (its place, slip and whole text); run no example.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys below).")
 def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ...], jobs: int, positions: int,
-           min_score: float | None, as_json: bool) -> None:
+           min_score: float | None, listing: bool, as_json: bool) -> None:
     """Mutate each card's text the way modders slip, and run its examples against every mutant.
 
     Each slip (a number one off, a comparison turned round, your and an opponent's swapped,
-    every and a swapped, left and right swapped, a "you may" added or dropped, another timing)
-    that the checker accepts and that changes what the card says is a mutant. A mutant that
+    every and a swapped, left and right swapped, a "you may" added or dropped, another timing;
+    and, read off the grammar, a slot's other wordings, a part the grammar lets go dropped,
+    another word of a word class, another loot kind or one more) that the checker accepts and
+    that changes what the card says is a mutant; --list prints them and runs nothing. A mutant that
     fails one of the card's examples is killed. One that passes them all is played beside the
     card from generated positions with the same answers: if it ever plays differently it survives,
     printed as FILE:LINE:COLUMN with its text and the examples: entry (shrunk) that kills it; if it
@@ -65,14 +69,22 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         files = example_files(paths)
         chosen = operators or OPERATORS
         together = tuple(map(str, files))  # loaded beside each file, as cards test loads them
-        tasks = [(str(f), edition, tuple(chosen), together, positions) for f in files]
+        tasks = [(str(f), edition, tuple(chosen), together, positions, not listing) for f in files]
         done: list[CardMutation] = []
         with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and len(tasks) > 1 else nullcontext() as pool:
             for result in (pool.map(_one, tasks) if pool is not None else map(_one, tasks)):
                 done.append(result)
-                if not as_json:
+                if listing and not as_json:
+                    _print_list(result)
+                elif not as_json:
                     _print_card(result)
         report = MutationReport(tuple(done))
+    if listing:
+        if as_json:
+            echo_json(json.dumps([{"path": c.path, "card": c.card, "mutants": [
+                {k: v for k, v in m.to_json().items() if k in ("operator", "slip", "text", "line", "column")}
+                for m in c.mutants]} for c in report.cards], indent=2, ensure_ascii=False))
+        return
     if as_json:
         echo_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -85,11 +97,20 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         raise SystemExit(1)
 
 
-def _one(task: tuple[str, str | None, tuple[str, ...], tuple[str, ...], int]) -> CardMutation:
+def _one(task: tuple[str, str | None, tuple[str, ...], tuple[str, ...], int, bool]) -> CardMutation:
     from ..testing.mutation import mutate_file
 
-    path, edition, operators, siblings, positions = task
-    return mutate_file(Path(path), edition, operators=operators, siblings=siblings, positions=positions)
+    path, edition, operators, siblings, positions, run = task
+    return mutate_file(Path(path), edition, operators=operators, siblings=siblings, positions=positions, run=run)
+
+
+def _print_list(card: CardMutation) -> None:
+    """Each mutant of a file: where, which slip, and its whole text (indented, line by line)."""
+    echo(f"{card.path}: {card.card}: {len(card.mutants)} mutants")
+    for m in card.mutants:
+        echo(f"  {card.path}:{m.line}:{m.column}: {m.operator}: {m.slip}")
+        for line in m.text.strip("\n").splitlines():
+            echo(f"    {line}")
 
 
 def _percent(score: float | None) -> str:

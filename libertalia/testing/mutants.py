@@ -10,7 +10,10 @@ small edits a modder makes without noticing, each at one place in the text:
 - ``quantifier``: how many (``every``/``each`` → ``a``, ``a``/``an`` → ``every``);
 - ``side``: ``left`` ↔ ``right``, ``leftmost`` ↔ ``rightmost``;
 - ``may``: a ``you may`` dropped, or added before an ability's first step;
-- ``timing``: another trigger (``sun:`` → ``dusk:``, ``moon:``, ``anchor:``).
+- ``timing``: another trigger (``sun:`` → ``dusk:``, ``moon:``, ``anchor:``);
+- ``slot``, ``drop``, ``word``, ``kind``: read off the card grammar (``testing.grammar_slips``):
+  another wording of a slot, a part the grammar lets go dropped, another word of a terminal,
+  another loot kind or one more.
 
 Pure text work: which slips the checker accepts, and which the examples catch, is
 ``testing.mutation``'s job.  Many slips make text the grammar refuses ("a day"); they are
@@ -26,7 +29,8 @@ import attrs
 
 __all__ = ["OPERATORS", "Slip", "slips"]
 
-OPERATORS: tuple[str, ...] = ("number", "comparison", "owner", "quantifier", "side", "may", "timing")
+OPERATORS: tuple[str, ...] = ("number", "comparison", "owner", "quantifier", "side", "may", "timing",
+                              "slot", "drop", "word", "kind")
 """The kinds of slip, in the order ``slips`` lists them."""
 
 _TIMINGS = ("sun", "dusk", "moon", "anchor")
@@ -67,15 +71,23 @@ class Slip:
         return f"{self.before!r} → {self.after!r}"
 
 
-def slips(text: str, operators: tuple[str, ...] = OPERATORS) -> tuple[Slip, ...]:
-    """Every one-slip edit of ``text`` by the ``operators`` named, in operator order, then text order."""
+def slips(text: str, operators: tuple[str, ...] = OPERATORS, *, kinds: tuple[str, ...] = ()) -> tuple[Slip, ...]:
+    """Every one-slip edit of ``text`` by the ``operators`` named, in operator order, then text order.
+
+    ``kinds`` are the rules' loot kinds, for the ``kind`` operator (none: no ``kind`` slips).
+    """
+    from .grammar_slips import GRAMMAR_OPERATORS, grammar_slips
+
     unknown = [op for op in operators if op not in OPERATORS]
     if unknown:
         raise ValueError(f"unknown mutation operator {unknown[0]!r}: expected one of {', '.join(OPERATORS)}")
     found: list[Slip] = []
     for op in OPERATORS:
-        if op in operators:
+        if op in operators and op in _BY_OPERATOR:
             found.extend(_BY_OPERATOR[op](text))
+    grammar_ops = tuple(op for op in GRAMMAR_OPERATORS if op in operators)
+    if grammar_ops:
+        found.extend(grammar_slips(text, grammar_ops, kinds=kinds))
     return tuple(found)
 
 

@@ -3,7 +3,8 @@
 For each card or loot file, every one-slip variant of its text (``testing.mutants``) is
 loaded exactly as ``libertalia cards check`` loads a file, in place of the card, beside
 the rest of its edition.  A variant the loader refuses is not a mutant (a modder would be
-told at once); one whose syntax tree is the card's own says the same thing and is left out.
+told at once); one whose syntax tree is the card's own says the same thing and is left out,
+as is one whose tree an earlier mutant has (two wordings of one slip are one mutant).
 Every other variant is a *mutant*, and the card's examples run against it: the first
 example that fails kills it.  A mutant no example kills *survives*: some wrong text would
 pass every example, so an example is missing (or the slip happens not to matter, which a
@@ -85,7 +86,7 @@ class CardMutation:
     examples: int
     mutants: tuple[Mutant, ...]
     refused: int  # variants the loader refused
-    same: int  # variants whose syntax tree is the card's own
+    same: int  # variants whose syntax tree is the card's own, or an earlier mutant's
 
     @property
     def killed(self) -> int:
@@ -173,11 +174,13 @@ def mutate(paths: Iterable[str | Path], edition: str | None = None, *, operators
 
 
 def mutate_file(path: str | Path, edition: str | None = None, *, operators: Sequence[str] = OPERATORS,
-                siblings: Sequence[str | Path] = (), positions: int = DEFAULT_POSITIONS) -> CardMutation:
+                siblings: Sequence[str | Path] = (), positions: int = DEFAULT_POSITIONS,
+                run: bool = True) -> CardMutation:
     """Mutation-test one card or loot file (see the module's docstring); a DataError if it does not load.
 
     ``siblings`` are the other files given with it: those of its edition load beside it, as
-    ``cards test`` loads them, so its text and examples may name their cards.
+    ``cards test`` loads them, so its text and examples may name their cards.  ``run=False`` only
+    lists the mutants (``cards mutate --list``): no example runs, and ``killed_by`` is None.
     """
     path = Path(path)
     with cache.writes_held(), warnings.catch_warnings():
@@ -193,9 +196,10 @@ def mutate_file(path: str | Path, edition: str | None = None, *, operators: Sequ
         mutants: list[Mutant] = []
         refused = same = 0
         seen = {text}
+        meanings: set[tuple[Any, ...]] = set()
         with tempfile.TemporaryDirectory(prefix="libertalia-mutants-") as folder:
             target = Path(folder) / path.name
-            for slip in slips(text, tuple(operators)):
+            for slip in slips(text, tuple(operators), kinds=tuple(sorted(base.kinds))):
                 mutated = slip.apply(text)
                 if mutated in seen:
                     continue
@@ -205,12 +209,14 @@ def mutate_file(path: str | Path, edition: str | None = None, *, operators: Sequ
                     refused += 1
                     continue
                 variant = _spec(rules, root, loot)
-                if variant.abilities == card.abilities:
-                    same += 1
+                if variant.abilities == card.abilities or variant.abilities in meanings:
+                    same += 1  # the card's own tree, or an earlier mutant's ("sun" → "anchor", "the end of the voyage")
                     continue
+                meanings.add(variant.abilities)
                 line, column = _place(text_field, text, slip)
-                mutant = Mutant(slip.operator, slip.describe(), mutated, line, column, _killer(examples, rules))
-                if mutant.survived and positions:
+                mutant = Mutant(slip.operator, slip.describe(), mutated, line, column,
+                                _killer(examples, rules) if run else None)
+                if run and mutant.survived and positions:
                     mutant = _played_beside(mutant, base, rules, (card, variant), positions)
                 mutants.append(mutant)
     return CardMutation(str(path), _label(root, loot), own_edition, len(examples), tuple(mutants), refused, same)

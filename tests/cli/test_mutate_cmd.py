@@ -56,3 +56,19 @@ def test_positions_zero_plays_no_survivor_and_json_counts_equivalents(tmp_path: 
     report = json.loads(out)
     assert report["total"] == {"killed": 0, "mutants": 4, "equivalent": 0, "score": 0.0}
     assert all(s["positions"] == 0 and s["example"] == "" for s in report["cards"][0]["survivors"])
+
+
+def test_list_prints_each_mutants_place_slip_and_text_and_runs_nothing(tmp_path: Path) -> None:
+    """Item 1: --list prints every mutant (FILE:LINE:COLUMN, operator, slip, then its whole text), runs no
+    example and prints no score."""
+    path = _tally(tmp_path)
+    code, out = _run(str(path), "--list")
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{path}: Tally Keeper: ") and lines[0].endswith(" mutants")
+    assert f"  {path}:4:13: number: '2' → '3'" in lines
+    assert "    sun: gain 3 doubloons for each character in your ship ranked below 42." in lines
+    assert any(line.startswith(f"  {path}:") and ": slot: " in line for line in lines)
+    assert "killed" not in out and "galecrest:" not in out
+    listed = json.loads(_run(str(path), "--list", "--json")[1])
+    assert listed[0]["card"] == "Tally Keeper" and len(listed[0]["mutants"]) == int(lines[0].split()[-2])
