@@ -31,7 +31,7 @@ import attrs
 from lark import Token, Tree
 from lark.grammar import NonTerminal, Rule, Symbol, Terminal
 
-from .mutants import Slip
+from .slip import Slip
 
 __all__ = ["GRAMMAR_OPERATORS", "grammar_slips"]
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import attrs
+from .grammar_slips import GRAMMAR_OPERATORS, grammar_slips
+from .slip import Slip
 
 __all__ = ["OPERATORS", "Slip", "slips"]
 
@@ -48,36 +49,11 @@ _TRIGGER = re.compile(r"^[ \t]*(?P<timing>[A-Za-z]+(?: [A-Za-z]+)*)(?:,[ \t]*[a-
 _MAY = re.compile(r"\byou may\s+", re.IGNORECASE)
 
 
-@attrs.frozen
-class Slip:
-    """One edit of a text: ``before`` at ``start``..``end`` becomes ``after``."""
-
-    operator: str
-    start: int
-    end: int
-    before: str
-    after: str
-
-    def apply(self, text: str) -> str:
-        """``text`` with this slip made."""
-        return text[:self.start] + self.after + text[self.end:]
-
-    def describe(self) -> str:
-        """The slip as a reader sees it: ``"3" → "4"``, or ``added "you may "``."""
-        if not self.before:
-            return f"added {self.after!r}"
-        if not self.after:
-            return f"dropped {self.before!r}"
-        return f"{self.before!r} → {self.after!r}"
-
-
 def slips(text: str, operators: tuple[str, ...] = OPERATORS, *, kinds: tuple[str, ...] = ()) -> tuple[Slip, ...]:
     """Every one-slip edit of ``text`` by the ``operators`` named, in operator order, then text order.
 
     ``kinds`` are the rules' loot kinds, for the ``kind`` operator (none: no ``kind`` slips).
     """
-    from .grammar_slips import GRAMMAR_OPERATORS, grammar_slips
-
     unknown = [op for op in operators if op not in OPERATORS]
     if unknown:
         raise ValueError(f"unknown mutation operator {unknown[0]!r}: expected one of {', '.join(OPERATORS)}")
