@@ -6,20 +6,36 @@ from __future__ import annotations
 import pytest
 
 from libertalia import _paths
+from libertalia.loading.examplefile import example_files
 from libertalia.testing.mutation import CardMutation, Mutant, MutationReport, mutate
 
 THRESHOLD = 0.90
 """The share of the hand-made operators' counted mutants each edition's examples must kill (docs/modding.md)."""
 HAND_MADE = ("number", "comparison", "owner", "quantifier", "side", "may", "timing")
 """The operators before the grammar's: their mutants are listed first, so a slip both make is theirs."""
-FLOOR = {"galecrest": 0.88, "classic": 0.90}
-"""Every operator's score today (issue 35, item 1 grew the operators); item 6 brings both to 0.95 with examples."""
+FLOOR = {"galecrest": 0.85, "classic": 1.0}
+"""Every operator's score on the sample (``sample``) today: 0.858 and 1.0; on every file 0.881 and 0.902 (issue 35,
+item 1 grew the operators); item 6 brings both editions to 0.95 with examples."""
+
+
+SAMPLE_EVERY = 5
+"""The grammar's slips are tried on every fifth bundled file (sorted by path): every file would take about
+20 minutes of a busy 2-core machine, and `libertalia cards mutate cards/` measures the whole."""
 
 
 @pytest.fixture(scope="module")
 def report() -> MutationReport:
+    """Every bundled file under the hand-made operators."""
     cards = _paths.cards_dir()
-    return mutate([cards / "galecrest", cards / "classic"])
+    return mutate([cards / "galecrest", cards / "classic"], operators=HAND_MADE)
+
+
+@pytest.fixture(scope="module")
+def sample() -> MutationReport:
+    """A fixed fifth of the bundled files under every operator, the grammar's included."""
+    cards = _paths.cards_dir()
+    files = sorted(p for edition in ("galecrest", "classic") for p in example_files([cards / edition]))
+    return mutate(files[::SAMPLE_EVERY])
 
 
 def _score(cards: list[CardMutation], chosen: tuple[str, ...] | None) -> tuple[float, list[Mutant]]:
@@ -41,9 +57,10 @@ def test_each_editions_examples_kill_nine_hand_made_mutants_in_ten(report: Mutat
 
 
 @pytest.mark.parametrize("edition", ["galecrest", "classic"])
-def test_the_grammars_slips_score_no_lower_than_today(report: MutationReport, edition: str) -> None:
-    """Issue 35, item 1: with the grammar's operators an edition scores no lower than when they came."""
-    score = report.score(edition)
+def test_the_grammars_slips_score_no_lower_than_today(sample: MutationReport, edition: str) -> None:
+    """Issue 35, item 1: with the grammar's operators the sampled files score no lower than when they came."""
+    assert sum(len(c.mutants) for c in sample.cards if c.edition == edition) > 50, "too few slips tried"
+    score = sample.score(edition)
     assert score is not None and score >= FLOOR[edition], f"{edition}: {score:.3f}"
 
 
