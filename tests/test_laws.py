@@ -7,14 +7,16 @@ import random
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import libertalia as lt
+from libertalia.engine import ordering as engine_ordering
 from libertalia.engine.program import amounts as engine_amounts
 from libertalia.state import Decision, Option
-from libertalia.testing.differential import answer, assert_same, compare, load_wordings
+from libertalia.testing.differential import answer, assert_same, compare, load_wordings, play
 from libertalia.testing.focus import Feature, focused_position, positions
 from libertalia.testing.laws import (
     CATALOGUE,
@@ -23,10 +25,12 @@ from libertalia.testing.laws import (
     TreesAlike,
     check_family,
     check_laws,
+    position_of,
     wordings_of,
 )
 from libertalia.testing.laws.__main__ import main
 from libertalia.testing.laws.family import CONNECTIVES, PLACES, PLAYERS, REFERENCES
+from libertalia.testing.laws.order import check_order
 
 SHORT = 6
 """Positions per family in the short run (the long one: ``python -m libertalia.testing.laws``)."""
@@ -182,3 +186,43 @@ def test_the_long_run_command(capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m libertalia.testing.laws`` runs the chosen families and exits 0 when they play alike."""
     assert main(["--positions", "2", "--family", "two gains"]) == 0
     assert "1 families, 2 positions: 1 same" in capsys.readouterr().out
+
+
+def test_anchor_abilities_left_unordered_commute() -> None:
+    """E8/L1: anchor abilities the engine does not ask to order end alike in either order; apart ones are not asked."""
+    result = check_order(_rules("galecrest"), positions=2)
+    assert result.ok, result.failure
+    assert 0 < result.asked < result.pairs  # some pairs were ordered by the player, some by the engine
+
+
+def test_a_planted_order_misreading_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """E8/L1: an engine that never asks the anchor order (every footprint apart) breaks the order law."""
+    if not engine_amounts.__file__.endswith(".py"):
+        pytest.skip("the compiled engine cannot be patched from Python")
+    monkeypatch.setattr(engine_ordering, "may_conflict", lambda *args, **kwargs: False)
+    result = check_order(lt.load_rules("galecrest"), positions=2)  # fresh rules: the clash table is cached on them
+    assert not result.ok and "not ordered, yet end otherwise" in result.failure
+
+
+def test_a_gain_at_the_tracks_end_without_overflow_is_not_offered(tmp_path: Path) -> None:
+    """R28 and "Options: offered when taking them can change something": on a board with no overflow, a step right
+    from the rightmost space changes nothing, so `you may gain 1 reputation` is not asked there (yes is still X)."""
+    board = (Path(__file__).resolve().parents[1] / "boards" / "galecrest.yaml").read_text(encoding="utf-8")
+    assert "overflow: 1 " in board
+    (tmp_path / "calm.yaml").write_text(board.replace("overflow: 1 ", "overflow: 0 "), encoding="utf-8")
+    rules = lt.load_rules(tmp_path / "calm.yaml")
+    family = Family("a gain at the end", ("sun: you may gain 1 reputation.", "sun: gain 1 reputation."), ("may",),
+                    "sun", "yes is the gain", variants=("quiet",), may="yes", offered=True)
+    wordings = wordings_of(family, rules)
+    rng = random.Random(4)
+    for index in range(3):
+        position = position_of(family, wordings[0], index, rng)
+        seat = position.featured[0].seat
+        spaces = list(position.setup["reputation"])
+        top = len(rules.board.track_income) - 1
+        if top in spaces:
+            spaces[spaces.index(top)] = spaces[seat]
+        spaces[seat] = top
+        at_top = attrs.evolve(position, setup={**position.setup, "reputation": spaces})
+        assert "may Lawful Rover" not in play(wordings[0], at_top, index, may="yes").asked
+        assert compare(wordings, at_top, index, may="yes") is None

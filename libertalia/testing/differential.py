@@ -79,13 +79,17 @@ def _unordered(label: str) -> str:
     return " and ".join(sorted(label.split(" and ")))
 
 
-def answer(seed: int, decision: Decision) -> str:
+def answer(seed: int, decision: Decision, may: str = "") -> str:
     """The key to answer: the option whose name the seed ranks first, among those offered.
 
     Each name's rank is a hash of the seed, who is asked, the kind of question and the name, so
     a question that offers fewer options (one wording filters a choice the other does not)
-    still gets the same answer whenever that answer is offered.
+    still gets the same answer whenever that answer is offered.  ``may`` ("yes" or "no"), when
+    given, answers every ``may`` question so instead: a law that "you may X" said yes is X.
     """
+    if may and decision.kind == "may" and any(o.key == may for o in decision.options):
+        return may
+
     def rank(name: str) -> bytes:
         return hashlib.sha256(repr((seed, decision.player, decision.kind, name)).encode()).digest()
 
@@ -115,26 +119,31 @@ class Outcome:
     state: tuple[tuple[str, Any], ...]
     history: tuple[str, ...]
     error: str = ""
+    asked: tuple[str, ...] = ()  # the kind of each question asked, with its source: "may Lawful Rover"
 
 
-def play(rules: Rules, position: FocusedPosition, seed: int, *, to_end: bool = False) -> Outcome:
-    """The position's game, answered by ``answer`` to the end of its focus day (``to_end``: of the game)."""
+def play(rules: Rules, position: FocusedPosition, seed: int, *, to_end: bool = False, may: str = "",
+         may_of: str | None = None) -> Outcome:
+    """The position's game, answered by ``answer`` to the end of its focus day (``to_end``: of the game);
+    ``may``: every ``may`` question (``may_of``: those of that source only) answered so."""
     try:
         game = position.start(rules, log=False)
     except Exception as exc:
         return Outcome((), (), _describe(exc))
     focus = (position.setup["voyage"], position.setup["day"])
+    asked: list[str] = []
     try:
         for _ in range(MAX_ANSWERS * (20 if to_end else 1)):
             d = game.decision
             if d is None or (not to_end and (game.voyage, game.day) != focus):
                 break
-            game = game.choose(answer(seed, d))
+            asked.append(f"{d.kind} {d.source}")
+            game = game.choose(answer(seed, d, may if may_of in (None, d.source) else ""))
         else:
-            return Outcome(snapshot(game), game.history, "stuck: too many answers")
+            return Outcome(snapshot(game), game.history, "stuck: too many answers", tuple(asked))
     except Exception as exc:
-        return Outcome(snapshot(game), game.history, _describe(exc))
-    return Outcome(snapshot(game), game.history)
+        return Outcome(snapshot(game), game.history, _describe(exc), tuple(asked))
+    return Outcome(snapshot(game), game.history, asked=tuple(asked))
 
 
 def _describe(exc: BaseException) -> str:
@@ -177,13 +186,15 @@ def _first_difference(a: Outcome, b: Outcome) -> tuple[str, Any, Any] | None:
 
 
 def compare(wordings: Sequence[Rules], position: FocusedPosition, seed: int = 0, *,
-            labels: Sequence[str] | None = None, to_end: bool = False, examples: bool = True) -> Difference | None:
+            labels: Sequence[str] | None = None, to_end: bool = False, examples: bool = True,
+            may: str = "") -> Difference | None:
     """The first pair of wordings (the first against each other) whose games from ``position`` differ.
 
-    ``examples`` writes each one's ``examples:`` entry (turn it off while shrinking).
+    ``examples`` writes each one's ``examples:`` entry (turn it off while shrinking); ``may``: every
+    ``may`` answered so (``answer``).
     """
     names = list(labels) if labels is not None else [f"wording {i + 1}" for i in range(len(wordings))]
-    outcomes = [play(r, position, seed, to_end=to_end) for r in wordings]
+    outcomes = [play(r, position, seed, to_end=to_end, may=may) for r in wordings]
     for i in range(1, len(wordings)):
         found = _first_difference(outcomes[0], outcomes[i])
         if found is None:

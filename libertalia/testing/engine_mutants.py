@@ -109,6 +109,21 @@ EQUIVALENT: dict[str, str] = {
         "never bites, and at anchor net -= -1 is net += 1",
     "actions.py:_tokens+1:condition:slot >= 0 -> True":
         "leave_mark tests slot >= 0 itself: the guard only saves building the mark",
+    "amounts.py:best_sets+18:arithmetic:max(c for c, _ in sets) + 1 -> max((c for c, _ in sets)) - 1":
+        "the lower bound c * (top - 1) is still past every split without a best set: in a best split, no c of its "
+        "other sets and leftover items (c the best set's size) can include a group summing to a multiple of c (it "
+        "would trade for best sets at no loss), so there are fewer than c of them, and none of size 0 mod c: they "
+        "hold at most (c - 1) * top <= c * (top - 1) items (top >= c); past that, a best split holds a best set, so "
+        "skipping one adds its worth (an exhaustive check of 1 to 3 sets of sizes 1 to 7 and worths 1 to 12, up "
+        "to 50 items, agrees)",
+    "loot.py:holders+3:condition:n < 2 -> False":
+        "no game has fewer than 2 seats: new_game refuses 1 player unless the board has a solo game, which seats "
+        "you and Automa (2 seats), so the guard never bites",
+    "cards.py:Choose.any+1:number:0 -> -1":
+        "r[-1] (the card's id) is never None, so the mutant drops the owner test; but every action's eligible "
+        "refuses a card without an owner (a neutral: the Midshipman) itself, or cannot take one: Keep asks for "
+        "the owner's seat, Play for a card off the island (a neutral is only ever on it), Borrow for an ability "
+        "of the timing (a neutral has no text)",
 }
 """Survivors no test can kill, by ``Mutant.key``, with the reason (from a reviewed run)."""
 

@@ -277,6 +277,7 @@ def _brute_sets(n: int, rows: tuple[Row, ...]) -> int:
 
 @pytest.mark.parametrize("rows", [
     ((2, 7), (3, 12)), ((3, 12),), ((2, 6), (3, 13)), ((1, 1), (4, 5), (5, 7)), ((0, 10), (2, 3)), ((3, 0), (5, 4)),
+    ((3, 1), (5, 21), (7, 29), (8, 22)),  # the best set per item is not the largest: the bound is read from the largest
 ])
 def test_set_scoring_in_closed_form_matches_the_split(rows: tuple[tuple[int, int], ...]) -> None:
     """Bounded work: set scoring skips whole best sets past a bound, and equals the best split for every count."""

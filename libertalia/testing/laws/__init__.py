@@ -23,7 +23,16 @@ from typing import Any
 import attrs
 
 from ...engine.specs import Rules
-from ..differential import Difference, Outcome, compare, distribution, load_wordings, shrink, total_variation
+from ..differential import (
+    Difference,
+    Outcome,
+    compare,
+    distribution,
+    load_wordings,
+    play,
+    shrink,
+    total_variation,
+)
 from ..focus import Feature, FocusedPosition, bag_left, empty_bag, focused_position
 from .catalogue import CATALOGUE
 from .family import VARIANTS, WORDS, Family
@@ -142,6 +151,8 @@ def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ran
         if variant == "last voyage":
             setup["voyage"] = len(board.voyage_days)
         setup["day"] = board.voyage_days[setup["voyage"] - 1]
+    elif variant == "first voyage":
+        setup["voyage"], setup["day"] = 1, min(setup["day"], board.voyage_days[0])
     elif variant == "empty piles":
         for i, seat in enumerate(seats):
             mine = [p for p in position.featured if p.seat == i]
@@ -206,20 +217,40 @@ def check_family(family: Family, rules: Rules, *, positions: int = 10, seed: int
     if family.samples:
         return _statistical(family, wordings, rng, max(1, positions // 10))
     labels = list(family.wordings)
+    may = family.may
     for index in range(positions):
         position = position_of(family, wordings[0], index, rng)
         answers = rng.randrange(2**32)
-        if compare(wordings, position, answers, labels=labels, to_end=to_end, examples=False) is None:
+        if family.offered:
+            vain = _offered_in_vain(family, wordings, position, answers, to_end)
+            if vain:
+                return FamilyResult(family, index + 1, f"at position {index + 1} of {positions}: {vain}")
+        if compare(wordings, position, answers, labels=labels, to_end=to_end, examples=False, may=may) is None:
             continue
 
         def differs(p: FocusedPosition, answers: int = answers) -> bool:
-            return compare(wordings, p, answers, labels=labels, to_end=to_end, examples=False) is not None
+            return compare(wordings, p, answers, labels=labels, to_end=to_end, examples=False, may=may) is not None
 
         small = shrink(position, differs, rules=wordings[0])
-        found = compare(wordings, small, answers, labels=labels, to_end=to_end)
+        found = compare(wordings, small, answers, labels=labels, to_end=to_end, may=may)
         assert found is not None
         return FamilyResult(family, index + 1, f"at position {index + 1} of {positions}, shrunk:\n{found}", found)
     return FamilyResult(family, positions)
+
+
+def _offered_in_vain(family: Family, wordings: list[Rules], position: FocusedPosition, answers: int,
+                     to_end: bool) -> str:
+    """Where a wording's own ``may`` is asked but "yes" and "no" end alike: what was offered in vain."""
+    source = family.tile or card_of(family)
+    for text, rules in zip(family.wordings, wordings, strict=True):
+        yes = play(rules, position, answers, to_end=to_end, may="yes", may_of=source)
+        if f"may {source}" not in yes.asked:
+            continue
+        no = play(rules, position, answers, to_end=to_end, may="no", may_of=source)
+        if yes.state == no.state and yes.error == no.error:
+            return (f"{text!r} asked its may in vain (yes and no end alike) from {position.players} players, "
+                    f"setup {position.setup!r}, plays {list(position.plays)!r}, answer seed {answers}")
+    return ""
 
 
 def _statistical(family: Family, wordings: list[Rules], rng: random.Random, positions: int) -> FamilyResult:

@@ -113,6 +113,62 @@ CATALOGUE: tuple[Family, ...] = (
        "doubloons."),
       ("choose one", "and", "graveyard"), "sun", "an option's actions do not touch each other",
       variants=("", "empty piles")),
+    # ---------------------------------------------------------------- may said yes, and offered only to change
+    # "you may X" said yes is X wherever X can change something; and wherever it is asked, yes and no
+    # end otherwise (docs/card-language.md, "Options: offered when taking them can change something").
+    F("may yes: a lone loss of reputation",
+      ("sun: you may lose 1 reputation.", "sun: lose 1 reputation."),
+      ("may", "you"), "sun", "a price that can be paid is offered (a step left on the track moves the token, one "
+      "past its end costs a doubloon), and yes pays it", variants=("broke", "", "ties"), may="yes", offered=True),
+    F("may yes: every player's reputation",
+      ("sun: you may every player loses 1 reputation.", "sun: every player loses 1 reputation."),
+      ("may", "every other player"), "sun", "the tokens move together; yes moves them as the plain step does",
+      players=(3, 2, 4), variants=("", "broke"), may="yes", offered=True),
+    F("may yes: keep a token",
+      ("anchor: you may keep a map you hold for the next voyage.", "anchor: keep a map you hold for the next voyage."),
+      ("may",), "anchor", "before the last voyage a map held can be kept, and yes keeps it",
+      variants=("first voyage+holds map", "first voyage+empty piles+holds map"), may="yes", offered=True),
+    F("may yes: every other player gives",
+      ("sun: you may every other player gives a loot they hold to you.",
+       "sun: every other player gives a loot they hold to you."),
+      ("may", "every other player", "another player's loot"), "sun",
+      "offered when any of them holds a loot, whoever holds none", players=(3, 4, 5), may="yes", offered=True),
+    F("may yes: tokens of one kind",
+      ("sun: you may take 2 or 3 loot of one kind from today's loot.",
+       "sun: take 2 or 3 loot of one kind from today's loot."),
+      ("may", "today's loot"), "sun", "offered when some kind lies twice in today's loot, whatever else lies there",
+      players=(4, 5, 6, 3), variants=("", "twins"), may="yes", offered=True),
+    F("may yes: every other player returns",
+      ("sun: you may every other player returns a loot they hold to the bag.",
+       "sun: every other player returns a loot they hold to the bag."),
+      ("may", "every other player", "the bag"), "sun", "offered when one of them holds a loot, whatever you hold",
+      players=(3, 2), may="yes", offered=True),
+    F("may yes: the Midshipman is nobody's",
+      ("sun: you may discard a character on the island ranked above 20.",
+       "sun: discard a character on the island ranked above 20."),
+      ("may", "island"), "sun", "the Midshipman (20.5) belongs to nobody and is not discarded: alone, it offers "
+      "nothing", players=(2,), may="yes", offered=True),
+    F("they return: the owner of a character against every player with one",
+      ("sun: the owner of a character in an opponent's ship returns a loot they hold to the bag.",
+       "sun: every other player with a character in their ship returns a loot they hold to the bag."),
+      ("the owner of", "their", "opponent", "the bag"), "sun",
+      "at 2 players the one opponent is the owner of every character in an opponent's ship; they return if they "
+      "hold a loot, whatever you hold", players=(2,), variants=("", "empty piles")),
+    # ---------------------------------------------------------------- at nightfall, after the ship changed
+    F("at nightfall: your ship as the night began",
+      ("moon: discard every character in your ship ranked below 12, then gain 2 doubloons if there was no character "
+       "in your ship ranked below 12 at nightfall.",
+       "moon: gain 2 doubloons if there is no character in your ship ranked below 12, then discard every character "
+       "in your ship ranked below 12."),
+      ("ship",), "moon", "at nightfall is before this ability's discard: the ship it read is the ship before it",
+      variants=("", "empty piles")),
+    F("at nightfall: every ship as the night began",
+      ("moon: discard every character in your ship ranked below 12, then gain 2 doubloons if there was no character "
+       "ranked below 12 at nightfall.",
+       "moon: gain 2 doubloons if there is no character in any ship ranked below 12, then discard every character "
+       "in your ship ranked below 12."),
+      ("ship",), "moon", "at night nothing is on the island: in play at nightfall is every ship before the discard",
+      variants=("", "empty piles")),
     # ---------------------------------------------------------------- references
     F("its owner against you did",
       ("sun: discard the lowest-ranked character in your ship, then its owner gains 2 doubloons.",

@@ -13,13 +13,14 @@ PLAYERS = ("you", "every other player", "the player on your left", "the player o
 WORDS = (*CONNECTIVES, *REFERENCES, *PLACES, *PLAYERS)
 """Every word a family may say it covers: the catalogue covers each at least once (a test checks it)."""
 
-VARIANTS = ("", "last day", "last voyage", "empty bag", "empty piles", "broke", "ties", "holds map", "twins",
-            "quiet")
+VARIANTS = ("", "last day", "last voyage", "first voyage", "empty bag", "empty piles", "broke", "ties", "holds map",
+            "twins", "quiet")
 """How a family's positions are changed, in turn: ``""`` as drawn; the voyage's last day (no tomorrow's
-loot); the game's last day; every token out of the bag; hands, ships, graveyards and loot emptied but
-for the featured cards; every purse empty; every purse equal; the featured seat holding one more map;
-every seat without a feature playing one card (a tie of ranks on the island); every seat without a
-featured play playing a card with no sun or dusk ability, and no token with a dusk ability in today's loot.
+loot); the game's last day; the same day of the first voyage (a next voyage to keep things for); every
+token out of the bag; hands, ships, graveyards and loot emptied but for the featured cards; every purse
+empty; every purse equal; the featured seat holding one more map; every seat without a feature playing
+one card (a tie of ranks on the island); every seat without a featured play playing a card with no sun
+or dusk ability, and no token with a dusk ability in today's loot.
 ``"empty piles+holds map"`` applies both, in turn."""
 
 
@@ -35,7 +36,10 @@ class Family:
     takes no new rank), at its rank; by default the wordings are a new card of rank ``rank``.
     ``samples`` > 0 makes it a statistical law (random draws): each wording's distribution of
     loot won and lost, over that many game seeds from one position, within ``tolerance``
-    (total variation) of the first's.
+    (total variation) of the first's.  ``may`` ("yes") answers every ``may`` question so: `you may X`
+    said yes is ``X``, wherever ``X`` can change something (an option is offered when taking it can
+    change something).  ``offered`` adds the converse: wherever the card's own ``may`` is asked, "yes"
+    and "no" end the day otherwise (an option that can change nothing is not offered).
     """
 
     name: str
@@ -51,6 +55,8 @@ class Family:
     card: str | None = None
     samples: int = 0
     tolerance: float = 0.0
+    may: str = ""
+    offered: bool = False
 
     def __attrs_post_init__(self) -> None:
         if len(self.wordings) < 2 or len(set(self.wordings)) < len(self.wordings):
@@ -58,6 +64,8 @@ class Family:
         unknown = [w for w in self.covers if w not in WORDS]
         if unknown:
             raise ValueError(f"family {self.name!r} covers unknown words {unknown}: say {', '.join(WORDS)}")
+        if self.may not in ("", "yes", "no"):
+            raise ValueError(f"family {self.name!r}: may is 'yes', 'no' or ''")
         odd = [v for vs in self.variants for v in vs.split("+") if v not in VARIANTS]
         if odd:
             raise ValueError(f"family {self.name!r} has unknown variants {odd}: say one of {VARIANTS}")
