@@ -103,6 +103,12 @@ class WordingError(CardError):
     to replace, "you have 3 characters" without saying where): the parser's own refusal, with what to write."""
 
 
+class UnsayableError(CardError):
+    """A meaning the card language has no words for ("double your doubloons", "another player's hand"),
+    known from the table ``language.intents``: the message says what is missing and ``expected`` the
+    nearest wording there is.  It carries no ``fix``: every parse of the line would mean something else."""
+
+
 class DataErrors(DataError):
     """Several data errors found in one pass, reported together."""
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ..errors import CardError, CardErrors
+from ..errors import CardError, CardErrors, UnsayableError
 from ..suggest import did_you_mean
 from ..syntax import ast
 from ..syntax.nodes import Node, fields
+from . import intents
 
 Report = Callable[[str, int, int, str], CardError]
 
@@ -549,9 +550,20 @@ def _kinds(vocab: Vocabulary) -> str:
 
 
 def _unknown_kind(kind: str, vocab: Vocabulary, report: _Reporter, line: int, column: int) -> CardError:
-    """``unknown loot kind`` with a did-you-mean, the caret on the kind word itself."""
-    return at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
-                    _kinds(vocab), kind)
+    """``unknown loot kind`` with a did-you-mean, the caret on the kind word itself.
+
+    A word read as a kind only because the language has no words for what the line means ("for
+    each doubloon you have", "3 or more reputation": ``intents``) is refused for that instead, with
+    the nearest wording there is: a loot kind spelt like it would mean something else.
+    """
+    err = at_word(report, f"unknown loot kind {kind!r}{did_you_mean(kind, vocab.kinds)}", line, column,
+                  _kinds(vocab), kind)
+    found = intents.find(err.source_line)
+    if found is not None and found.column <= err.column < found.column + len(found.words):
+        message, expected = intents.message(found)
+        return UnsayableError(message, path=err.path, line=err.line, column=found.column,
+                              source_line=err.source_line, expected=expected)
+    return err
 
 
 def at_word(report: Report, message: str, line: int, column: int, expected: str, word: str) -> CardError:

@@ -20,10 +20,11 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .. import _paths
-from ..errors import CardError, CardErrors, WordingError
+from ..errors import CardError, CardErrors, UnsayableError, WordingError
 from ..suggest import did_you_mean
 from ..syntax import ast
 from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
+from .meaning import may_replace
 
 if TYPE_CHECKING:
     from .repair import Problem
@@ -102,11 +103,13 @@ def _expected(names: Iterable[str]) -> str:
 
 
 def _suggestion(word: str, names: Iterable[str]) -> str:
+    """A respelling of ``word`` among the words the parser could take, never one that says something else
+    (``meaning``: "hand" is no misspelling of "and")."""
     choices = [w for n in names if n not in _CLASS_WORDS and n not in _PUNCT_WORDS
                for w in _spellings().get(n, ())]
     if "NOUN" in names:
         choices += ["character", "characters"]
-    return did_you_mean(word, choices)
+    return did_you_mean(word, [c for c in choices if may_replace(word, c)])
 
 
 class _Place(NamedTuple):
@@ -122,15 +125,39 @@ class _Place(NamedTuple):
 def _errors(exc: Exception, text: str, place: _Place) -> CardError:
     """Every error of the text, each with the nearest wording that parses (``repair``), else lark's one.
 
-    The search runs only here, after a parse failed: a text that parses never imports it.
+    The search runs only here, after a parse failed: a text that parses never imports it.  A line
+    holding a meaning the language has no words for (``intents``) is refused for that, with the
+    nearest wording there is, and gets no "did you mean": any parse of it would mean something else.
     """
+    unsayable = _intent_errors(text, place)
     if isinstance(exc, UnexpectedToken):  # a word out of place (a bad character stops the words themselves)
         from .repair import diagnose
 
-        found = diagnose(text, shared_parser())
-        if found:
-            return CardErrors.of([_problem_error(p, text, place) for p in found])
-    return _error(exc, text, place)
+        found = [p for p in diagnose(text, shared_parser()) if p.line not in unsayable]
+        if found or unsayable:
+            errors = [*unsayable.values(), *(_problem_error(p, text, place) for p in found)]
+            return CardErrors.of(sorted(errors, key=lambda e: (e.line, e.column)))
+    error = _error(exc, text, place)
+    if unsayable:  # lark's one error stands beside them when it is on another line
+        errors = [*unsayable.values(), *([] if error.line - place.line0 in unsayable else [error])]
+        return CardErrors.of(sorted(errors, key=lambda e: (e.line, e.column)))
+    return error
+
+
+def _intent_errors(text: str, place: _Place) -> dict[int, CardError]:
+    """For each line of ``text`` (1-based) that holds a known intent the language lacks, its error."""
+    from . import intents
+
+    out: dict[int, CardError] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        found = intents.find(line)
+        if found is not None:
+            message, expected = intents.message(found)
+            located = _located(message, number, found.column, expected, text, place, None)
+            out[number] = UnsayableError(located.message, path=located.path, line=located.line,
+                                         column=located.column, source_line=located.source_line,
+                                         expected=located.expected)
+    return out
 
 
 def _problem_error(p: Problem, text: str, place: _Place) -> CardError:

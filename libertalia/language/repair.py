@@ -7,10 +7,14 @@ delete a word, insert one or two words the parser can take there, replace a word
 one it can take, swap two neighbours.  Each edit costs one (two words inserted, two); a
 replacement costs from a half to one and a half, the less the more it is spelt like the
 word it replaces (``suggest.similarity``).  The cheapest edit that lets the whole line
-parse wins, one that makes the lexer read a keyword as a loot kind ("a map or a chest")
-only when there is no other; when none parses (a line with two mistakes), the edit that
+parse wins; when none parses (a line with two mistakes), the edit that
 carries the parse furthest is kept and the search goes on from the next error.  At the
 end of a line only an edit that lets it parse is a repair.
+
+No edit changes what the line says (``meaning``): a word that names a place, a piece, a kind,
+an action or an amount is never deleted nor replaced but by its own forms, no fix reads a
+keyword as a loot kind, and a line mended only by several edits that add words of meaning
+gets no fix (that would be another sentence): its first error stands with what would fit.
 
 The words the parser can take come from the parser's own tables at run time (lark's
 interactive parser: ``choices`` in a state, ``feed_token`` on a copy), never from a
@@ -34,6 +38,7 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from ..suggest import CUTOFF, similarity
 from .lexer import READ_AHEAD, WordLexer, _words
+from .meaning import carries_meaning, may_delete, may_replace
 
 BUDGET = 300
 """The most candidate parses one error may try (each feeds one edited line to the parser)."""
@@ -232,6 +237,7 @@ class _Line:
         self.original = words
         self.words = list(words)
         self.states = [grammar.parser()]  # states[i]: the parser before words[i]
+        self.read: list[str] = []  # read[i]: the terminal words[i] was read as, for the words fed so far
         self.strained = [0]  # strained[i]: keywords read as kinds among words[:i]
         self.parses = self.full_parses = 0
 
@@ -252,9 +258,11 @@ class _Line:
             edit = best.edit
             edits.append(edit)
             self.words[edit.at:edit.at + len(edit.removed)] = edit.added
-            del self.states[edit.at + 1:], self.strained[edit.at + 1:]
+            del self.states[edit.at + 1:], self.strained[edit.at + 1:], self.read[edit.at:]
             floor = edit.at + len(edit.added)
         if len(edits) == len(found) and self._failure() is None:  # every error repaired: the line parses
+            if len(edits) > 1 and any(carries_meaning(w.text) for e in edits for w in e.added):
+                return found[:1]  # several guesses that add meaning write another sentence: no fix
             fix = self._render()
             found = [p._replace(fix=fix, window=self._window(e), respelt=_respelt(e, p))
                      for p, e in zip(found, edits, strict=True)]
@@ -271,6 +279,7 @@ class _Line:
             if type_ is None:
                 return i
             self.states.append(ip)
+            self.read.append(type_)
             self.strained.append(self.strained[i] + self.grammar.strained(words[i], type_))
         return None if _ends(copy_parser(self.states[-1])) else len(words)
 
@@ -337,6 +346,8 @@ class _Line:
         def better(c: _Candidate) -> bool:
             """Keep the best so far; True when nothing later can beat it (a whole parse, nothing strained)."""
             nonlocal best
+            if c.strained > settled:
+                return False  # a keyword read as a loot kind ("take a random character"): never a fix
             if best is None or _rank(c) < _rank(best):
                 best = c
             return c.complete and c.strained == settled
@@ -372,8 +383,13 @@ class _Line:
         return True
 
     def _edits(self, error: int, floor: int) -> Iterator[Edit]:
-        """Every single edit of the words ``error - 2`` … ``error`` (never before ``floor``)."""
+        """Every single edit of the words ``error - 2`` … ``error`` (never before ``floor``).
+
+        A word that carries meaning (``meaning``: a place, a kind, a verb, a number …) is never
+        dropped nor replaced by another word, only by its own forms: a fix keeps what the line says.
+        """
         words = self.words
+        texts = [w.text for w in words]
         for at in range(max(floor, error - 2), error + 1):
             choices = self.grammar.words(_choices(self.states[at]))
             for text in choices:
@@ -381,11 +397,14 @@ class _Line:
             if at >= len(words):
                 continue
             old = words[at]
-            yield Edit(at, (old,), (), 1.0, "delete")
+            read_as = self.read[at] if at < len(self.read) and not self.grammar.strained(old, self.read[at]) else None
+            if may_delete(texts, at, read_as):
+                yield Edit(at, (old,), (), 1.0, "delete")
             if at + 1 < len(words) and words[at + 1].text != old.text:
                 yield Edit(at, (old, words[at + 1]), (words[at + 1], old), 1.0, "swap")
             for text in self._replacements(old.text, choices):
-                yield Edit(at, (old,), (_added(text),), 0.5 + (1.0 - _likeness(old.text, text)), "replace")
+                if may_replace(old.text, text, read_as):
+                    yield Edit(at, (old,), (_added(text),), 0.5 + (1.0 - _likeness(old.text, text)), "replace")
 
     def _replacements(self, old: str, choices: tuple[str, ...]) -> Iterator[str]:
         for text in choices:

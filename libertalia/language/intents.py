@@ -1,0 +1,226 @@
+"""Known intents the card language has no words for, each with the nearest wording it has.
+
+A modder who writes "double your doubloons" or "another player's hand" means something the
+language cannot say in any wording, so the parser's nearest parse ("half your doubloons",
+"another player's ship") would change the meaning.  ``INTENTS`` is the table of such
+meanings: each entry's patterns describe a family of wordings (never one sentence), and a
+line that matches one is refused with what the language lacks and the nearest sayable line,
+before any "did you mean".  The table is consulted only where a text already fails (a parse
+error, or a word the checker cannot read), so an entry never refuses a text that works; a
+test keeps every entry's ``instead`` accepted by ``cards check`` and its ``example`` refused.
+
+Patterns are regular expressions over a line's words, with ``{n}`` for a number (digits or
+``one`` … ``twelve``) and ``{n2}`` for one of 2 or more; a pattern's group ``word`` (a word
+the modder chose, such as a loot kind) never matches a misspelt piece ("charcter").  They are matched case-sensitively
+after the first word of each sentence is lower-cased, so that a card name (``Double Agent``)
+is never read as a word of the table, and with comments left out.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final, NamedTuple
+
+from ..suggest import CUTOFF, similarity
+from .meaning import PIECES
+
+_SMALL = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_N: Final = rf"(?:\d+|{_SMALL})"
+_N2: Final = rf"(?:\d+|{_SMALL.removeprefix('one|')})"
+
+
+class Intent(NamedTuple):
+    """A meaning the language lacks: how modders say it, what is missing, and the nearest wording there is."""
+
+    name: str
+    patterns: tuple[str, ...]  # regular expressions over a line ({n}: a number, {n2}: 2 or more)
+    lacks: str  # what the language has no words for, as a clause ("the card language cannot multiply …")
+    instead: str  # the nearest sayable line: ``cards check`` accepts it (a test checks)
+    how: str  # how to say the nearest meaning, in a sentence
+    example: str  # a line with the intent, refused by the parser or the checker (a test checks)
+
+
+_OTHERS = r"(?:another|other|an|each|every|any|all) (?:other )?(?:player|opponent|players|opponents)(?:'s|')"
+_SIDE_OWNER = r"the player on (?:your|the) (?:left|right)'s"
+
+INTENTS: Final[tuple[Intent, ...]] = (
+    Intent(
+        "multiplying",
+        (r"\b(?:double|doubles|doubled|triple|triples|tripled|quadruple|twice|thrice)\b",
+         r"\b{n2} times\b", r"\btimes as (?:many|much)\b"),
+        "the card language cannot multiply an amount: an amount is a number, a number for each thing counted, "
+        "half your doubloons or doubloons up to a number",
+        "sun: gain 2 doubloons for each map you hold.",
+        'to pay more for each thing counted, raise the number ("2 doubloons for each …"); else give the amount '
+        "in digits",
+        "sun: double the doubloons you gain this day."),
+    Intent(
+        "amount from a count",
+        (r"\bequal to\b", r"\bthe number of\b",
+         r"\b(?:gain|gains|lose|loses|pay|pays|get|gets|receive|receives) (?:you )?as (?:many|much)\b"),
+        'the card language works an amount out of a count only with "for each" or a table',
+        "sun: gain 1 doubloon for each character in your ship.",
+        'an amount that follows a count is "N doubloons for each …", or a table ("doubloons by … (1 for 1, 2 '
+        'for 3)")',
+        "sun: gain reputation equal to the characters in your ship."),
+    Intent(
+        "sums",
+        (r"\b(?:plus|minus|subtract|subtracting|the sum of|the difference between)\b",),
+        "the card language does no arithmetic on amounts",
+        "sun: gain 2 doubloons, then gain 1 doubloon for each map you hold.",
+        'add amounts with two actions joined by ", then"',
+        "moon: gain 3 doubloons plus 1 doubloon for each relic you hold."),
+    Intent(
+        "counting doubloons or reputation",
+        (rf"\b(?:for (?:each|every)|per) (?:{_N} )?(?:doubloons?|reputation)\b",),
+        '"for each" counts characters, loot, track spaces or what an action moved, never doubloons or '
+        "reputation",
+        "sun: gain 1 doubloon for each space left of your reputation.",
+        'count track spaces ("for each space left of your reputation"), or test the purse ("if you have 10 '
+        'or more doubloons")',
+        "anchor: lose 1 reputation for each doubloon you have."),
+    Intent(
+        "loot in a pile",
+        (r"\b(?:each|every|a|an|all|any|no) (?!(?:characters?|cards?|other|random)\b)(?P<word>[a-z][a-z-]*) "
+         r"(?:in|on|from) (?:your|their|any|every|each|another|an) [a-z' ]*?(?:ship|hand|graveyard)s?\b",),
+        "loot is held by a player, never in a ship, hand or graveyard",
+        "sun: gain 1 doubloon for each relic you hold.",
+        'say "you hold" for your own loot, "they hold" for a player acting, or "from another player" to take '
+        "it",
+        "moon: gain 2 doubloons for each chest in your ship."),
+    Intent(
+        "another player's hand",
+        (rf"\b{_OTHERS} hands?\b", rf"\b{_SIDE_OWNER} hand\b", r"\bthe hand of\b",
+         r"\b(?:any|every|all|each) (?:other )?hands?\b", r"\b(?:opponent|player)'s hand\b"),
+        "the card language has no words for another player's hand: it is theirs to look at and choose from",
+        "sun: put a character from another player's ship into your hand.",
+        'take from a ship instead, or let each player pick from their own hand ("each opponent discards a '
+        'character from their hand")',
+        "sun: steal a character from an opponent's hand and put it into your ship."),
+    Intent(
+        "another player's graveyard",
+        (rf"\b{_OTHERS} graveyards?\b", rf"\b{_SIDE_OWNER} graveyard\b", r"\bthe graveyard of\b",
+         r"\b(?:any|every|all|each) (?:other )?graveyards?\b", r"\b(?:opponent|player)'s graveyard\b"),
+        "the card language has no words for another player's graveyard: you count and take from your own",
+        "sun: gain 1 doubloon for each character in your graveyard.",
+        'say "your graveyard", or "their graveyard" for each player of a group ("every other player who has a '
+        'character in their graveyard loses 1 doubloon", "each opponent discards a character from their '
+        'graveyard")',
+        "moon: gain 1 doubloon for each character in every graveyard."),
+    Intent(
+        "a threshold on reputation",
+        (rf"\breputation (?:is|was|of|at) (?:{_N}|at least|at most|more than|less than|fewer than|above|below"
+         rf"|over|under|higher than|lower than)\b",
+         rf"\b{_N} or (?:more|fewer|less|higher|lower) reputation\b",
+         r"\b(?:at least|at most|more than|less than|fewer than) \d+ reputation\b"),
+        "the card language cannot test the number your reputation stands at",
+        "sun: gain 2 doubloons if you have the highest reputation.",
+        'compare it with the others ("if you have more reputation than every other player"), or count the '
+        'track ("1 doubloon for each space left of your reputation")',
+        "anchor: gain 4 doubloons if your reputation is 5 or more."),
+    Intent(
+        "which voyage",
+        (r"\b(?:first|second|third|1st|2nd|3rd|middle|previous|earlier) voyages?\b", rf"\bvoyage {_N}\b"),
+        "the card language names no voyage but the last",
+        "sun: gain 3 doubloons if this is the last voyage.",
+        'the only voyage a condition names is the last ("if this is the last voyage …; otherwise …")',
+        "sun: gain 2 reputation if this is the second voyage."),
+    Intent(
+        "a cap on an amount",
+        (rf"\bup to {_N} (?:doubloons?|reputation)\b", rf",\s*up to (?:a )?(?:maximum of )?{_N}\b",
+         rf"\b(?:a )?(?:maximum|max)\.?(?: of)? {_N}\b",
+         rf"\b(?:at most|no more than) {_N} (?:doubloons?|reputation)\b"),
+        'the card language has no cap on an amount ("doubloons up to N" tops your purse up to N, a different '
+        "thing)",
+        "anchor: gain doubloons by map you hold (1 for 2, 2 for 4, 3 or more for 6).",
+        'cap a count with a table whose last row says "or more" (here 2 doubloons a map, 6 at most)',
+        "anchor: gain 2 doubloons for each chest you hold, to a maximum of 8."),
+    Intent(
+        "up to a number of things",
+        (rf"(?<!doubloons )\bup to {_N} (?!doubloons?\b|reputation\b)(?=[a-z])",),
+        'the card language has no picks of "up to N" things',
+        "sun: take 1 or 2 loot of one kind from today's loot.",
+        'name the counts the owner may pick, of one kind; a character is picked with "a" (one) or "every" (all)',
+        "sun: discard up to 2 characters in your hand, then gain 3 doubloons."),
+    Intent(
+        "a rate per group",
+        (rf"\b(?:for (?:each|every)|per) {_N2} (?!or\b)(?=[a-z])",
+         r"\b(?:for (?:each|every)|per) (?:pair|couple) of\b"),
+        "the card language has no rate for every N things",
+        "sun: gain doubloons for your map in sets (2 for 3).",
+        'sets pay for every 2 maps you hold (here 3 each); count characters with a table ("doubloons by '
+        'character in your ship (2 for 1, 4 or more for 2)")',
+        "moon: gain 1 reputation for every 3 hooks you hold."),
+    Intent(
+        "a choice inside a branch",
+        (r"\botherwise,? you may\b", r"\bif [^,;.]*, you may\b"),
+        'the card language has no "you may" inside a branch: it starts a step of its own',
+        "moon: you may discard this; otherwise gain 1 doubloon.",
+        'put the choice first ("you may A; otherwise B"), or after ", then"',
+        "moon: if there is a Cook in your ship, you may discard this."),
+    Intent(
+        "a player of your choice",
+        (r"\b(?:a|an|one|any) (?:other )?(?:player|opponent) of your choice\b",
+         r"\bchoose (?:a|an|one|another) (?:other )?(?:player|opponent)\b",
+         r"\btarget (?:player|opponent)\b", r"\b(?:a|an) (?:other )?(?:player|opponent) you choose\b"),
+        "the card language has no choice of a player",
+        "sun: the player on your left loses 2 doubloons.",
+        'name a player by seat, by a comparison ("each player with the most doubloons") or as a group ("each '
+        'opponent who holds a map")',
+        "sun: choose an opponent; they lose 3 doubloons."),
+    Intent(
+        "counting players",
+        (r"\b(?:for (?:each|every)|per) (?:other )?(?:player|opponent)s?\b(?!')",),
+        "the card language cannot count players",
+        "sun: every other player pays you 1 doubloon.",
+        "no counter counts players: to get 1 doubloon from each of them, have them pay it",
+        "moon: gain 1 doubloon for every opponent."),
+)
+
+
+@functools.cache
+def _compiled() -> tuple[tuple[Intent, tuple[re.Pattern[str], ...]], ...]:
+    return tuple((i, tuple(re.compile(p.replace("{n2}", _N2).replace("{n}", _N)) for p in i.patterns))
+                 for i in INTENTS)
+
+
+_SENTENCE_START = re.compile(r"(^|[:.;]\s*)([A-Z])(?=[a-z'-]*(?:\s|$|[,.;:]))")
+
+
+def _words_of(line: str) -> str:
+    """The line as the patterns read it: comments blanked, each sentence's first word lower-cased (same length)."""
+    code = line.split("#", 1)[0].ljust(len(line))
+    return _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).lower(), code)
+
+
+def _misspelt_piece(m: re.Match[str]) -> bool:
+    """Whether a pattern's own word (its group ``word``) is a piece misspelt ("charcter"), not a word of the intent."""
+    word = m.groupdict().get("word")
+    return word is not None and any(similarity(word, piece) >= CUTOFF for piece in PIECES)
+
+
+class Found(NamedTuple):
+    """An intent on a line: the entry, and the 1-based column and words where its wording stands."""
+
+    intent: Intent
+    column: int
+    words: str
+
+
+def find(line: str) -> Found | None:
+    """The first entry of ``INTENTS`` (in table order) whose wording ``line`` holds, or None."""
+    text = _words_of(line)
+    for intent, patterns in _compiled():
+        hits = [(m.end() - len(m.group(0).lstrip(" ,")), -m.end(), m.group(0).strip(" ,"))
+                for m in (p.search(text) for p in patterns) if m is not None and not _misspelt_piece(m)]
+        if hits:
+            start, _, words = min(hits)  # the earliest wording, and the longest there
+            return Found(intent, start + 1, words)
+    return None
+
+
+def message(found: Found) -> tuple[str, str]:
+    """The error's message and its "expected" line for an intent found."""
+    i = found.intent
+    return f"{found.words!r}: {i.lacks}", f'the nearest wording it has, "{i.instead}": {i.how}'
