@@ -16,7 +16,17 @@ import libertalia as lt
 from libertalia.cli import main
 from libertalia.engine.program import actions as act
 from libertalia.testing.contracts import FuzzText, coverage, fuzz_contracts, fuzz_texts, productions
-from libertalia.testing.contracts.coverage import MATTERED, NOT_SPELLED, SYNONYM, _cover, _spell
+from libertalia.testing.contracts.coverage import (
+    MATTERED,
+    NOT_SPELLED,
+    SYNONYM,
+    SYNONYM_COVERED,
+    UNREACHABLE,
+    ProductionCoverage,
+    _cover,
+    _proven_synonyms,
+    _spell,
+)
 from libertalia.testing.texts import _grammar
 from tests.helpers import galecrest
 
@@ -62,6 +72,33 @@ def test_synonyms_are_reported_as_such_not_as_coverage() -> None:
     """Plain-English variants build one tree (grammar header): a pair of them is a synonym, never a difference."""
     found = _cover(galecrest(), next(p for p in productions() if p.rule == "_every"), 0, 1)
     assert found.entry.status == SYNONYM
+
+
+def test_a_synonym_counts_only_when_the_sibling_with_its_tree_mattered() -> None:
+    """A synonym is covered by proof: its text and a sibling's parse to one tree, and that sibling mattered."""
+    def entry(index: int, status: str, same: tuple[tuple[int, str], ...] = ()) -> ProductionCoverage:
+        return ProductionCoverage(f"r -> alt{index}", "r", index, status, 1, 0, "", same)
+
+    found = _proven_synonyms([entry(0, MATTERED), entry(1, SYNONYM, ((0, "'a' and 'b'"),)),
+                              entry(2, SYNONYM, ((1, "'c' and 'd'"),))])
+    assert [e.status for e in found] == [MATTERED, SYNONYM_COVERED, SYNONYM]
+    assert found[1].why.startswith("synonym of r -> alt0, which mattered") and "'a' and 'b'" in found[1].why
+
+
+def test_a_walk_that_dead_ends_takes_another_road() -> None:
+    """The directed walk backtracks: an alternative whose words dead-end below is undone and another drawn."""
+    target = next(p for p in productions() if p.label.startswith("condition -> <conjunction> <__condition"))
+    text, walk, _ = _spell(galecrest(), target, 1, "anchor", True)  # a tile at anchor: "this ..." is refused there
+    assert text is not None and walk.backtracks and walk.hit is not None
+    assert " or " in text and "this is" not in text.replace("this is the last voyage", "")
+
+
+def test_what_the_2012_board_refuses_is_reported_with_the_checkers_reason() -> None:
+    """A production the 2012 edition's checker refuses (no reputation track) is its own status, not covered."""
+    report = coverage(classic(), seed=0, tries=1, only=("mine",))
+    refused = [e for e in report.entries if e.status == UNREACHABLE]
+    assert refused and all("reputation" in e.production and "no reputation track" in e.why for e in refused)
+    assert report.covered == sum(e.status in (MATTERED, SYNONYM_COVERED) for e in report.entries)
 
 
 def test_gain_matters_against_its_siblings() -> None:
@@ -121,7 +158,8 @@ def test_the_command_reports_coverage_on_the_2012_edition_as_json() -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["edition"] == "classic" and report["productions"] == len(report["entries"]) > 0
-    assert {"covered", "synonyms", "no_effect", "not_spelled", "rules", "rules_fingerprint"} <= set(report)
+    assert {"covered", "mattered", "synonyms_covered", "synonyms", "no_effect", "not_spelled", "unreachable", "rules",
+            "rules_fingerprint"} <= set(report)
 
 
 def test_the_command_refuses_a_rule_the_grammar_has_not() -> None:
