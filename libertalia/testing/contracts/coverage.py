@@ -69,6 +69,7 @@ MATTERED, SYNONYM, NO_EFFECT, NOT_SPELLED = "mattered", "synonym", "no effect se
 SYNONYM_COVERED = "synonym of one that mattered"
 WITHIN = "sole alternative, within one that mattered"
 UNREACHABLE = "refused in this edition"
+REFUSED = "refused by the checker"
 """A production's status: its choice changed a result (``MATTERED``); its text parsed to the same
 canonical tree as the text with a sibling that itself mattered (``SYNONYM_COVERED``: the two
 spellings are one reading, and that reading was seen to matter); the only alternative of its rule
@@ -77,7 +78,10 @@ that mattered (``WITHIN``: its words were part of what changed the result); ever
 same tree, none of them seen to matter (``SYNONYM``); spelled and played, never changing a result
 (``NO_EFFECT``); the checker refused every text spelled with it in this edition, and accepts the
 same text in Galecrest (``UNREACHABLE``: the edition's rules refuse it, with the checker's reason);
-never spelled into a text the checker accepts (``NOT_SPELLED``). Only the first three count as covered."""
+the checker refused every text spelled with it, for the reason shown, in every edition
+(``REFUSED``: a form the language keeps in the grammar to refuse it with a reason, as the bare
+"as many … as" of E30); never spelled into a text the checker accepts for another reason, such as
+a walk that never reached it (``NOT_SPELLED``). Only the first three count as covered."""
 COVERED = (MATTERED, SYNONYM_COVERED, WITHIN)
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
 VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players")
@@ -179,6 +183,7 @@ class CoverageReport:
                 "within": self.count(WITHIN),
                 "synonyms": self.count(SYNONYM), "no_effect": self.count(NO_EFFECT),
                 "not_spelled": self.count(NOT_SPELLED), "unreachable": self.count(UNREACHABLE),
+                "refused": self.count(REFUSED),
                 "rules": {r: {"covered": a, "alternatives": b} for r, (a, b) in self.rules().items()},
                 "entries": [e.to_json() for e in self.entries]}
 
@@ -193,8 +198,8 @@ class CoverageReport:
                  f"every alternative covered; {self.games:,} games in {self.seconds:.0f} s",
                  f"  {self.count(SYNONYM)} synonyms of none that mattered, {self.count(NO_EFFECT)} spelled but "
                  f"never seen to matter, {self.count(NOT_SPELLED)} never spelled, {self.count(UNREACHABLE)} "
-                 f"refused in this edition"]
-        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, UNREACHABLE):
+                 f"refused in this edition, {self.count(REFUSED)} refused by the checker"]
+        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, UNREACHABLE, REFUSED):
             shown = [e for e in self.entries if e.status == status]
             if shown:
                 lines.append(f"{status}:")
@@ -268,9 +273,11 @@ class _Directed(_Speller):
     budget = 16  # terminals before every choice takes its cheapest alternative: short texts, fewer refusals
 
     def __init__(self, words: dict[str, tuple[str, ...]], seed: int, target: Production | None,
-                 force: dict[str, _Alt] | None = None, grammar_trigger: bool = False, pin: str | None = None) -> None:
+                 force: dict[str, _Alt] | None = None, grammar_trigger: bool = False, pin: str | None = None,
+                 relax: bool = False) -> None:
         super().__init__(words, strict=True)
         self.pin = pin
+        self.relax = relax
         self.seed = seed
         self.target = target
         self.force = dict(force or {})
@@ -365,6 +372,9 @@ class _Directed(_Speller):
                         return fitting[self._rng.randrange(len(fitting))]
             toward = [a for a in alts if any(not term and (n == target.rule or target.rule in self.reach.get(n, ()))
                                              for n, term in a.symbols)]
+            if toward and self.budget == 0:  # the shortest walk: the shortest road toward the target
+                toward = [a for a in toward if len(a.symbols) == min(len(b.symbols) for b in toward)]
+                return toward[self._rng.randrange(len(toward))]
             if toward and self._rng.random() < 0.9:
                 return toward[self._rng.randrange(len(toward))]
         if scope.spent >= self.budget and len(alts) > 1:
@@ -384,6 +394,14 @@ class _Directed(_Speller):
         path = f"{parent_path}/{self._children[-1]}"
         self._children[-1] += 1
         alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a))
+        forced = self.force.get(path)
+        t = self.target
+        if path == self.pin and forced is not None and forced not in alts:
+            alts += (forced,)
+        elif self.relax and t is not None and self.hit is None and rule == t.rule:
+            wanted = self.g.alternatives[rule][t.index]
+            if wanted not in alts and self._fits(rule, wanted):
+                alts += (wanted,)
         if not alts:
             raise _DeadEnd(rule)
         if rule == "action":
@@ -391,7 +409,6 @@ class _Directed(_Speller):
         elif rule == "trigger":
             self._modifiers = []
         self._rng = random.Random(f"{self.seed}|{path}|choice")
-        forced = self.force.get(path)
         dead: _DeadEnd | None = None
         allowed = alts
         saved = (len(out), attrs.evolve(scope), self._steps, self._step, self._current, list(self._modifiers),
@@ -468,11 +485,16 @@ class _Spelled:
 
 def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot: bool,
            force: dict[str, _Alt] | None = None, grammar_trigger: bool = False,
-           root: str = _ROOT, pin: str | None = None) -> tuple[str | None, _Directed, str]:
+           root: str = _ROOT, pin: str | None = None, relax: bool = False,
+           short: bool = False) -> tuple[str | None, _Directed, str]:
     """One ability (a whole text from ``root="start"``): its text if the checker accepts it (else
     None), the walk, and why not.  ``pin``: the path of the slot a sibling is spelled in (the walk
-    after it is drawn as freely as after the target's)."""
-    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger, pin)
+    after it is drawn as freely as after the target's, and its alternative is spelled even where the
+    steering would not take it); ``relax``: the target likewise; ``short``: every choice not steered
+    toward the target is the cheapest (a replay keeps it: its choices are forced)."""
+    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger, pin, relax)
+    if short:
+        speller.budget = 0
     out: list[str] = []
     try:
         speller.spell(None, root, _Scope(timing, loot), out)
@@ -668,10 +690,14 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         timing, loot = roles[attempt % len(roles)]  # every timing, as a character and as a tile, in turn
         if production.rule == "timing":  # the effect is spelled for the timing the trigger's words name
             timing = _named_timing(alts[production.index], timing, loot)
-        for _ in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
+        for walk in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
             walk_seed = rng.randrange(2**32)
+            # The later walks may take the target where the walk's steering says the checker would refuse
+            # it: the checker has the last word, and its reason is reported if it refuses.
+            # The last walk is the shortest that reaches the target (no budget: every other choice its
+            # cheapest), for forms the checker takes only standing alone ("take no loot").
             text, speller, why = _spell(rules, production, walk_seed, timing, loot, grammar_trigger=trigger,
-                                        root=root)
+                                        root=root, relax=walk >= _WALKS // 2, short=walk == _WALKS - 1)
             if text is not None:
                 break
             reasons[why] += 1
@@ -686,6 +712,10 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         path = speller.hit
         siblings = [a for a in speller.allowed[path] if a is not alts[production.index]]
         rng.shuffle(siblings)
+        # Then the alternatives the walk's steering would not take there: the checker decides on each.
+        rest = [a for a in alts if a not in speller.allowed[path]]
+        rng.shuffle(rest)
+        siblings += rest
         others: list[tuple[int, _Card]] = []
         for alt in siblings:
             if len(others) >= SIBLINGS:
@@ -734,6 +764,12 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         if refusal:
             return _Found(ProductionCoverage(production.label, production.rule, production.index, UNREACHABLE, 0, 0,
                                              refusal), (), games)
+        refusals = Counter({r: n for r, n in reasons.items() if r.startswith("refused: ")})
+        if refusals:  # every walk that spelled it whole was refused by the checker
+            why = (f"the checker refused every text spelled with it ({refusals.total()}), most often: "
+                   f"{refusals.most_common(1)[0][0].removeprefix('refused: ')}")
+            return _Found(ProductionCoverage(production.label, production.rule, production.index, REFUSED, 0, 0,
+                                             why), (), games)
         return _Found(ProductionCoverage(production.label, production.rule, production.index, NOT_SPELLED, 0, 0,
                                          why), (), games)
     trees = tuple(sorted(same_tree.items()))
