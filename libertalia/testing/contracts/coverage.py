@@ -70,19 +70,17 @@ SYNONYM_COVERED = "synonym of one that mattered"
 WITHIN = "sole alternative, within one that mattered"
 UNREACHABLE = "refused in this edition"
 REFUSED = "refused by the checker"
-"""A production's status: its choice changed a result (``MATTERED``); its text parsed to the same
-canonical tree as the text with a sibling that itself mattered (``SYNONYM_COVERED``: the two
-spellings are one reading, and that reading was seen to matter); the only alternative of its rule
-(no sibling to compare with), spelled inside the slot of a production that mattered, in the text
-that mattered (``WITHIN``: its words were part of what changed the result); every sibling pair spelled the
-same tree, none of them seen to matter (``SYNONYM``); spelled and played, never changing a result
-(``NO_EFFECT``); the checker refused every text spelled with it in this edition, and accepts the
-same text in Galecrest (``UNREACHABLE``: the edition's rules refuse it, with the checker's reason);
-the checker refused every text spelled with it, for the reason shown, in every edition
-(``REFUSED``: a form the language keeps in the grammar to refuse it with a reason, as the bare
-"as many … as" of E30); never spelled into a text the checker accepts for another reason, such as
-a walk that never reached it (``NOT_SPELLED``). Only the first three count as covered."""
+"""A production's status (docs/testing.md has the table).  Covered: its choice changed a result
+(``MATTERED``); its text parsed to the same canonical tree as the text with a sibling that itself
+mattered (``SYNONYM_COVERED``); the only alternative of its rule, one of the symbols of a production
+that mattered, in the text that mattered (``WITHIN``).  Not covered: every sibling spelled in its
+place gave the same tree and none of them mattered (``SYNONYM``); spelled and played, never changing
+a result (``NO_EFFECT``); refused in this edition, accepted with the same cards on the reference
+board and with a sibling in its place here (``UNREACHABLE``); every text spelled with it refused,
+at least once for its own sake: a sibling in its place is accepted (``REFUSED``, as the bare
+"as many … as" of E30); never spelled into an accepted text for another reason (``NOT_SPELLED``)."""
 COVERED = (MATTERED, SYNONYM_COVERED, WITHIN)
+_REPUTATION = "reputation"  # the word a board without a reputation track refuses
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
 VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players")
 """The positions each pair is played in, in turn, until the two texts' results differ."""
@@ -92,6 +90,7 @@ _WALKS = 4  # walks per attempt until one spells an accepted text
 _DECISIONS = 400  # answers per game before it is taken as looping (the step budget stops real loops)
 _ROOT = "ability"
 _AFTER_SLOT = 3  # terminals drawn freely after the slot, before every choice takes its cheapest alternative
+_BLAME = 4  # refusals checked per production against a sibling in the slot's place
 _BACKTRACKS = 300  # alternatives a walk may undo before it gives up (a walk that cannot end is walked again)
 _INSTEAD = ("postfix_if_instead", "unless_instead", "prefix_if_instead")
 
@@ -295,6 +294,8 @@ class _Directed(_Speller):
         self._current = ""  # the form of the step being spelled
         self._modifiers: list[str] = []  # a trigger's modifiers so far (none twice)
         self._scored = ""  # the kind a scoring table counts (one kind in every row)
+        self.spelled = ""  # the text, when the checker refused it
+        self.reputation = True  # the board has a reputation track (the checker is told so; else it refuses the word)
         self.backtracks = 0  # alternatives undone because their words dead-ended further down
 
     # draws: from the current node's stream
@@ -393,9 +394,11 @@ class _Directed(_Speller):
         parent_rng, parent_path = self._rng, self._path
         path = f"{parent_path}/{self._children[-1]}"
         self._children[-1] += 1
-        alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a))
-        forced = self.force.get(path)
         t = self.target
+        aim = self.g.alternatives[rule][t.index] if t is not None and self.hit is None and rule == t.rule else None
+        alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a)
+                     and (self.reputation or _REPUTATION not in a.words or a is aim))
+        forced = self.force.get(path)
         if path == self.pin and forced is not None and forced not in alts:
             alts += (forced,)
         elif self.relax and t is not None and self.hit is None and rule == t.rule:
@@ -493,6 +496,7 @@ def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot
     steering would not take it); ``relax``: the target likewise; ``short``: every choice not steered
     toward the target is the cheapest (a replay keeps it: its choices are forced)."""
     speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger, pin, relax)
+    speller.reputation = bool(rules.board.track_income)
     if short:
         speller.budget = 0
     out: list[str] = []
@@ -507,18 +511,25 @@ def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot
     text = _join(out).strip("\n")
     problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
     if problem is not None:
+        speller.spelled = text
         return None, speller, f"refused: {str(problem).splitlines()[0]}"
     return text, speller, ""
 
 
-_CACHE: dict[tuple[str, str, bool], Any] = {}
+_CACHE: dict[tuple[Any, ...], Any] = {}
 """Per process, what each rules' texts are spelled and compiled with (by fingerprint): their words, the tile's kind."""
 
 
 def _words(rules: Rules, loot: bool) -> dict[str, tuple[str, ...]]:
-    key = (rules.fingerprint, "words", loot)
+    """The words the walk draws from: the vocabulary, less reputation as a unit on a board without a track
+    (the checker refuses it there; a production that names reputation is still spelled when it is the target)."""
+    track = bool(rules.board.track_income)
+    key = (rules.fingerprint, "words", loot, track)
     if key not in _CACHE:
-        _CACHE[key] = vocabulary(rules, names=() if loot else (MOD,))
+        drawn = vocabulary(rules, names=() if loot else (MOD,))
+        if not track:
+            drawn = {**drawn, "UNIT": tuple(w for w in drawn["UNIT"] if w != _REPUTATION) or drawn["UNIT"]}
+        _CACHE[key] = drawn
     words: dict[str, tuple[str, ...]] = _CACHE[key]
     return words
 
@@ -683,8 +694,10 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     synonyms = 0
     same_tree: dict[int, str] = {}  # sibling index -> the two texts that parsed to one tree
     credits: list[tuple[str, int, str]] = []
+    compared = 0  # texts played against a sibling: a text with none to compare is not a try
+    blamed: dict[str, str] = {}  # a refusal -> texts that show it is the production's (a sibling is accepted)
     for attempt in range(tries * 8):
-        if texts >= tries:
+        if compared >= tries:
             break
         rng = random.Random(_seed(seed, production.label, attempt))
         timing, loot = roles[attempt % len(roles)]  # every timing, as a character and as a tile, in turn
@@ -701,6 +714,12 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             if text is not None:
                 break
             reasons[why] += 1
+            if why.startswith("refused: ") and speller.hit is not None and len(blamed) < _BLAME \
+                    and why not in blamed:
+                # Is the refusal the production's? The same walk with a sibling in its place is accepted.
+                accepted = _sibling_accepted(rules, speller, walk_seed, timing, loot, trigger, root)
+                if accepted:
+                    blamed[why] = f"{speller.spelled!r} is refused while {accepted!r} is accepted"
         if text is None:
             continue
         card = _card(rules, text, loot)
@@ -735,6 +754,7 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         if not others:
             reasons["no sibling spelled differently here"] += 1
             continue
+        compared += 1
         # Played from the phase the text acts in, then from each sibling's own if it acts at another
         # ("at night" against "at the end of the voyage": each acts only from its own phase on).
         timings = [card.timing, *dict.fromkeys(o.timing for _, o in others if o.timing != card.timing)]
@@ -754,24 +774,15 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
                     credits.append((production.rule, index, why))
                     entry = ProductionCoverage(production.label, production.rule, production.index, MATTERED,
                                                texts, pairs, why, tuple(sorted(same_tree.items())))
+                    # The slot's own parts (its alternative's symbols, one level down) were in what changed.
                     within = tuple((speller.rules[k], g.alternatives[speller.rules[k]].index(a), production.label, why)
-                                   for k, a in speller.chosen.items() if k.startswith(path + "/"))
+                                   for k, a in speller.chosen.items() if k.rpartition("/")[0] == path)
                     return _Found(entry, tuple(credits), games, within)
         reasons["the siblings tried gave the same results"] += 1
     if texts == 0:
-        why = reasons.most_common(1)[0][0] if reasons else "not tried"
-        refusal = _edition_refusal(rules, production, seed, tries, roles, trigger, root)
-        if refusal:
-            return _Found(ProductionCoverage(production.label, production.rule, production.index, UNREACHABLE, 0, 0,
-                                             refusal), (), games)
-        refusals = Counter({r: n for r, n in reasons.items() if r.startswith("refused: ")})
-        if refusals:  # every walk that spelled it whole was refused by the checker
-            why = (f"the checker refused every text spelled with it ({refusals.total()}), most often: "
-                   f"{refusals.most_common(1)[0][0].removeprefix('refused: ')}")
-            return _Found(ProductionCoverage(production.label, production.rule, production.index, REFUSED, 0, 0,
-                                             why), (), games)
-        return _Found(ProductionCoverage(production.label, production.rule, production.index, NOT_SPELLED, 0, 0,
-                                         why), (), games)
+        status, why = _never_spelled(rules, production, seed, tries, roles, trigger, root, reasons, blamed)
+        return _Found(ProductionCoverage(production.label, production.rule, production.index, status, 0, 0, why),
+                      (), games)
     trees = tuple(sorted(same_tree.items()))
     if pairs == 0 and synonyms:
         return _Found(ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
@@ -788,17 +799,17 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
 
 
 def _within(e: ProductionCoverage, inside: dict[tuple[str, int], tuple[str, str]]) -> ProductionCoverage:
-    """The only alternative of its rule, spelled inside a slot that mattered, is covered by that slot; a
-    synonym found there says so (but stays a synonym: only a sibling that mattered proves one)."""
+    """The only alternative of its rule, spelled as a part of a slot that mattered, is covered by that slot;
+    a synonym found there says so (but stays a synonym: only a sibling that mattered proves one)."""
     found = inside.get((e.rule, e.index))
     if found is None or e.status in COVERED:
         return e
     label, why = found
     if e.status == NO_EFFECT and not _grammar().alternatives[e.rule][1:]:
-        return attrs.evolve(e, status=WITHIN, why=f"the only alternative of {e.rule}, spelled inside the slot of "
+        return attrs.evolve(e, status=WITHIN, why=f"the only alternative of {e.rule}, spelled as a part of "
                                                   f"{label}, which mattered: {why}")
     if e.status == SYNONYM:
-        return attrs.evolve(e, why=f"{e.why}; spelled inside the slot of {label}, which mattered")
+        return attrs.evolve(e, why=f"{e.why}; spelled as a part of {label}, which mattered")
     return e
 
 
@@ -818,6 +829,34 @@ def _proven_synonyms(entries: list[ProductionCoverage]) -> list[ProductionCovera
     return out
 
 
+def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, roles: list[tuple[str, bool]],
+                   trigger: bool, root: str, reasons: Counter[str], blamed: dict[str, str]) -> tuple[str, str]:
+    """The status and reason of a production never spelled into an accepted text."""
+    refusal = _edition_refusal(rules, production, seed, tries, roles, trigger, root)
+    if refusal:
+        return UNREACHABLE, refusal
+    refusals = Counter({r: n for r, n in reasons.items() if r in blamed})
+    if refusals:  # every text spelled with it was refused, and for its own sake at least once
+        reason = refusals.most_common(1)[0][0]
+        return REFUSED, (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for its "
+                         f"own sake: {reason.removeprefix('refused: ')} ({blamed[reason]})")
+    return NOT_SPELLED, reasons.most_common(1)[0][0] if reasons else "not tried"
+
+
+def _sibling_accepted(rules: Rules, speller: _Directed, seed: int, timing: str, loot: bool, trigger: bool,
+                      root: str) -> str:
+    """A text the checker accepts: the refused walk with another alternative in the target's place ("": none)."""
+    path = speller.hit
+    assert path is not None
+    wanted = speller.chosen[path]
+    for alt in [a for a in _grammar().alternatives[speller.rules[path]] if a is not wanted][:SIBLINGS]:
+        text, replay, _ = _spell(rules, None, seed, timing, loot, {**speller.chosen, path: alt}, trigger, root,
+                                 pin=path)
+        if text is not None and replay.chosen.get(path) is alt:
+            return text
+    return ""
+
+
 def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int, roles: list[tuple[str, bool]],
                      trigger: bool, root: str) -> str:
     """Why this edition refuses a production never spelled in it ("": it does not, or it is not known):
@@ -833,15 +872,20 @@ def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int
         rng = random.Random(_seed(seed, production.label, attempt, _REFERENCE))
         timing, loot = roles[attempt % len(roles)]
         for _ in range(_WALKS):
-            text, _, _ = _spell(elsewhere, production, rng.randrange(2**32), timing, loot, grammar_trigger=trigger,
-                                root=root)
+            walk_seed = rng.randrange(2**32)
+            text, speller, _ = _spell(elsewhere, production, walk_seed, timing, loot, grammar_trigger=trigger,
+                                      root=root)
             if text is None:
                 continue
             problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
             if problem is None:
                 return ""  # this edition takes it too: not spelled here by chance, not refused
-            return (f"the checker refuses {text!r} in this edition ({str(problem).splitlines()[0]}); with the same "
-                    f"cards and kinds on the {_REFERENCE} board it accepts it")
+            accepted = _sibling_accepted(rules, speller, walk_seed, timing, loot, trigger, root)
+            if not accepted:
+                continue  # refused here for another part of the text: not evidence about this production
+            return (f"the checker refuses {text!r} in this edition ({str(problem).splitlines()[0]}), and accepts it "
+                    f"with the same cards and kinds on the {_REFERENCE} board, and {accepted!r} (a sibling in its "
+                    f"place) in this edition")
     return ""
 
 
