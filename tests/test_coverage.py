@@ -19,6 +19,7 @@ from libertalia.testing.contracts import FuzzText, coverage, fuzz_contracts, fuz
 from libertalia.testing.contracts.coverage import (
     MATTERED,
     NOT_SPELLED,
+    REFUSED,
     SYNONYM,
     SYNONYM_COVERED,
     UNREACHABLE,
@@ -33,9 +34,9 @@ from tests.helpers import galecrest
 SHORT = {"galecrest": ("action", "amount", "_a"), "classic": ("amount", "cond")}
 """The rules of the short run: every action and amount (where a misreading changes results) and a
 rule of synonyms; in the 2012 edition, the amounts and the conditions."""
-FLOOR = {"galecrest": 45, "classic": 19}
-"""Productions of ``SHORT`` covered in the short run (seed 0, one try), as measured (50 of 60 and 21 of
-29), less a tenth for checker rules that other work may add: a drop below fails the suite."""
+FLOOR = {"galecrest": 45, "classic": 20}
+"""Productions of ``SHORT`` covered in the short run (seed 0, one try), as measured (50 of 60 and 22 of
+29; before the walk backtracked, 46 and 19), less a tenth for checker rules that other work may add."""
 
 
 @functools.cache
@@ -99,6 +100,20 @@ def test_what_the_2012_board_refuses_is_reported_with_the_checkers_reason() -> N
     refused = [e for e in report.entries if e.status == UNREACHABLE]
     assert refused and all("reputation" in e.production and "no reputation track" in e.why for e in refused)
     assert report.covered == sum(e.status in (MATTERED, SYNONYM_COVERED) for e in report.entries)
+
+
+def test_a_form_the_checker_refuses_is_blamed_only_against_an_accepted_sibling() -> None:
+    """E30: the bare "as many … as" is refused in every text; the report shows one accepted with a sibling there."""
+    report = coverage(galecrest(), seed=0, tries=1, only=("compared",))
+    bare = next(e for e in report.entries if e.production == "compared -> as many")
+    assert bare.status == REFUSED and "E30" in bare.why and "is accepted" in bare.why
+    assert report.covered == len(report.entries) - 1
+
+
+def test_the_shortest_walk_spells_a_form_that_must_stand_alone() -> None:
+    """The last walk of an attempt is the shortest road to the target: "take no loot" stands alone and matters."""
+    found = _cover(galecrest(), next(p for p in productions() if p.label == "take_what -> no loot"), 0, 1)
+    assert found.entry.status == MATTERED and "take no loot" in found.entry.why
 
 
 def test_gain_matters_against_its_siblings() -> None:

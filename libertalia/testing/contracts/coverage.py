@@ -18,8 +18,15 @@ The positions are built to make choices bite: left and right neighbours that hol
 things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
 the last day, the last voyage, and 2 players (with the Midshipman where the edition has one).
 A pair whose two texts have one canonical wording is a ``synonym`` (a plain-English variant:
-by design it can never matter); a production never spelled into an accepted text, or never
-seen to matter, is listed with the reason.
+by itself it can never matter); it is covered only as the proven synonym of a sibling that
+mattered.  A production never spelled into an accepted text, or never seen to matter, is listed
+with the reason; one the checker refuses (in this edition, or in every text for its own sake) has
+a status of its own, with the checker's reason and an accepted text that shows it is to blame.
+
+The walk reaches positions where a slot can matter: it backtracks out of dead ends, ends its
+texts by varied shortest forms, tries the shortest road to the target last, lets the checker
+judge forms its steering would skip, and plays a sibling that acts at another time from that
+time's phase too.
 
 Everything is seeded per production: the same ``seed`` and ``tries``, the same report, with any
 number of ``jobs``.
