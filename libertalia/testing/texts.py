@@ -515,10 +515,13 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "amount" and s.losing:
         return a == "fixed" or (a == "purse" and "half" in w)
     if rule == "player":
+        # Whom loot goes to (one player): ``_enter`` marks it only once the player is entered, so the
+        # steering reads the action here ("give … to", or the second player of "… gives … to").
+        recipient = s.recipient or s.action == "give" or (s.action == "they_give" and s.acted)
         if (a == "players_with_most" and "each" not in w and "every" not in w and "group" not in _names(alt)) \
-                or (s.recipient and a in ("players_who", "players_with_most")):
+                or (recipient and a in ("players_who", "players_with_most", "players_than_you")):
             return False  # ambiguous on ties (E31); loot goes to one player
-        return ("every" not in w or not s.recipient) and ("its" not in w or s.bound)
+        return ("every" not in w or not recipient) and ("its" not in w or s.bound)
     if rule == "compared":
         return "many" not in w or "least" in w  # a bare "as many ... as" could be read two ways (E30)
     if rule == "rival":

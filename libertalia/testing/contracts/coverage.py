@@ -845,8 +845,8 @@ def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, 
     refusals = Counter({r: n for r, n in reasons.items() if r in blamed})
     if refusals:  # every text spelled with it was refused, and for its own sake at least once
         reason = refusals.most_common(1)[0][0]
-        return REFUSED, (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for its "
-                         f"own sake: {reason.removeprefix('refused: ')} ({blamed[reason]})")
+        return REFUSED, (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for "
+                         f"something in its words: {reason.removeprefix('refused: ')} ({blamed[reason]})")
     return NOT_SPELLED, reasons.most_common(1)[0][0] if reasons else "not tried"
 
 
