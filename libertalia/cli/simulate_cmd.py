@@ -25,7 +25,7 @@ from rich.table import Table
 from .. import _paths, files, stats
 from ..bots.registry import BOT_HELP
 from ..engine import rng
-from ..errors import UnverifiedLootWarning
+from ..errors import RulesWarning, UnverifiedLootWarning
 from ..game import new_game
 from . import cluster, console, echo, echo_json, friendly_errors, load, rules_args
 from .terminal import safe_text
@@ -117,16 +117,17 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
     """Play many games between bots and report win rates, scores and characters.
 
     The report says what was played (edition, loot sides, seeds, bots, version) and
-    explains its columns. A game that stops with an error (a card text that loops, say)
-    is reported with its seed and left out of the statistics; the others go on.  So it is
+    explains its columns. A game that stops with an error (a card text that loops, or a
+    bot's own bug) is reported with its seed, its bots and the error, and left out of the
+    statistics; the others go on, and the exit status is 1.  So it is
     when a record of --record cannot be written (a full disk, say): the games still count,
     and the message names the files.
 
     \b
     Exit status:
       0  every game was played and recorded
-      1  some games failed (each is named with its seed; the others are counted), or
-         some records could not be written (each file is named)
+      1  some games failed (each is named with its seed, bots and error; the others
+         are counted), or some records could not be written (each file is named)
       2  a usage error or bad input (an option, a card file), or a file that could
          not be read or written
       3  the machinery failed: the dask scheduler could not be reached, had no
@@ -163,7 +164,7 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
             echo(",".join(CSV_HEADER))
         with _executor(distributed, dask_address, jobs, dask_timeout) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
-            warnings.simplefilter("ignore", UnverifiedLootWarning)  # in the report's notes, not once per game
+            warnings.simplefilter("ignore", RulesWarning)  # in the report's notes, not once per game
             task = progress.add_task("playing", total=games)  # advanced as each chunk of games comes back
             for result in stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
                                          jobs=jobs if executor is None else 1, executor=executor,
@@ -182,7 +183,8 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
     if report["failed"]:
         if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
             for f in report["failed"]:
-                echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
+                echo(f"libertalia: game with seed {f['seed']} (bots by seat: {', '.join(f['bots'])}) failed: "
+                     f"{f['error']}: {f['message']}", err=True)
         raise SystemExit(1)
     if report["unrecorded"]:
         raise SystemExit(1)
@@ -361,12 +363,14 @@ def _table(title: str, *columns: str, left: str = "") -> Table:
 
 
 def _failed_table(out: Any, failed: list[dict[str, Any]]) -> None:
-    table = _table("Failed games", "seed", "error", left="error")
-    for f in failed:
-        table.add_row(str(f["seed"]), safe_text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
+    table = _table("Failed games", "seed", "bots by seat", "error", left="error")
+    for f in failed:  # Text: no markup in messages or bot names
+        table.add_row(str(f["seed"]), safe_text(", ".join(f["bots"])), safe_text(f"{f['error']}: {f['message']}"))
     out.print(table)
     _legend(out, "Left out of every table below. To look at one again, run it alone:",
-            "  --games 1 --seed SEED with the same options (--record DIR keeps its record).")
+            "  --games 1 --seed SEED with the same options (--record DIR keeps its record).",
+            "An error that is not one of the library's own (libertalia.errors) is a bug in",
+            "  a bot or the engine: please report it with the seed and the options.")
 
 
 def _seats_table(out: Any, rows: list[dict[str, Any]], bots: list[str]) -> None:
