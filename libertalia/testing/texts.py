@@ -235,6 +235,7 @@ class _Scope:
     action: str | None = None  # the innermost action's form
     cond: str | None = None  # the innermost condition's form
     zone_used: bool = False  # this character phrase already says where
+    yours: bool = False  # "you have … characters": the phrase must say which of your piles, first
     random_loot: bool = False  # "a random loot ...": it comes from the bag
     losing: bool = False  # the amount is lost: a fixed amount or half, nothing else
     binds: bool = False  # this action's subject is "the owner of ...", which names a character
@@ -389,6 +390,9 @@ class _Speller:
             s.action, s.binds, s.losing = _meaning(alt), False, alt.alias == "lose"
         elif rule == "cond":
             s.cond, s.plural = alt.alias, False
+            s.yours = alt.alias == "you_have_characters"
+        elif rule == "place":
+            s.yours = False  # said ("in your ship"): nested phrases are free
         elif rule == "quantity":
             s.plural = (s.cond == "there_is" or s.side == "clause") and "or" in alt.words
         elif rule == "char_np":
@@ -429,6 +433,7 @@ class _Speller:
             s.side, s.acted = saved.side, saved.acted
         elif rule == "cond":
             s.cond, s.plural, s.plural_kinds = saved.cond, saved.plural, saved.plural_kinds
+            s.yours = saved.yours
         elif rule == "player":
             s.recipient, s.side = saved.recipient, saved.side
             if s.action in _ACTING and not s.acted:  # the acting player is named: the rest is theirs
@@ -469,7 +474,7 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     a, w, t = alt.alias, alt.words, s.timing
     island = t in _ISLAND
     keep_here = s.action == "keep" and island  # by day and at dusk "this" is on the island, not aboard
-    if s.side and not _side_allowed(rule, alt, s):
+    if (s.side and not _side_allowed(rule, alt, s)) or (s.yours and not _yours_allowed(rule, alt, s.zone_used)):
         return False
     if rule == "action":
         return {"play": t == "sun", "use_ability": not s.loot or t == "dusk",
@@ -531,6 +536,22 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
 
 def _names(alt: _Alt) -> set[str]:
     return {name for name, _ in alt.symbols}
+
+
+def _yours_allowed(rule: str, alt: _Alt, zone_used: bool) -> bool:
+    """"you have … characters" says which of your piles, or the checker refuses it: the phrase's first
+    filter is "in your …" (a phrase with no filter, or only "other than this" before it, cannot say it)."""
+    if rule == "place":
+        return "your" in alt.words
+    if zone_used:
+        return True
+    if rule == "char_np":
+        return any(name.startswith("__char_np_star") for name, _ in alt.symbols)
+    if rule.startswith("__char_np_star"):
+        return alt.symbols != (("other_than_this", False),)
+    if rule == "char_filter":
+        return alt.symbols == (("zone", False),)
+    return True
 
 
 def _side_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
