@@ -24,6 +24,7 @@ import attrs
 from . import _lifeline, _paths, agents
 from ._version import library_version
 from .bots.registry import parse_bot
+from .earnings import BASE, FLOOR, OTHER, game_earnings, loot_last
 from .engine.specs import Rules
 from .errors import RulesWarning
 from .files import clean_temporary, make_private_folder
@@ -79,17 +80,24 @@ class GameFailure:
 
 
 def summarize(game: Game, seed: int, bots: tuple[str, ...]) -> GameSummary:
+    """The game's scores, each seat's plays and the doubloons each source really moved for it.
+
+    Doubloons come from ``earnings``, which applies them as the engine does: a loss by day or night
+    counts what the seat had left to lose (R2), and the anchor's changes are netted (R3).  An event
+    names the change its card asked for, so summing events would overstate losses.
+    """
+    events = game.events  # decoded from the game's packed log at each reading: read once
     played: list[list[str]] = [[] for _ in game.players]
-    doubloons: list[dict[str, int]] = [defaultdict(int) for _ in game.players]
-    for e in game.events:
-        if e.seat is None:
-            continue
-        if e.kind == "play" and e.source is not None:
+    for e in events:
+        if e.seat is not None and e.kind == "play" and e.source is not None:
             played[e.seat].append(e.source)
-        if e.amount and e.source is not None:
-            doubloons[e.seat][e.source] += e.amount
-    return GameSummary(seed, bots, game.final_scores(), game.winners(),
-                       tuple(tuple(p) for p in played), tuple(dict(d) for d in doubloons))
+    earned = game_earnings(events, len(game.players), loot_last(game.rules))
+    doubloons = tuple({source: n for source, n in e.sources if source not in _NOT_A_CARD} for e in earned)
+    return GameSummary(seed, bots, game.final_scores(), game.winners(), tuple(tuple(p) for p in played), doubloons)
+
+
+_NOT_A_CARD = frozenset({*BASE, OTHER, FLOOR})
+"""Sources of ``earnings`` that no card is: income, starting doubloons, a handicap, the floor at 0."""
 
 
 _RULES: dict[str, Rules] = {}

@@ -47,16 +47,18 @@ def _queen(folder: Path, *also: tuple[int, int]) -> Path:
 
 
 def test_the_survivors_are_the_slips_no_example_tells_from_the_card(tmp_path: Path) -> None:
-    """With only the 5-doubloon example, "4 or more" and "5 or fewer" pay as the card does: they survive."""
+    """With only the 5-doubloon example, "4 or more", "5 or fewer" and the condition dropped pay as the card
+    does: they survive."""
     result = mutate_file(_queen(tmp_path))
     assert result.card == "Pirate Queen" and result.edition == "galecrest" and result.examples == 1
     assert sorted(m.text.strip() for m in result.survivors) == [
         "sun: gain 3 doubloons if you have 4 or more doubloons.",
-        "sun: gain 3 doubloons if you have 5 or fewer doubloons."]
-    assert result.killed == 6 and result.score == pytest.approx(6 / 8)
+        "sun: gain 3 doubloons if you have 5 or fewer doubloons.",
+        "sun: gain 3 doubloons."]
+    assert result.killed == 7 and result.score == pytest.approx(7 / 10)
     text = "sun: gain 3 doubloons if you have 5 or more doubloons.\n"
-    assert len(result.mutants) + result.refused + result.same == len(slips(text))
-    assert {(m.line, m.column) for m in result.survivors} == {(4, 37), (4, 42)}  # the 5, and the "more"
+    assert len(result.mutants) + result.refused + result.same == len({s.apply(text) for s in slips(text)} - {text})
+    assert {(m.line, m.column) for m in result.survivors} == {(4, 37), (4, 42), (4, 24)}  # the 5, "more", the "if"
 
 
 def test_the_example_that_kills_the_survivors_raises_the_score_to_all(tmp_path: Path) -> None:
@@ -89,7 +91,7 @@ def test_the_command_prints_survivors_with_their_place_and_the_scores(tmp_path: 
     out = CliRunner().invoke(main, ["cards", "mutate", str(path)])
     assert out.exit_code == 0, out.output
     assert f"{path}:4:37: survived (number: '5' → '4'): sun: gain 3 doubloons if you have 4 or more" in out.output
-    assert "galecrest: 6 of 8 mutants killed (75.0%)" in out.output
+    assert "galecrest: 7 of 10 mutants killed (70.0%)" in out.output
 
 
 def test_the_command_fails_below_min_score_and_reports_json(tmp_path: Path) -> None:
@@ -98,9 +100,10 @@ def test_the_command_fails_below_min_score_and_reports_json(tmp_path: Path) -> N
     low = CliRunner().invoke(main, ["cards", "mutate", str(path), "--min-score", "90"])
     assert low.exit_code == 1 and "below 90%: galecrest" in low.output
     report = json.loads(CliRunner().invoke(main, ["cards", "mutate", str(path), "--json"]).output)
-    assert report["total"] == {"killed": 6, "mutants": 8, "score": 0.75}
-    assert report["editions"]["galecrest"]["mutants"] == 8
-    assert [s["slip"] for s in report["cards"][0]["survivors"]] == ["'5' → '4'", "'more' → 'fewer'"]
+    assert report["total"] == {"killed": 7, "mutants": 10, "equivalent": 0, "score": 0.7}
+    assert report["editions"]["galecrest"]["mutants"] == 10
+    assert [s["slip"] for s in report["cards"][0]["survivors"]] == [
+        "'5' → '4'", "'more' → 'fewer'", "dropped ' if you have 5 or more doubloons'"]
 
 
 def test_only_the_operators_asked_for_are_tried(tmp_path: Path) -> None:
@@ -140,4 +143,4 @@ def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
     two = CliRunner().invoke(main, ["cards", "mutate", str(tmp_path), "--json", "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0
     assert json.loads(one.output) == json.loads(two.output)
-    assert json.loads(one.output)["total"]["mutants"] == 16
+    assert json.loads(one.output)["total"]["mutants"] == 20

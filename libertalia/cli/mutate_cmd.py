@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from ..testing.mutation import CardMutation, MutationReport
 
 JSON_HELP = """With --json the report is one object: cards (each: path, card, edition, examples, killed,
-mutants, refused, same, score, survivors: each with operator, slip, text, line, column, killed_by),
-editions ({EDITION: {killed, mutants, score}}) and total ({killed, mutants, score}). A score is
-null where there are no mutants."""
+mutants, equivalent, refused, same, score, survivors: each with operator, slip, text, line, column,
+killed_by, probably_equivalent, positions, differs_in, example), editions ({EDITION: {killed, mutants,
+equivalent, score}}) and total ({killed, mutants, equivalent, score}). A score is killed / (mutants -
+equivalent), null where no mutant counts."""
 
 
 @click.command("mutate", epilog=JSON_HELP)
@@ -31,21 +32,30 @@ null where there are no mutants."""
               help="Edition for files outside the bundled card folders (default galecrest).")
 @click.option("--operator", "operators", multiple=True, metavar="NAME",
               help="Only these kinds of slip (repeatable): number, comparison, owner, quantifier, side, "
-                   "may, timing.")
+                   "may, timing, and those read off the grammar: slot, drop, word, kind.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes, one file at a time each (the report does not depend on it).")
+@click.option("--positions", default=60, show_default=True, type=click.IntRange(min=0),
+              help="Positions each survivor is played in beside its card before it is reported (0: none).")
 @click.option("--min-score", default=None, type=click.FloatRange(0, 100), metavar="PERCENT",
               help="Exit with status 1 when an edition's score is below PERCENT.")
+@click.option("--list", "listing", is_flag=True,
+              help="Only list each mutant (its place, slip and whole text); run no example.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys below).")
-def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ...], jobs: int,
-           min_score: float | None, as_json: bool) -> None:
+def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ...], jobs: int, positions: int,
+           min_score: float | None, listing: bool, as_json: bool) -> None:
     """Mutate each card's text the way modders slip, and run its examples against every mutant.
 
     Each slip (a number one off, a comparison turned round, your and an opponent's swapped,
-    every and a swapped, left and right swapped, a "you may" added or dropped, another timing)
-    that the checker accepts and that changes what the card says is a mutant. A mutant that
-    fails one of the card's examples is killed; one that passes them all survives, and is
-    printed as FILE:LINE:COLUMN with its text: add the example that tells it from the card.
+    every and a swapped, left and right swapped, a "you may" added or dropped, another timing;
+    and, read off the grammar, a slot's other wordings, a part the grammar lets go dropped,
+    another word of a word class, another loot kind or one more) that the checker accepts and
+    that changes what the card says is a mutant; --list prints them and runs nothing. A mutant that
+    fails one of the card's examples is killed. One that passes them all is played beside the
+    card from generated positions with the same answers: if it ever plays differently it survives,
+    printed as FILE:LINE:COLUMN with its text and the examples: entry (shrunk) that kills it; if it
+    never does it is "probably equivalent", printed with the number of positions tried, and left
+    out of the score (killed / (mutants - probably equivalent)).
     """
     from ..loading.examplefile import example_files
     from ..testing.mutants import OPERATORS
@@ -59,15 +69,23 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         files = example_files(paths)
         chosen = operators or OPERATORS
         together = tuple(map(str, files))  # loaded beside each file, as cards test loads them
-        tasks = [(str(f), edition, tuple(chosen), together) for f in files]
+        tasks = [(str(f), edition, tuple(chosen), together, positions, not listing) for f in files]
         done: list[CardMutation] = []
         # Workers die with this process and leave no files, even when it is killed outright (``_lifeline``).
         with worker_pool(min(jobs, len(tasks))) if jobs > 1 and tasks else nullcontext() as pool:
             for result in (pool.map(_one, tasks) if pool is not None else map(_one, tasks)):
                 done.append(result)
-                if not as_json:
+                if listing and not as_json:
+                    _print_list(result)
+                elif not as_json:
                     _print_card(result)
         report = MutationReport(tuple(done))
+    if listing:
+        if as_json:
+            echo_json(json.dumps([{"path": c.path, "card": c.card, "mutants": [
+                {k: v for k, v in m.to_json().items() if k in ("operator", "slip", "text", "line", "column")}
+                for m in c.mutants]} for c in report.cards], indent=2, ensure_ascii=False))
+        return
     if as_json:
         echo_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -80,31 +98,57 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         raise SystemExit(1)
 
 
-def _one(task: tuple[str, str | None, tuple[str, ...], tuple[str, ...]]) -> CardMutation:
+def _one(task: tuple[str, str | None, tuple[str, ...], tuple[str, ...], int, bool]) -> CardMutation:
     from ..testing.mutation import mutate_file
 
-    path, edition, operators, siblings = task
-    return mutate_file(Path(path), edition, operators=operators, siblings=siblings)
+    path, edition, operators, siblings, positions, run = task
+    return mutate_file(Path(path), edition, operators=operators, siblings=siblings, positions=positions, run=run)
+
+
+def _print_list(card: CardMutation) -> None:
+    """Each mutant of a file: where, which slip, and its whole text (indented, line by line)."""
+    echo(f"{card.path}: {card.card}: {len(card.mutants)} mutants")
+    for m in card.mutants:
+        echo(f"  {card.path}:{m.line}:{m.column}: {m.operator}: {m.slip}")
+        for line in m.text.strip("\n").splitlines():
+            echo(f"    {line}")
 
 
 def _percent(score: float | None) -> str:
     return "no mutants" if score is None else f"{score:.1%}"
 
 
+def _counts(killed: int, mutants: int, equivalent: int, score: float | None) -> str:
+    """``K of M mutants killed (S)``; with probably equivalent ones, the raw share and the score without them."""
+    if not equivalent:
+        return f"{killed} of {mutants} mutants killed ({_percent(score)})"
+    raw = killed / mutants if mutants else None
+    return (f"{killed} of {mutants} mutants killed ({_percent(raw)}), {equivalent} probably equivalent: "
+            f"{killed} of {mutants - equivalent} ({_percent(score)})")
+
+
 def _print_card(card: CardMutation) -> None:
-    line = f"{card.path}: {card.card}: {card.killed} of {len(card.mutants)} mutants killed ({_percent(card.score)})"
+    line = f"{card.path}: {card.card}: {_counts(card.killed, len(card.mutants), card.equivalent, card.score)}"
     if not card.examples:
         line += ", no examples"
     echo(line)
     for m in card.survivors:
         text = " / ".join(part.strip() for part in m.text.strip().splitlines())
-        echo(f"  {card.path}:{m.line}:{m.column}: survived ({m.operator}: {m.slip}): {text}")
+        where = f"  {card.path}:{m.line}:{m.column}"
+        if m.equivalent:
+            echo(f"{where}: probably equivalent, played alike in {m.positions} positions ({m.operator}: {m.slip}): "
+                 f"{text}")
+            continue
+        echo(f"{where}: survived ({m.operator}: {m.slip}): {text}")
+        if m.differs_in is not None:
+            echo(f"    it plays differently ({m.differs_in}); the example that kills it, shrunk:")
+            echo("".join("    " + part for part in m.example.splitlines(keepends=True)).rstrip("\n"))
 
 
 def _print_totals(report: MutationReport) -> None:
     for edition in report.editions:
         killed, mutants = report.totals(edition)
-        echo(f"{edition}: {killed} of {mutants} mutants killed ({_percent(report.score(edition))})")
+        echo(f"{edition}: {_counts(killed, mutants, report.equivalent(edition), report.score(edition))}")
     if len(report.editions) > 1:
         killed, mutants = report.totals()
-        echo(f"in all: {killed} of {mutants} mutants killed ({_percent(report.score())})")
+        echo(f"in all: {_counts(killed, mutants, report.equivalent(), report.score())}")

@@ -162,6 +162,9 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
         tally = stats.Tally(cards_of=cards_of)
         if as_csv:
             echo(",".join(CSV_HEADER))
+        elif not as_json:  # what is being played, before the progress bar: a run can take hours
+            for line in run_header(run):
+                out.print(safe_text(line))
         with _executor(distributed, dask_address, jobs, dask_timeout) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
             warnings.simplefilter("ignore", RulesWarning)  # in the report's notes, not once per game
@@ -296,8 +299,7 @@ def csv_rows(s: stats.GameSummary) -> str:
 def _tables(out: Any, report: dict[str, Any]) -> None:
     """The report as tables, each with a legend: a newcomer should not need the docs to read it."""
     run = report["run"]
-    for line in _run_lines(run, report):
-        out.print(safe_text(line))
+    out.print(safe_text(finished_line(report)))  # the run's header was printed before the games
     if report["failed"]:
         _failed_table(out, report["failed"])
     if not report["games"]:
@@ -308,14 +310,19 @@ def _tables(out: Any, report: dict[str, Any]) -> None:
     _characters_table(out, report["characters"], len(report["seats"]), report.get("cards_of"))
 
 
-def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
-    """What was simulated: enough to tell two reports apart and to run one again."""
+def finished_line(report: dict[str, Any]) -> str:
+    """How many games of the run finished (a failed game is named in its own table)."""
+    failed = report["failed"]
+    return f"{report['games']} games finished" + (f" ({len(failed)} failed, not counted)" if failed else "")
+
+
+def run_header(run: dict[str, Any]) -> list[str]:
+    """What is simulated (the report's head, shown before the games are played): enough to run it again."""
     first, last = run["seed"], run["seed"] + run["games"] - 1
     seeds = f"seed {first}" if first == last else f"seeds {first} to {last}"
     players = "1 (solo, against Automa)" if run["players"] == 1 else str(run["players"])
     cards = "the edition's" + (f", plus {', '.join(run['extra_cards'])}" if run["extra_cards"] else "")
     loot = loot_groups(run)
-    failed = report["failed"]
     return [
         f"{run['title']} ({run['edition']})",
         f"  players:      {players}; {run['games']} games, {seeds}",
@@ -327,7 +334,6 @@ def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
         f"  version:      libertalia {run['version']}, rules fingerprint {run['rules_fingerprint']}",
         *(line for note in run["notes"] for line in textwrap.wrap(note, 78, initial_indent="  note:         ",
                                                                     subsequent_indent=" " * 16)),
-        f"{report['games']} games finished" + (f" ({len(failed)} failed, not counted)" if failed else ""),
     ]
 
 

@@ -32,7 +32,7 @@ from .focus import Feature, FocusedPosition, focused_position
 from .laws import vary
 from .laws.family import VARIANTS
 
-__all__ = ["DEFAULT_POSITIONS", "CardDiff", "diff_cards"]
+__all__ = ["DEFAULT_POSITIONS", "CardDiff", "diff_cards", "diff_rules"]
 
 DEFAULT_POSITIONS = 60
 """Positions tried when none are asked for: every timing of a card meets every variant a few times."""
@@ -74,21 +74,41 @@ def diff_cards(a: str | Path, b: str | Path, *, edition: str | Path = "galecrest
     if isinstance(positions, bool) or not isinstance(positions, int) or positions < 1:
         raise ArgumentError(f"diff_cards: positions must be a whole number of at least 1, not {positions!r}")
     paths = (Path(a), Path(b))
-    specs = tuple(_card_of(p, edition) for p in paths)
-    name, loot = _identity(specs[0], paths[0]), None
-    if _identity(specs[1], paths[1]) != name:
-        raise ArgumentError(f"{paths[0]} defines {name} and {paths[1]} defines {_identity(specs[1], paths[1])}: "
+    specs = (_card_of(paths[0], edition), _card_of(paths[1], edition))
+    name, loot = _identity(specs[0]), None
+    if _identity(specs[1]) != name:
+        raise ArgumentError(f"{paths[0]} defines {name} and {paths[1]} defines {_identity(specs[1])}: "
                             "diff compares two versions of one card (the same name, or the same loot kind and side)")
     if isinstance(specs[0], LootSpec):
         loot = {specs[0].kind: specs[0].side}
     with warnings.catch_warnings():  # each version loads from the user's own file, so errors name it
         warnings.simplefilter("ignore", UnverifiedLootWarning)
         versions = [load_rules(edition, loot=loot, extra_cards=[p]) for p in paths]
+    if not any(s.compiled for s in specs):
+        raise ArgumentError(f"{name} has no ability in either file: there is nothing to play")
+    report = diff_rules(versions[0], versions[1], specs, labels=(str(paths[0]), str(paths[1])), positions=positions,
+                        seed=seed, players=players, to_end=to_end)
+    if report.positions == 0:
+        raise ArgumentError(f"no position could feature {name} at {', '.join(report.timings)}"
+                            + (f" with {players} players" if players is not None else ""))
+    return report
+
+
+def diff_rules(a: Rules, b: Rules, specs: tuple[CharacterSpec | LootSpec, CharacterSpec | LootSpec], *,
+               labels: tuple[str, str], positions: int = DEFAULT_POSITIONS, seed: int = 0,
+               players: int | None = None, to_end: bool = False) -> CardDiff:
+    """Play the rules ``a`` and ``b``, which differ in one card (``specs``: its version in each), side by side.
+
+    The engine of ``diff_cards``, for callers that hold the rules already (``cards mutate`` plays each
+    surviving mutant against its card).  Positions the card cannot be featured in are skipped; a report
+    with ``positions == 0`` says none could be.
+    """
+    name = _identity(specs[0])
     feature = specs[0].kind if isinstance(specs[0], LootSpec) else specs[0].name
     timings = tuple(sorted({c.timing for s in specs for c in s.compiled}, key=_TIMING_ORDER.index))
     if not timings:
-        raise ArgumentError(f"{name} has no ability in either file: there is nothing to play")
-    labels = [str(p) for p in paths]
+        return CardDiff(name, labels, 0, timings, None)
+    versions = [a, b]
     rng = random.Random(f"card-diff/{seed}")
     tried = 0
     for index in range(positions):
@@ -110,11 +130,8 @@ def diff_cards(a: str | Path, b: str | Path, *, edition: str | Path = "galecrest
         found = compare(versions, small, answers, labels=labels, to_end=end)
         assert found is not None  # the shrunk position still differs, by ``differs``
         found = attrs.evolve(found, examples=(_own(found.examples[0]), _own(found.examples[1])))
-        return CardDiff(name, (labels[0], labels[1]), index + 1, timings, found)
-    if not tried:
-        raise ArgumentError(f"no position could feature {name} at {', '.join(timings)}"
-                            + (f" with {players} players" if players is not None else ""))
-    return CardDiff(name, (labels[0], labels[1]), positions, timings, None)
+        return CardDiff(name, labels, index + 1, timings, found)
+    return CardDiff(name, labels, positions if tried else 0, timings, None)
 
 
 _TIMING_ORDER = ("sun", "dusk", "moon", "anchor")
@@ -143,7 +160,7 @@ def _own(example: str) -> str:
     return "".join(lines)
 
 
-def _identity(spec: CharacterSpec | LootSpec, path: Path) -> str:
+def _identity(spec: CharacterSpec | LootSpec) -> str:
     return f"{spec.kind} ({spec.side})" if isinstance(spec, LootSpec) else spec.name
 
 

@@ -10,7 +10,10 @@ small edits a modder makes without noticing, each at one place in the text:
 - ``quantifier``: how many (``every``/``each`` → ``a``, ``a``/``an`` → ``every``);
 - ``side``: ``left`` ↔ ``right``, ``leftmost`` ↔ ``rightmost``;
 - ``may``: a ``you may`` dropped, or added before an ability's first step;
-- ``timing``: another trigger (``sun:`` → ``dusk:``, ``moon:``, ``anchor:``).
+- ``timing``: another trigger (``sun:`` → ``dusk:``, ``moon:``, ``anchor:``);
+- ``slot``, ``drop``, ``word``, ``kind``: read off the card grammar (``testing.grammar_slips``):
+  another wording of a slot, a part the grammar lets go dropped, another word of a terminal,
+  another loot kind or one more.
 
 Pure text work: which slips the checker accepts, and which the examples catch, is
 ``testing.mutation``'s job.  Many slips make text the grammar refuses ("a day"); they are
@@ -22,11 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import attrs
+from .grammar_slips import GRAMMAR_OPERATORS, grammar_slips
+from .slip import Slip
 
 __all__ = ["OPERATORS", "Slip", "slips"]
 
-OPERATORS: tuple[str, ...] = ("number", "comparison", "owner", "quantifier", "side", "may", "timing")
+OPERATORS: tuple[str, ...] = ("number", "comparison", "owner", "quantifier", "side", "may", "timing",
+                              "slot", "drop", "word", "kind")
 """The kinds of slip, in the order ``slips`` lists them."""
 
 _TIMINGS = ("sun", "dusk", "moon", "anchor")
@@ -44,38 +49,21 @@ _TRIGGER = re.compile(r"^[ \t]*(?P<timing>[A-Za-z]+(?: [A-Za-z]+)*)(?:,[ \t]*[a-
 _MAY = re.compile(r"\byou may\s+", re.IGNORECASE)
 
 
-@attrs.frozen
-class Slip:
-    """One edit of a text: ``before`` at ``start``..``end`` becomes ``after``."""
+def slips(text: str, operators: tuple[str, ...] = OPERATORS, *, kinds: tuple[str, ...] = ()) -> tuple[Slip, ...]:
+    """Every one-slip edit of ``text`` by the ``operators`` named, in operator order, then text order.
 
-    operator: str
-    start: int
-    end: int
-    before: str
-    after: str
-
-    def apply(self, text: str) -> str:
-        """``text`` with this slip made."""
-        return text[:self.start] + self.after + text[self.end:]
-
-    def describe(self) -> str:
-        """The slip as a reader sees it: ``"3" → "4"``, or ``added "you may "``."""
-        if not self.before:
-            return f"added {self.after!r}"
-        if not self.after:
-            return f"dropped {self.before!r}"
-        return f"{self.before!r} → {self.after!r}"
-
-
-def slips(text: str, operators: tuple[str, ...] = OPERATORS) -> tuple[Slip, ...]:
-    """Every one-slip edit of ``text`` by the ``operators`` named, in operator order, then text order."""
+    ``kinds`` are the rules' loot kinds, for the ``kind`` operator (none: no ``kind`` slips).
+    """
     unknown = [op for op in operators if op not in OPERATORS]
     if unknown:
         raise ValueError(f"unknown mutation operator {unknown[0]!r}: expected one of {', '.join(OPERATORS)}")
     found: list[Slip] = []
     for op in OPERATORS:
-        if op in operators:
+        if op in operators and op in _BY_OPERATOR:
             found.extend(_BY_OPERATOR[op](text))
+    grammar_ops = tuple(op for op in GRAMMAR_OPERATORS if op in operators)
+    if grammar_ops:
+        found.extend(grammar_slips(text, grammar_ops, kinds=kinds))
     return tuple(found)
 
 
