@@ -538,6 +538,12 @@ def _names(alt: _Alt) -> set[str]:
     return {name for name, _ in alt.symbols}
 
 
+def _is_filters(rule: str) -> bool:
+    """Whether ``rule`` is the grammar's own rule for a character phrase's filters (``(char_filter | …)*``),
+    whatever name Lark gives it (it is shared by every phrase that repeats those filters)."""
+    return rule.startswith("__") and any(("char_filter", False) in a.symbols for a in _grammar().alternatives[rule])
+
+
 def _yours_allowed(rule: str, alt: _Alt, zone_used: bool) -> bool:
     """"you have … characters" says which of your piles, or the checker refuses it: the phrase's first
     filter is "in your …" (a phrase with no filter, or only "other than this" before it, cannot say it)."""
@@ -546,8 +552,8 @@ def _yours_allowed(rule: str, alt: _Alt, zone_used: bool) -> bool:
     if zone_used:
         return True
     if rule == "char_np":
-        return any(name.startswith("__char_np_star") for name, _ in alt.symbols)
-    if rule.startswith("__char_np_star"):
+        return any(_is_filters(name) for name, _ in alt.symbols)
+    if _is_filters(rule):
         return alt.symbols != (("other_than_this", False),)
     if rule == "char_filter":
         return alt.symbols == (("zone", False),)
@@ -569,7 +575,7 @@ def _side_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "char_sel":
         return a in ("choose_one", "every", "positional")
     if rule == "char_np":  # with a place (their pile), so with filters
-        return any(name.startswith("__char_np_star") for name, _ in alt.symbols)
+        return any(_is_filters(name) for name, _ in alt.symbols)
     if rule == "loot_sel":
         return "random" not in w and "your" not in w
     if rule == "loot_place":
