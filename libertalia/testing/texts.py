@@ -235,6 +235,7 @@ class _Scope:
     action: str | None = None  # the innermost action's form
     cond: str | None = None  # the innermost condition's form
     zone_used: bool = False  # this character phrase already says where
+    yours: bool = False  # "you have … characters": the phrase must say which of your piles, first
     random_loot: bool = False  # "a random loot ...": it comes from the bag
     losing: bool = False  # the amount is lost: a fixed amount or half, nothing else
     binds: bool = False  # this action's subject is "the owner of ...", which names a character
@@ -389,6 +390,9 @@ class _Speller:
             s.action, s.binds, s.losing = _meaning(alt), False, alt.alias == "lose"
         elif rule == "cond":
             s.cond, s.plural = alt.alias, False
+            s.yours = alt.alias == "you_have_characters"
+        elif rule == "place":
+            s.yours = False  # said ("in your ship"): nested phrases are free
         elif rule == "quantity":
             s.plural = (s.cond == "there_is" or s.side == "clause") and "or" in alt.words
         elif rule == "char_np":
@@ -429,6 +433,7 @@ class _Speller:
             s.side, s.acted = saved.side, saved.acted
         elif rule == "cond":
             s.cond, s.plural, s.plural_kinds = saved.cond, saved.plural, saved.plural_kinds
+            s.yours = saved.yours
         elif rule == "player":
             s.recipient, s.side = saved.recipient, saved.side
             if s.action in _ACTING and not s.acted:  # the acting player is named: the rest is theirs
@@ -469,7 +474,7 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     a, w, t = alt.alias, alt.words, s.timing
     island = t in _ISLAND
     keep_here = s.action == "keep" and island  # by day and at dusk "this" is on the island, not aboard
-    if s.side and not _side_allowed(rule, alt, s):
+    if (s.side and not _side_allowed(rule, alt, s)) or (s.yours and not _yours_allowed(rule, alt, s.zone_used)):
         return False
     if rule == "action":
         return {"play": t == "sun", "use_ability": not s.loot or t == "dusk",
@@ -515,10 +520,13 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "amount" and s.losing:
         return a == "fixed" or (a == "purse" and "half" in w)
     if rule == "player":
+        # Whom loot goes to (one player): ``_enter`` marks it only once the player is entered, so the
+        # steering reads the action here ("give … to", or the second player of "… gives … to").
+        recipient = s.recipient or s.action == "give" or (s.action == "they_give" and s.acted)
         if (a == "players_with_most" and "each" not in w and "every" not in w and "group" not in _names(alt)) \
-                or (s.recipient and a in ("players_who", "players_with_most")):
+                or (recipient and a in ("players_who", "players_with_most", "players_than_you")):
             return False  # ambiguous on ties (E31); loot goes to one player
-        return ("every" not in w or not s.recipient) and ("its" not in w or s.bound)
+        return ("every" not in w or not recipient) and ("its" not in w or s.bound)
     if rule == "compared":
         return "many" not in w or "least" in w  # a bare "as many ... as" could be read two ways (E30)
     if rule == "rival":
@@ -528,6 +536,28 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
 
 def _names(alt: _Alt) -> set[str]:
     return {name for name, _ in alt.symbols}
+
+
+def _is_filters(rule: str) -> bool:
+    """Whether ``rule`` is the grammar's own rule for a character phrase's filters (``(char_filter | …)*``),
+    whatever name Lark gives it (it is shared by every phrase that repeats those filters)."""
+    return rule.startswith("__") and any(("char_filter", False) in a.symbols for a in _grammar().alternatives[rule])
+
+
+def _yours_allowed(rule: str, alt: _Alt, zone_used: bool) -> bool:
+    """"you have … characters" says which of your piles, or the checker refuses it: the phrase's first
+    filter is "in your …" (a phrase with no filter, or only "other than this" before it, cannot say it)."""
+    if rule == "place":
+        return "your" in alt.words
+    if zone_used:
+        return True
+    if rule == "char_np":
+        return any(_is_filters(name) for name, _ in alt.symbols)
+    if _is_filters(rule):
+        return alt.symbols != (("other_than_this", False),)
+    if rule == "char_filter":
+        return alt.symbols == (("zone", False),)
+    return True
 
 
 def _side_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
@@ -545,7 +575,7 @@ def _side_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "char_sel":
         return a in ("choose_one", "every", "positional")
     if rule == "char_np":  # with a place (their pile), so with filters
-        return any(name.startswith("__char_np_star") for name, _ in alt.symbols)
+        return any(_is_filters(name) for name, _ in alt.symbols)
     if rule == "loot_sel":
         return "random" not in w and "your" not in w
     if rule == "loot_place":

@@ -18,8 +18,15 @@ The positions are built to make choices bite: left and right neighbours that hol
 things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
 the last day, the last voyage, and 2 players (with the Midshipman where the edition has one).
 A pair whose two texts have one canonical wording is a ``synonym`` (a plain-English variant:
-by design it can never matter); a production never spelled into an accepted text, or never
-seen to matter, is listed with the reason.
+by itself it can never matter); it is covered only as the proven synonym of a sibling that
+mattered.  A production never spelled into an accepted text, or never seen to matter, is listed
+with the reason; one the checker refuses (in this edition, or in every text for its own sake) has
+a status of its own, with the checker's reason and an accepted text that shows it is to blame.
+
+The walk reaches positions where a slot can matter: it backtracks out of dead ends, ends its
+texts by varied shortest forms, tries the shortest road to the target last, lets the checker
+judge forms its steering would skip, and plays a sibling that acts at another time from that
+time's phase too.
 
 Everything is seeded per production: the same ``seed`` and ``tries``, the same report, with any
 number of ``jobs``.
@@ -66,8 +73,22 @@ from .fuzz import MOD, _args_json, _map, _seed, _tile_kinds, _vary, _with, _work
 __all__ = ["CoverageReport", "Production", "ProductionCoverage", "coverage", "productions"]
 
 MATTERED, SYNONYM, NO_EFFECT, NOT_SPELLED = "mattered", "synonym", "no effect seen", "not spelled"
-"""A production's status: its choice changed a result; every sibling pair spelled the same tree;
-spelled and played, never changing a result; never spelled into a text the checker accepts."""
+SYNONYM_COVERED = "synonym of one that mattered"
+WITHIN = "sole alternative, within one that mattered"
+UNREACHABLE = "refused in this edition"
+REFUSED = "refused by the checker"
+"""A production's status (docs/testing.md has the table).  Covered: its choice changed a result
+(``MATTERED``); its text parsed to the same canonical tree as the text with a sibling that itself
+mattered (``SYNONYM_COVERED``); the only alternative of its rule, one of the symbols of a production
+that mattered, in the text that mattered (``WITHIN``).  Not covered: every sibling spelled in its
+place gave the same tree and none of them mattered (``SYNONYM``); spelled and played, never changing
+a result (``NO_EFFECT``); refused in this edition, accepted with the same cards on the reference
+board and with a sibling in its place here (``UNREACHABLE``); every text spelled with it refused,
+at least once for its own sake: a sibling in its place is accepted (``REFUSED``, as the bare
+"as many … as" of E30); never spelled into an accepted text for another reason (``NOT_SPELLED``)."""
+COVERED = (MATTERED, SYNONYM_COVERED, WITHIN)
+_REPUTATION = "reputation"  # the word a board without a reputation track refuses
+_REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
 VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players")
 """The positions each pair is played in, in turn, until the two texts' results differ."""
 SIBLINGS = 3
@@ -75,6 +96,9 @@ SIBLINGS = 3
 _WALKS = 4  # walks per attempt until one spells an accepted text
 _DECISIONS = 400  # answers per game before it is taken as looping (the step budget stops real loops)
 _ROOT = "ability"
+_AFTER_SLOT = 3  # terminals drawn freely after the slot, before every choice takes its cheapest alternative
+_BLAME = 4  # refusals checked per production against a sibling in the slot's place
+_BACKTRACKS = 300  # alternatives a walk may undo before it gives up (a walk that cannot end is walked again)
 _INSTEAD = ("postfix_if_instead", "unless_instead", "prefix_if_instead")
 
 
@@ -120,9 +144,10 @@ class ProductionCoverage:
     texts: int  # accepted texts spelled with it
     pairs: int  # (text, sibling) pairs played
     why: str  # for MATTERED: the pair and the position; otherwise the reason it is not covered
+    same_tree: tuple[tuple[int, str], ...] = ()  # siblings (index) whose text (shown) parsed to this one's tree
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        return attrs.asdict(self, filter=lambda a, _: a.name != "same_tree")
 
 
 @attrs.frozen
@@ -141,27 +166,30 @@ class CoverageReport:
 
     @property
     def covered(self) -> int:
-        """Productions seen to matter (a synonym is not counted: it cannot matter)."""
-        return self.count(MATTERED)
+        """Productions seen to matter, or proven synonyms of one that did (a bare synonym is not counted)."""
+        return sum(e.status in COVERED for e in self.entries)
 
     @property
     def uncovered(self) -> tuple[ProductionCoverage, ...]:
-        return tuple(e for e in self.entries if e.status != MATTERED)
+        return tuple(e for e in self.entries if e.status not in COVERED)
 
     def rules(self) -> dict[str, tuple[int, int]]:
         """Per rule (a slot): its alternatives covered, and its alternatives in all."""
         out: dict[str, list[int]] = {}
         for e in self.entries:
             n = out.setdefault(e.rule, [0, 0])
-            n[0] += e.status == MATTERED
+            n[0] += e.status in COVERED
             n[1] += 1
         return {rule: (a, b) for rule, (a, b) in out.items()}
 
     def to_json(self) -> dict[str, Any]:
         return {"edition": self.edition, "seed": self.seed, "tries": self.tries, "games": self.games,
                 "seconds": round(self.seconds, 1), "productions": len(self.entries), "covered": self.covered,
+                "mattered": self.count(MATTERED), "synonyms_covered": self.count(SYNONYM_COVERED),
+                "within": self.count(WITHIN),
                 "synonyms": self.count(SYNONYM), "no_effect": self.count(NO_EFFECT),
-                "not_spelled": self.count(NOT_SPELLED),
+                "not_spelled": self.count(NOT_SPELLED), "unreachable": self.count(UNREACHABLE),
+                "refused": self.count(REFUSED),
                 "rules": {r: {"covered": a, "alternatives": b} for r, (a, b) in self.rules().items()},
                 "entries": [e.to_json() for e in self.entries]}
 
@@ -170,11 +198,14 @@ class CoverageReport:
         rules = self.rules()
         full = sum(a == b for a, b in rules.values())
         lines = [f"coverage of the grammar ({self.edition}, seed {self.seed}, {self.tries} tries a production): "
-                 f"{self.covered}/{len(self.entries)} productions mattered; {full}/{len(rules)} rules with "
+                 f"{self.covered}/{len(self.entries)} productions covered ({self.count(MATTERED)} mattered, "
+                 f"{self.count(SYNONYM_COVERED)} synonyms of one that mattered, {self.count(WITHIN)} sole "
+                 f"alternatives within one that mattered); {full}/{len(rules)} rules with "
                  f"every alternative covered; {self.games:,} games in {self.seconds:.0f} s",
-                 f"  {self.count(SYNONYM)} synonyms (one tree, by design), {self.count(NO_EFFECT)} spelled but "
-                 f"never seen to matter, {self.count(NOT_SPELLED)} never spelled"]
-        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED):
+                 f"  {self.count(SYNONYM)} synonyms of none that mattered, {self.count(NO_EFFECT)} spelled but "
+                 f"never seen to matter, {self.count(NOT_SPELLED)} never spelled, {self.count(UNREACHABLE)} "
+                 f"refused in this edition, {self.count(REFUSED)} refused by the checker"]
+        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, UNREACHABLE, REFUSED):
             shown = [e for e in self.entries if e.status == status]
             if shown:
                 lines.append(f"{status}:")
@@ -248,8 +279,11 @@ class _Directed(_Speller):
     budget = 16  # terminals before every choice takes its cheapest alternative: short texts, fewer refusals
 
     def __init__(self, words: dict[str, tuple[str, ...]], seed: int, target: Production | None,
-                 force: dict[str, _Alt] | None = None, grammar_trigger: bool = False) -> None:
+                 force: dict[str, _Alt] | None = None, grammar_trigger: bool = False, pin: str | None = None,
+                 relax: bool = False) -> None:
         super().__init__(words, strict=True)
+        self.pin = pin
+        self.relax = relax
         self.seed = seed
         self.target = target
         self.force = dict(force or {})
@@ -267,6 +301,9 @@ class _Directed(_Speller):
         self._current = ""  # the form of the step being spelled
         self._modifiers: list[str] = []  # a trigger's modifiers so far (none twice)
         self._scored = ""  # the kind a scoring table counts (one kind in every row)
+        self.spelled = ""  # the text, when the checker refused it
+        self.reputation = True  # the board has a reputation track (the checker is told so; else it refuses the word)
+        self.backtracks = 0  # alternatives undone because their words dead-ended further down
 
     # draws: from the current node's stream
     def _index(self, draw: Any, n: int) -> int:
@@ -343,15 +380,38 @@ class _Directed(_Speller):
                         return fitting[self._rng.randrange(len(fitting))]
             toward = [a for a in alts if any(not term and (n == target.rule or target.rule in self.reach.get(n, ()))
                                              for n, term in a.symbols)]
+            if toward and self.budget == 0:  # the shortest walk: the shortest road toward the target
+                toward = [a for a in toward if len(a.symbols) == min(len(b.symbols) for b in toward)]
+                return toward[self._rng.randrange(len(toward))]
             if toward and self._rng.random() < 0.9:
                 return toward[self._rng.randrange(len(toward))]
+        if scope.spent >= self.budget and len(alts) > 1:
+            # Past the budget the text must end, but not always the same way: among the shortest
+            # alternatives (none spelling the rule again) the node's stream picks one, so the two arms of
+            # an "if …; otherwise …" are not both "discard this", which would hide what the condition says.
+            size = len(alts[0].symbols)
+            short = [a for a in alts if len(a.symbols) == size and (rule, False) not in a.symbols]
+            if len(short) > 1:
+                return short[self._rng.randrange(len(short))]
         return super()._choose(draw, rule, alts, scope)
 
     def spell(self, draw: Any, rule: str, scope: _Scope, out: list[str]) -> None:
+        """Spell ``rule`` here; an alternative whose words dead-end further down is undone and another
+        drawn (backtracking), so a walk that stood where nothing fits takes a road that does."""
         parent_rng, parent_path = self._rng, self._path
         path = f"{parent_path}/{self._children[-1]}"
         self._children[-1] += 1
-        alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a))
+        t = self.target
+        aim = self.g.alternatives[rule][t.index] if t is not None and self.hit is None and rule == t.rule else None
+        alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a)
+                     and (self.reputation or _REPUTATION not in a.words or a is aim))
+        forced = self.force.get(path)
+        if path == self.pin and forced is not None and forced not in alts:
+            alts += (forced,)
+        elif self.relax and t is not None and self.hit is None and rule == t.rule:
+            wanted = self.g.alternatives[rule][t.index]
+            if wanted not in alts and self._fits(rule, wanted):
+                alts += (wanted,)
         if not alts:
             raise _DeadEnd(rule)
         if rule == "action":
@@ -359,12 +419,44 @@ class _Directed(_Speller):
         elif rule == "trigger":
             self._modifiers = []
         self._rng = random.Random(f"{self.seed}|{path}|choice")
-        forced = self.force.get(path)
-        alt = forced if forced is not None and forced in alts else self._choose(draw, rule, alts, scope)
-        self.chosen[path], self.allowed[path], self.rules[path] = alt, alts, rule
+        dead: _DeadEnd | None = None
+        allowed = alts
+        saved = (len(out), attrs.evolve(scope), self._steps, self._step, self._current, list(self._modifiers),
+                 self._scored, self.hit, self.budget)
+        while alts:
+            alt = forced if forced is not None and forced in alts else self._choose(draw, rule, alts, scope)
+            try:
+                self._spell_at(draw, rule, alt, allowed, scope, out, path)
+            except _DeadEnd as exc:
+                self.backtracks += 1
+                if self.backtracks > _BACKTRACKS:
+                    raise
+                dead = exc
+                self._undo(path, saved, scope, out)
+                alts = tuple(a for a in alts if a is not alt)
+                self._rng = random.Random(f"{self.seed}|{path}|choice|{len(alts)}")
+                continue
+            finally:
+                self._rng, self._path = parent_rng, parent_path
+            break
+        else:
+            raise dead or _DeadEnd(rule)
+        if rule in ("step", "consequence"):
+            self._steps += 1
+            self._step = "plain" if alt.alias == "plain" and rule == "step" else alt.alias or ""
+        elif rule == "ability":
+            self._steps, self._step = 0, ""
+
+    def _spell_at(self, draw: Any, rule: str, alt: _Alt, allowed: tuple[_Alt, ...], scope: _Scope, out: list[str],
+                  path: str) -> None:
+        self.chosen[path], self.allowed[path], self.rules[path] = alt, allowed, rule
         t = self.target
         if t is not None and self.hit is None and rule == t.rule and alt is self.g.alternatives[t.rule][t.index]:
             self.hit = path
+        if path in (self.hit, self.pin):
+            # What follows the slot is drawn freely for a while: past the budget every choice is the
+            # cheapest, and an ability whose arms are all "discard this" hides what the slot decides.
+            self.budget = max(self.budget, scope.spent + _AFTER_SLOT)
         if rule in ("step", "consequence"):
             self._current = alt.alias or ""
         self._rng = random.Random(f"{self.seed}|{path}|words")
@@ -374,12 +466,17 @@ class _Directed(_Speller):
             self._spell_alt(draw, rule, alt, scope, out)
         finally:
             self._children.pop()
-            self._rng, self._path = parent_rng, parent_path
-        if rule in ("step", "consequence"):
-            self._steps += 1
-            self._step = "plain" if alt.alias == "plain" and rule == "step" else alt.alias or ""
-        elif rule == "ability":
-            self._steps, self._step = 0, ""
+
+    def _undo(self, path: str, saved: tuple[Any, ...], scope: _Scope, out: list[str]) -> None:
+        """Forget an alternative that dead-ended: its words, its choices below ``path``, the walk's state."""
+        n, old, self._steps, self._step, self._current, modifiers, self._scored, self.hit, self.budget = saved
+        self._modifiers = list(modifiers)
+        del out[n:]
+        for f in attrs.fields(_Scope):
+            setattr(scope, f.name, getattr(old, f.name))
+        for known in (self.chosen, self.allowed, self.rules):
+            for key in [k for k in known if k == path or k.startswith(path + "/")]:
+                del known[key]
 
 
 @attrs.frozen
@@ -398,10 +495,17 @@ class _Spelled:
 
 def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot: bool,
            force: dict[str, _Alt] | None = None, grammar_trigger: bool = False,
-           root: str = _ROOT) -> tuple[str | None, _Directed, str]:
+           root: str = _ROOT, pin: str | None = None, relax: bool = False,
+           short: bool = False) -> tuple[str | None, _Directed, str]:
     """One ability (a whole text from ``root="start"``): its text if the checker accepts it (else
-    None), the walk, and why not."""
-    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger)
+    None), the walk, and why not.  ``pin``: the path of the slot a sibling is spelled in (the walk
+    after it is drawn as freely as after the target's, and its alternative is spelled even where the
+    steering would not take it); ``relax``: the target likewise; ``short``: every choice not steered
+    toward the target is the cheapest (a replay keeps it: its choices are forced)."""
+    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger, pin, relax)
+    speller.reputation = bool(rules.board.track_income)
+    if short:
+        speller.budget = 0
     out: list[str] = []
     try:
         speller.spell(None, root, _Scope(timing, loot), out)
@@ -414,18 +518,25 @@ def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot
     text = _join(out).strip("\n")
     problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
     if problem is not None:
+        speller.spelled = text
         return None, speller, f"refused: {str(problem).splitlines()[0]}"
     return text, speller, ""
 
 
-_CACHE: dict[tuple[str, str, bool], Any] = {}
+_CACHE: dict[tuple[Any, ...], Any] = {}
 """Per process, what each rules' texts are spelled and compiled with (by fingerprint): their words, the tile's kind."""
 
 
 def _words(rules: Rules, loot: bool) -> dict[str, tuple[str, ...]]:
-    key = (rules.fingerprint, "words", loot)
+    """The words the walk draws from: the vocabulary, less reputation as a unit on a board without a track
+    (the checker refuses it there; a production that names reputation is still spelled when it is the target)."""
+    track = bool(rules.board.track_income)
+    key = (rules.fingerprint, "words", loot, track)
     if key not in _CACHE:
-        _CACHE[key] = vocabulary(rules, names=() if loot else (MOD,))
+        drawn = vocabulary(rules, names=() if loot else (MOD,))
+        if not track:
+            drawn = {**drawn, "UNIT": tuple(w for w in drawn["UNIT"] if w != _REPUTATION) or drawn["UNIT"]}
+        _CACHE[key] = drawn
     words: dict[str, tuple[str, ...]] = _CACHE[key]
     return words
 
@@ -495,19 +606,21 @@ def _report(message: str, line: int, column: int, expected: str) -> CardError:
 
 
 # ------------------------------------------------------------------ positions and results
-def _positions(card: _Card, seed: int) -> list[tuple[str, FocusedPosition]]:
-    """The focused positions a pair is played in (those the rules can build), one per variant."""
+def _positions(card: _Card, seed: int, timing: str = "") -> list[tuple[str, FocusedPosition]]:
+    """The focused positions a pair is played in (those the rules can build), one per variant, from the
+    phase ``timing`` (the card's own by default)."""
     rules = card.rules
     out = []
     for variant in VARIANTS:
         rng = random.Random(_seed(seed, variant))
         players = 2 if variant == "2 players" else None
         try:
-            position = focused_position(rules, players, [card.feature], rng=rng, phase=card.timing)
+            position = focused_position(rules, players, [card.feature], rng=rng, phase=timing or card.timing)
             setup = _setup(rules, position, variant, rng)
         except ValueError:
             continue
-        out.append((variant, attrs.evolve(position, setup=setup)))
+        shown = variant if not timing or timing == card.timing else f"{variant}, from {timing}"
+        out.append((shown, attrs.evolve(position, setup=setup)))
     return out
 
 
@@ -572,6 +685,7 @@ class _Found:
     entry: ProductionCoverage
     credits: tuple[tuple[str, int, str], ...]  # (rule, index, why): siblings that mattered against it
     games: int
+    within: tuple[tuple[str, int, str, str], ...] = ()  # (rule, index, label, why): spelled inside the slot
 
 
 def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Found:
@@ -585,21 +699,34 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     reasons: Counter[str] = Counter()
     texts = pairs = games = 0
     synonyms = 0
+    same_tree: dict[int, str] = {}  # sibling index -> the two texts that parsed to one tree
     credits: list[tuple[str, int, str]] = []
+    compared = 0  # texts played against a sibling: a text with none to compare is not a try
+    blamed: dict[str, str] = {}  # a refusal -> texts that show it is the production's (a sibling is accepted)
     for attempt in range(tries * 8):
-        if texts >= tries:
+        if compared >= tries:
             break
         rng = random.Random(_seed(seed, production.label, attempt))
         timing, loot = roles[attempt % len(roles)]  # every timing, as a character and as a tile, in turn
         if production.rule == "timing":  # the effect is spelled for the timing the trigger's words name
             timing = _named_timing(alts[production.index], timing, loot)
-        for _ in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
+        for walk in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
             walk_seed = rng.randrange(2**32)
+            # The later walks may take the target where the walk's steering says the checker would refuse
+            # it: the checker has the last word, and its reason is reported if it refuses.
+            # The last walk is the shortest that reaches the target (no budget: every other choice its
+            # cheapest), for forms the checker takes only standing alone ("take no loot").
             text, speller, why = _spell(rules, production, walk_seed, timing, loot, grammar_trigger=trigger,
-                                        root=root)
+                                        root=root, relax=walk >= _WALKS // 2, short=walk == _WALKS - 1)
             if text is not None:
                 break
             reasons[why] += 1
+            if why.startswith("refused: ") and speller.hit is not None and len(blamed) < _BLAME \
+                    and why not in blamed:
+                # Is the refusal the production's? The same walk with a sibling in its place is accepted.
+                accepted = _sibling_accepted(rules, speller, walk_seed, timing, loot, trigger, root)
+                if accepted:
+                    blamed[why] = f"{speller.spelled!r} is refused while {accepted!r} is accepted"
         if text is None:
             continue
         card = _card(rules, text, loot)
@@ -611,23 +738,35 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         path = speller.hit
         siblings = [a for a in speller.allowed[path] if a is not alts[production.index]]
         rng.shuffle(siblings)
+        # Then the alternatives the walk's steering would not take there: the checker decides on each.
+        rest = [a for a in alts if a not in speller.allowed[path]]
+        rng.shuffle(rest)
+        siblings += rest
         others: list[tuple[int, _Card]] = []
         for alt in siblings:
             if len(others) >= SIBLINGS:
                 break
             force = {**speller.chosen, path: alt}
-            other_text, _, _ = _spell(rules, None, walk_seed, timing, loot, force, trigger, root)
+            other_text, replay, _ = _spell(rules, None, walk_seed, timing, loot, force, trigger, root, pin=path)
+            if replay.chosen.get(path) is not alt:  # the sibling dead-ended there: the walk took another road
+                continue
             other = _card(rules, other_text, loot) if other_text is not None and other_text != text else None
             if other is None:
                 continue
             if other.canonical == card.canonical:
                 synonyms += 1
+                same_tree.setdefault(alts.index(alt), f"{card.text!r} and {other.text!r}")
                 continue
             others.append((alts.index(alt), other))
         if not others:
             reasons["no sibling spelled differently here"] += 1
             continue
-        for variant, position in _positions(card, _seed(seed, production.label, attempt, "position")):
+        compared += 1
+        # Played from the phase the text acts in, then from each sibling's own if it acts at another
+        # ("at night" against "at the end of the voyage": each acts only from its own phase on).
+        timings = [card.timing, *dict.fromkeys(o.timing for _, o in others if o.timing != card.timing)]
+        for variant, position in [vp for t in timings for vp in _positions(card, _seed(
+                seed, production.label, attempt, "position", *([t] if t != card.timing else [])), t)]:
             answers = _seed(seed, production.label, attempt, variant, "answers")
             mine = _outcome(card.rules, position, answers)
             games += 1
@@ -641,16 +780,21 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
                     why = f"{card.text!r} against {other.text!r} ({variant}, {position.players} players)"
                     credits.append((production.rule, index, why))
                     entry = ProductionCoverage(production.label, production.rule, production.index, MATTERED,
-                                               texts, pairs, why)
-                    return _Found(entry, tuple(credits), games)
+                                               texts, pairs, why, tuple(sorted(same_tree.items())))
+                    # The slot's own parts (its alternative's symbols, one level down) were in what changed.
+                    within = tuple((speller.rules[k], g.alternatives[speller.rules[k]].index(a), production.label, why)
+                                   for k, a in speller.chosen.items() if k.rpartition("/")[0] == path)
+                    return _Found(entry, tuple(credits), games, within)
         reasons["the siblings tried gave the same results"] += 1
     if texts == 0:
-        why = reasons.most_common(1)[0][0] if reasons else "not tried"
-        return _Found(ProductionCoverage(production.label, production.rule, production.index, NOT_SPELLED, 0, 0,
-                                         why), (), games)
+        status, why = _never_spelled(rules, production, seed, tries, roles, trigger, root, reasons, blamed)
+        return _Found(ProductionCoverage(production.label, production.rule, production.index, status, 0, 0, why),
+                      (), games)
+    trees = tuple(sorted(same_tree.items()))
     if pairs == 0 and synonyms:
         return _Found(ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
-                                         "every sibling spelled here has the same canonical wording"), (), games)
+                                         "every sibling spelled here has the same canonical wording", trees), (),
+                      games)
     if not production.slot:
         why = "a rule of one alternative: no sibling to compare with"
     elif pairs:
@@ -658,7 +802,98 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     else:
         why = "no sibling spelled differently where it stood"
     return _Found(ProductionCoverage(production.label, production.rule, production.index, NO_EFFECT, texts, pairs,
-                                     why), tuple(credits), games)
+                                     why, trees), tuple(credits), games)
+
+
+def _within(e: ProductionCoverage, inside: dict[tuple[str, int], tuple[str, str]]) -> ProductionCoverage:
+    """The only alternative of its rule, spelled as a part of a slot that mattered, is covered by that slot;
+    a synonym found there says so (but stays a synonym: only a sibling that mattered proves one)."""
+    found = inside.get((e.rule, e.index))
+    if found is None or e.status in COVERED:
+        return e
+    label, why = found
+    if e.status == NO_EFFECT and not _grammar().alternatives[e.rule][1:]:
+        return attrs.evolve(e, status=WITHIN, why=f"the only alternative of {e.rule}, spelled as a part of "
+                                                  f"{label}, which mattered: {why}")
+    if e.status == SYNONYM:
+        return attrs.evolve(e, why=f"{e.why}; spelled as a part of {label}, which mattered")
+    return e
+
+
+def _proven_synonyms(entries: list[ProductionCoverage]) -> list[ProductionCoverage]:
+    """A production not seen to matter whose text parsed to the same tree as the text with a sibling that
+    mattered is that sibling's synonym: covered, with the two texts that prove it."""
+    labels = {(e.rule, e.index): e.production for e in entries}
+    mattered = {(e.rule, e.index) for e in entries if e.status == MATTERED}
+    out = []
+    for e in entries:
+        proof = next(((i, texts) for i, texts in e.same_tree if (e.rule, i) in mattered), None)
+        if e.status != MATTERED and proof is not None:
+            sibling = labels.get((e.rule, proof[0]), f"{e.rule} alternative {proof[0]}")
+            e = attrs.evolve(e, status=SYNONYM_COVERED,
+                             why=f"synonym of {sibling}, which mattered: {proof[1]} parse to one tree")
+        out.append(e)
+    return out
+
+
+def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, roles: list[tuple[str, bool]],
+                   trigger: bool, root: str, reasons: Counter[str], blamed: dict[str, str]) -> tuple[str, str]:
+    """The status and reason of a production never spelled into an accepted text."""
+    refusal = _edition_refusal(rules, production, seed, tries, roles, trigger, root)
+    if refusal:
+        return UNREACHABLE, refusal
+    refusals = Counter({r: n for r, n in reasons.items() if r in blamed})
+    if refusals:  # every text spelled with it was refused, and for its own sake at least once
+        reason = refusals.most_common(1)[0][0]
+        return REFUSED, (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for "
+                         f"something in its words: {reason.removeprefix('refused: ')} ({blamed[reason]})")
+    return NOT_SPELLED, reasons.most_common(1)[0][0] if reasons else "not tried"
+
+
+def _sibling_accepted(rules: Rules, speller: _Directed, seed: int, timing: str, loot: bool, trigger: bool,
+                      root: str) -> str:
+    """A text the checker accepts: the refused walk with another alternative in the target's place ("": none)."""
+    path = speller.hit
+    assert path is not None
+    wanted = speller.chosen[path]
+    for alt in [a for a in _grammar().alternatives[speller.rules[path]] if a is not wanted][:SIBLINGS]:
+        text, replay, _ = _spell(rules, None, seed, timing, loot, {**speller.chosen, path: alt}, trigger, root,
+                                 pin=path)
+        if text is not None and replay.chosen.get(path) is alt:
+            return text
+    return ""
+
+
+def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int, roles: list[tuple[str, bool]],
+                     trigger: bool, root: str) -> str:
+    """Why this edition refuses a production never spelled in it ("": it does not, or it is not known):
+    a text spelled with it that the checker accepts with the same cards and kinds on the reference
+    edition's board, and refuses on this one's (the 2012 board has no reputation track)."""
+    import json
+
+    if rules.load_args.get("edition", _REFERENCE) == _REFERENCE:
+        return ""
+    board = _worker_rules(json.dumps({**rules.load_args, "edition": _REFERENCE}, sort_keys=True)).board
+    elsewhere = attrs.evolve(rules, board=board)
+    for attempt in range(tries * 8):
+        rng = random.Random(_seed(seed, production.label, attempt, _REFERENCE))
+        timing, loot = roles[attempt % len(roles)]
+        for _ in range(_WALKS):
+            walk_seed = rng.randrange(2**32)
+            text, speller, _ = _spell(elsewhere, production, walk_seed, timing, loot, grammar_trigger=trigger,
+                                      root=root)
+            if text is None:
+                continue
+            problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
+            if problem is None:
+                return ""  # this edition takes it too: not spelled here by chance, not refused
+            accepted = _sibling_accepted(rules, speller, walk_seed, timing, loot, trigger, root)
+            if not accepted:
+                continue  # refused here for another part of the text: not evidence about this production
+            return (f"the checker refuses {text!r} in this edition ({str(problem).splitlines()[0]}), and accepts it "
+                    f"with the same cards and kinds on the {_REFERENCE} board, and {accepted!r} (a sibling in its "
+                    f"place) in this edition")
+    return ""
 
 
 def _named_timing(alt: _Alt, timing: str, loot: bool) -> str:
@@ -708,5 +943,10 @@ def coverage(rules: Rules, *, seed: int = 0, tries: int = 3, jobs: int = 1, only
             e = attrs.evolve(e, status=MATTERED, why=f"as the sibling in {credited[e.rule, e.index]}")
         entries.append(e)
     edition = str(rules.load_args.get("edition", rules.board.title))
+    inside: dict[tuple[str, int], tuple[str, str]] = {}
+    for f in found:
+        for rule, index, label, why in f.within:
+            inside.setdefault((rule, index), (label, why))
+    entries = _proven_synonyms([_within(e, inside) for e in entries])
     return CoverageReport(edition, seed, tries, tuple(entries), sum(f.games for f in found),
                           time.perf_counter() - started)

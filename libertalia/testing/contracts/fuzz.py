@@ -400,8 +400,9 @@ def _roles(base: Rules, batch: list[_Slot]) -> list[_Roles]:
     """Each text's rules, from one load of the whole batch.
 
     A file the loader refuses is named by its error: that text's role (character or tile) is
-    refused and the batch loads again without it.  A refusal that names no file of the batch (two
-    texts that clash) has each text loaded alone.
+    refused and the batch loads again without it.  A refusal that names no file of the batch, or
+    another one besides (two texts that clash: one's tile no longer scores in sets what the other's card
+    counts extra of), has each text loaded alone.
     """
     roles = {slot.index: {CHARACTER: slot.text.character, TILE: slot.text.tile} for slot in batch}
     refused: dict[int, list[Refusal]] = {slot.index: [] for slot in batch}
@@ -417,9 +418,10 @@ def _roles(base: Rules, batch: list[_Slot]) -> list[_Roles]:
             together = _load(base, files)
             break
         except LibertaliaError as exc:
-            culprit = owners.get(Path(getattr(exc, "path", "")).name)
-            if culprit is None:
-                return [_alone(base, slot) for slot in batch]
+            named = Path(getattr(exc, "path", "")).name
+            culprit = owners.get(named)
+            if culprit is None or any(name != named and name in str(exc) for name in owners):
+                return [_alone(base, slot) for slot in batch]  # two texts clash (a tile unscores a count)
             slot, role = culprit
             roles[slot.index][role] = False
             refused[slot.index].append(Refusal(slot.text.text, role, str(exc)))
