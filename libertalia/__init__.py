@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import (
     ArgumentError,
+    CacheWarning,
     CardError,
     DataError,
     GameNotOver,
     IllegalChoice,
+    InertCardWarning,
     LibertaliaError,
     RecordError,
     RulesError,
+    RulesWarning,
     SaveError,
     SetupError,
     StepBudgetExceeded,
@@ -75,9 +78,10 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "ArgumentError", "BoardSpec", "CardError", "CharacterSpec", "DataError", "Decision", "Event", "Game", "GameNotOver",
-    "GameRecord", "IllegalChoice", "LibertaliaError", "LootSpec", "Observation", "Option", "PlayerState",
-    "RecordError", "Rules", "RulesError", "SaveError", "SetupError", "StepBudgetExceeded",
+    "ArgumentError", "BoardSpec", "CacheWarning", "CardError", "CharacterSpec", "DataError", "Decision", "Event",
+    "Game", "GameNotOver", "GameRecord", "IllegalChoice", "InertCardWarning", "LibertaliaError", "LootSpec",
+    "Observation", "Option", "PlayerState",
+    "RecordError", "Rules", "RulesError", "RulesWarning", "SaveError", "SetupError", "StepBudgetExceeded",
     "UnverifiedLootWarning", "UnverifiedSoloWarning", "agents", "events", "load_rules", "new_game", "parse", "play",
     "records", "render",
 ]

@@ -42,14 +42,14 @@ def cards_dir() -> Path:
 
 
 def cache_dir() -> Path | None:
-    """Where built artefacts (parser tables, read cards) may be kept between runs, or None for no cache.
+    """The folder the user chose for the cache (parser tables, read cards), or None for no cache.
 
     ``LIBERTALIA_CACHE_DIR`` chooses the folder; set to ``off`` it disables caching.  The
-    default follows XDG (``~/.cache/libertalia``).  Folders made here are the user's alone
-    (0700, whatever the umask); ``loading.cache`` checks what it finds before trusting it.
-    The cache is best-effort: a folder that cannot be made simply means no cache, never an
-    error, and a folder that can be read but not written (one prepared in an image, say) is
-    still read from.
+    default follows XDG (``~/.cache/libertalia``).  The cache keeps everything in a tagged
+    folder of its own inside this one (``loading.cache``) and touches nothing else in it.
+    Folders made here are the user's alone (0700, whatever the umask).  The cache is
+    best-effort: a folder that cannot be made simply means no cache, never an error, and a
+    folder that can be read but not written (one prepared in an image, say) is still read from.
     """
     chosen = os.environ.get("LIBERTALIA_CACHE_DIR")
     if chosen is not None and chosen.lower() in ("", "0", "off", "no", "false"):

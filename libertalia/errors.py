@@ -254,8 +254,27 @@ class StepBudgetExceeded(LibertaliaError, RuntimeError):
         super().__init__(f"{what}{involved}. This is probably a card text that loops.")
 
 
-class UnverifiedLootWarning(UserWarning):
+class CacheWarning(UserWarning):
+    """Something the cache found where it looks and did not write, moved aside (never removed): the path is named."""
+
+
+class RulesWarning(UserWarning):
+    """Something about loaded rules that does not stop them loading, shown once by whoever loaded them.
+
+    Code that loads the same rules again (a worker, a replay) ignores this class, and so every subclass.
+    """
+
+
+class UnverifiedLootWarning(RulesWarning):
     """Loaded loot tiles whose text is a reconstruction (``verified: false``), not the printed card."""
+
+
+class InertCardWarning(RulesWarning):
+    """A bundled card's ability that a mod's loot tile leaves with nothing to do: the mod still loads.
+
+    The message is a diagnostic at the bundled card's ability naming the mod's tile and its file; the
+    modder did not write that card, so it must not fail their mod (their own inert cards still do).
+    """
 
 
 class UnverifiedSoloWarning(UnverifiedLootWarning):

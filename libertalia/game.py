@@ -404,8 +404,29 @@ class Game(_PublicReading):
         from .pictures import table_svg  # here: ``import libertalia`` stays quick
 
         if seat is None:
-            return table_svg(self.rules, self, picks=self._public.commits)
+            return table_svg(self.rules, self, picks=self._public.commits, decision=self._decision,
+                             last=self._last_step(), winners=self.winners() if self.is_over else ())
         return self.observation(seat).svg()
+
+    def _last_step(self) -> tuple[Event, ...]:
+        """The events of the last answer's step: those logged since the game stood at its last question
+        (none at the start, or with the log off).  The game is played again from its seed, setup and
+        answers to that question, so this costs a replay: for pictures, not for bots."""
+        s = self.state
+        if not s.history or s.journal is None:
+            return ()
+        try:
+            start = initial_state(self.rules, 1 if s.automa is not None else s.players, s.seed,
+                                  None if s.setup is None else json.loads(s.setup), dict(enumerate(s.handicap)) or None)
+            w = _begin(self.rules, start)
+            for key in s.history[:-1]:
+                _answer(w, key)
+            before = w.journal_bytes()
+        except Exception:  # a state the engine did not reach by playing (a sampled world): nothing to mark
+            return ()
+        if before is None or not s.journal.startswith(before):
+            return ()
+        return _events(self.rules, s.journal, s.players, start=len(before))
 
     def _repr_svg_(self) -> str:
         return self.svg()
@@ -864,7 +885,10 @@ class Observation(_PublicReading):
 
         mine = self._public.commits[self.seat]
         picks = tuple(mine if i == self.seat else chosen for i, chosen in enumerate(self.committed))
-        return table_svg(self._rules, self, self.seat, picks=picks)
+        game = self._viewed()
+        # The last step's events are public (they never name a hidden card), and so is when a seat answered.
+        return table_svg(self._rules, self, self.seat, picks=picks, decision=self.decision, last=game._last_step(),
+                         winners=game.winners() if game.is_over else ())
 
     def _repr_svg_(self) -> str:
         return self.svg()

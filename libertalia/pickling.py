@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .engine.specs import Rules
-from .errors import LibertaliaError, RulesError, UnverifiedLootWarning
+from .errors import LibertaliaError, RulesError, RulesWarning
 
 Recipe = tuple[str, dict[str, str]]
 """How rules that load again pickle: their load arguments as JSON, and their stamp (``saves.rules_stamp``)."""
@@ -57,7 +57,7 @@ def _load(args: Mapping[str, Any]) -> Rules:
     from .loading.rules import load_rules  # here: importing a game need not import the loader
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnverifiedLootWarning)
+        warnings.simplefilter("ignore", RulesWarning)
         return load_rules(**args)
 
 

@@ -20,6 +20,7 @@ from .pictures import table_svg
 if TYPE_CHECKING:
     from .game import Game
     from .records import GameRecord
+    from .state import Event
 
 
 def replay_steps(record: GameRecord, *, cards: Sequence[str] = ()) -> list[dict[str, Any]]:
@@ -29,7 +30,7 @@ def replay_steps(record: GameRecord, *, cards: Sequence[str] = ()) -> list[dict[
     rules = record.load_rules(cards=cards)
     game = new_game(rules, record.players, record.seed, record.setup,
                     handicap=dict(enumerate(record.handicap)) if record.handicap else None)
-    steps = [_step(game, None, "the game starts", game.events)]
+    steps = [_step(game, None, "the game starts", ())]
     for i, (before, key, after) in enumerate(record.answered(game)):
         decision = before.decision
         assert decision is not None  # answered() refuses an answer after the end
@@ -38,9 +39,11 @@ def replay_steps(record: GameRecord, *, cards: Sequence[str] = ()) -> list[dict[
     return steps
 
 
-def _step(game: Game, answer: int | None, what: str, events: Sequence[object]) -> dict[str, Any]:
+def _step(game: Game, answer: int | None, what: str, events: Sequence[Event]) -> dict[str, Any]:
     return {"answer": answer, "what": what, "voyage": game.voyage, "day": game.day, "phase": game.phase,
-            "events": [str(e) for e in events], "svg": table_svg(game.rules, game)}
+            "events": [str(e) for e in events],
+            "svg": table_svg(game.rules, game, decision=game.decision, last=events,
+                             winners=game.winners() if game.is_over else ())}
 
 
 def replay_page(record: GameRecord, *, cards: Sequence[str] = (), title: str = "") -> str:

@@ -7,7 +7,8 @@ same game, which makes records small, diffable save files and bug reports.
 A record also names the rules it was played with (edition and loot sides, a
 fingerprint of every board, card, loot and grammar file, and the library
 version) and refuses to replay when they now load differently.  Anything wrong
-with a record raises ``RecordError``, naming the field.
+with a record raises ``RecordError``, naming the field.  ``parse_moves`` reads the seed and
+answers alone with the same checks (``libertalia.spiel``'s serialised states).
 
 A record read from a file or text names the mod folders (and board file) it was played with,
 and replaying it reads them: only those under the record's folder or the current folder are
@@ -27,6 +28,7 @@ import attrs
 
 from .engine import rng
 from .engine.driver import answer as _answer
+from .engine.setup import MAX_START
 from .engine.specs import Rules
 from .errors import IllegalChoice, LibertaliaError, RecordError, SetupError
 from .files import read_regular, write_atomic
@@ -34,7 +36,7 @@ from .game import Game, new_game
 from .loading.rules import bundled_editions, load_rules
 from .saves import MAX_DEPTH, SEED_BOUND, describe, field_key, library_version, parse_json, rules_mismatch
 
-__all__ = ["MAX_RECORD_BYTES", "RECORD_FORMAT", "GameRecord", "write_atomic"]
+__all__ = ["MAX_RECORD_BYTES", "RECORD_FORMAT", "GameRecord", "parse_moves", "write_atomic"]
 
 RECORD_FORMAT = 2
 """2: the record names its rules' file fingerprint (1: edition, sides and library version only)."""
@@ -73,6 +75,8 @@ class GameRecord:
         """
         if not isinstance(game, Game):
             raise TypeError(f"GameRecord.of: game must be a Game, not {game!r} ({type(game).__name__})")
+        if seed is not None and rng.seed_problem(seed) is not None:
+            raise RecordError(str(rng.seed_problem(seed)), "seed", action="make")
         if seed is not None and seed != game.seed:
             raise RecordError(f"the game was started with seed {game.seed}, not {seed}", "seed", action="make")
         state = game.state
@@ -252,6 +256,31 @@ class GameRecord:
         return cls.from_json(text, origin=Path(path).parent)
 
 
+# ---------------------------------------------------------------- the moves alone
+_MOVES = ("seed", "answers")
+
+
+def parse_moves(text: str | bytes) -> tuple[int, tuple[str, ...]]:
+    """The seed and answers of ``{"seed": ..., "answers": [...]}``, the moves of a game without its rules.
+
+    What ``libertalia.spiel`` serialises a state to (the OpenSpiel game knows its rules and
+    players): read by the same JSON reader and the same field checks as a whole record, so that
+    both refuse the same things with the same ``RecordError``.
+    """
+    data = parse_json(text, RecordError, MAX_DEPTH)
+    if not isinstance(data, dict):
+        raise RecordError(f"the moves of a game are a JSON object with 'seed' and 'answers', not {describe(data)}")
+    unknown = sorted(str(k) for k in data if k not in _MOVES)
+    if unknown:
+        raise RecordError("unknown field (the moves are 'seed' and 'answers')", field_key(unknown[0]))
+    for key in _MOVES:
+        if key not in data:
+            raise RecordError("missing", key)
+    _seed(data["seed"], "seed")
+    _texts(data["answers"], "answers")
+    return data["seed"], tuple(data["answers"])
+
+
 # ---------------------------------------------------------------- checks
 _REQUIRED = ("rules_args", "rules_identity", "players", "seed", "answers", "library_version", "rules_fingerprint")
 _OPTIONAL = ("setup", "agents", "handicap")
@@ -294,16 +323,8 @@ def _check_fields(data: Mapping[str, Any]) -> None:
         _whole(data[key], key)
     _seed(data["seed"], "seed")
     for key in ("answers", "agents"):
-        items = data.get(key, ())
-        if not isinstance(items, list | tuple):
-            raise RecordError(f"must be a list, not {describe(items)}", key)
-        for i, item in enumerate(items):
-            _text(item, f"{key}[{i}]")
-    handicap = data.get("handicap", ())
-    if not isinstance(handicap, list | tuple):
-        raise RecordError(f"must be a list, not {describe(handicap)}", "handicap")
-    for i, extra in enumerate(handicap):
-        _whole(extra, f"handicap[{i}]")
+        _texts(data.get(key, ()), key)
+    _handicap(data.get("handicap", ()), data["players"])
     setup = data.get("setup")
     if setup is not None and not isinstance(setup, dict):
         raise RecordError(f"a declared position is an object (or null), not {describe(setup)}", "setup")
@@ -330,6 +351,33 @@ def _check_fields(data: Mapping[str, Any]) -> None:
         raise RecordError(f"must be a list of paths, not {describe(cards)}", "rules_args.extra_cards")
     for i, card in enumerate(cards):
         _text(card, f"rules_args.extra_cards[{i}]")
+
+
+def _texts(items: Any, field: str) -> None:
+    """A list of strings (``answers``, ``agents``): a string is no list of its letters."""
+    if not isinstance(items, list | tuple):
+        raise RecordError(f"must be a list, not {describe(items)}", field)
+    for i, item in enumerate(items):
+        _text(item, f"{field}[{i}]")
+
+
+def _handicap(handicap: Any, players: int) -> None:
+    """Empty (no handicap), or one whole number of extra doubloons for every seat, from 0 to ``MAX_START``.
+
+    A shorter list would leave the missing seats to be read as 0, so a record cut short (or written
+    for fewer seats) would replay a game other than the one played: it is refused instead.
+    """
+    if not isinstance(handicap, list | tuple):
+        raise RecordError(f"must be a list, not {describe(handicap)}", "handicap")
+    for i, extra in enumerate(handicap):
+        _whole(extra, f"handicap[{i}]")
+        if not 0 <= extra <= MAX_START:
+            raise RecordError(f"must be a whole number in 0..{MAX_START:,} (extra doubloons), not {describe(extra)}",
+                              f"handicap[{i}]")
+    seats = 2 if players == 1 else players  # the solo game: you and Automa
+    if handicap and len(handicap) != seats:
+        raise RecordError(f"has {len(handicap)} entries for {describe(seats)} seats: a handicap gives every seat "
+                          "its extra doubloons (0 for none), or is left out", "handicap")
 
 
 def _text(value: Any, field: str) -> None:

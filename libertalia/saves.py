@@ -77,7 +77,8 @@ MAX_SETUP_TEXT = 100_000
 """Longest declared position a save may hold, as JSON text (a real one is a few hundred characters)."""
 
 SEED_BOUND = 2**256
-"""A seed is any whole number (the generator uses its low 64 bits) of up to 256 bits."""
+"""The largest size a record's whole-number field may have and still be read as a number (and then
+checked against its own range); seeds have their own, narrower rule (``rng.seed_problem``: below 2**64)."""
 
 _FIELD_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

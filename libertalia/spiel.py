@@ -7,6 +7,9 @@ Parameters: ``players`` (1 to 6; 1 is the solo game against Automa, a one-player
 whose Automa moves are part of the environment), ``edition`` (``"galecrest"`` or ``"classic"``),
 ``loot`` (a side name such as ``"calm"``, ``"stormy"``, ``"uncharted"``, ``"classic"``; empty:
 the edition's default), ``deals`` and ``first_seed`` (the chance node's outcomes, see below).
+``libertalia.spiel_checks`` checks them, action ids and serialised states, without OpenSpiel:
+``first_seed`` is below ``2**31`` (an OpenSpiel game parameter is a C++ ``int``) and ``deals``
+at most ``2**20``; an action id out of range raises ``ArgumentError``, never wraps round.
 
 Why the game is modelled as it is:
 
@@ -61,15 +64,14 @@ from .engine.specs import Rules
 from .env.aec import final_rewards
 from .env.encoding import DECISION_KINDS, Encoder
 from .env.keys import action_keys, seat_count
-from .errors import ArgumentError
+from .errors import ArgumentError, IllegalChoice, RecordError
 from .events import Event
 from .game import Game, Observation, new_game
 from .loading.rules import load_rules
+from .spiel_checks import DEFAULTS, SHORT_NAME, action_id, check_params, read_state
 from .state import PlayerState
 
-SHORT_NAME = "python_libertalia"
-DEFAULTS: dict[str, Any] = {"players": 4, "edition": "galecrest", "loot": "", "deals": 1 << 16, "first_seed": 0}
-"""The game's parameters and their defaults (``loot=""``: the edition's default side)."""
+__all__ = ["DEFAULTS", "SHORT_NAME", "Config", "LibertaliaGame", "LibertaliaState", "Observer", "config", "table_text"]
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -109,18 +111,11 @@ class Config:
     """
 
     def __init__(self, params: dict[str, Any]) -> None:
-        unknown = set(params) - set(DEFAULTS)
-        if unknown:
-            raise ArgumentError(f"{SHORT_NAME}: unknown parameters {sorted(unknown)}; the parameters are "
-                                + ", ".join(DEFAULTS))
-        params = {**DEFAULTS, **params}
-        self.rules = rules = _rules(str(params["edition"]), str(params["loot"]))
-        self.players = players = int(params["players"])
+        params = check_params(params)  # before OpenSpiel sees them: it would refuse some with a bare cast error
+        self.rules = rules = _rules(params["edition"], params["loot"])
+        self.players = players = params["players"]
         self.seats = seat_count(rules, players, SHORT_NAME)
-        self.deals, self.first_seed = int(params["deals"]), int(params["first_seed"])
-        if self.deals < 1 or self.first_seed < 0 or self.first_seed + self.deals > 1 << 64:
-            raise ArgumentError(f"{SHORT_NAME}: deals must be at least 1 and the seeds first_seed .. "
-                                f"first_seed + deals - 1 within 0 .. 2**64 - 1, not {self.deals}, {self.first_seed}")
+        self.deals, self.first_seed = params["deals"], params["first_seed"]
         self.keys = action_keys(rules, players)
         self.index = {key: i for i, key in enumerate(self.keys)}
         self.encoder = Encoder(rules, players)
@@ -148,8 +143,8 @@ class LibertaliaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
     """One configuration (edition, loot, players) of Libertalia, for OpenSpiel's algorithms."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        c = Config(params or {})
         params = {**DEFAULTS, **(params or {})}
-        c = Config(params)
         _CONFIGS[tuple(sorted(params.items()))] = c
         info = pyspiel.GameInfo(
             num_distinct_actions=len(c.keys),
@@ -173,21 +168,24 @@ class LibertaliaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         return Observer(config(self), recall)
 
     def deserialize_state(self, text: str) -> LibertaliaState:
-        """The state ``LibertaliaState.serialize`` wrote: replayed from its seed and answer keys."""
-        try:
-            data = json.loads(text)
-            seed, answers = int(data["seed"]), [str(a) for a in data["answers"]]
-        except (ValueError, KeyError, TypeError) as e:
-            raise ArgumentError(f"{SHORT_NAME}: a serialised state is JSON with 'seed' and 'answers' ({e})") from e
+        """The state ``LibertaliaState.serialize`` wrote: replayed from its seed and answer keys.
+
+        Read by the game records' own reader (``records.parse_moves``): anything wrong with the
+        text, a seed that is not one of this game's deals, or an answer that is unknown, not
+        offered where it stands or after the end raises ``RecordError`` naming the field.
+        """
         c = config(self)
+        outcome, actions = read_state(text, c.first_seed, c.deals, c.index)
         state = self.new_initial_state()
-        if not 0 <= seed - c.first_seed < c.deals:
-            raise ArgumentError(f"{SHORT_NAME}: seed {seed} is not one of this game's deals")
-        state.apply_action(seed - c.first_seed)
-        for key in answers:
-            if key not in c.index:
-                raise ArgumentError(f"{SHORT_NAME}: {key!r} is no answer key of these rules")
-            state.apply_action(c.index[key])
+        state.apply_action(outcome)
+        for i, action in enumerate(actions):
+            if state.is_terminal():
+                raise RecordError(f"the game ended with the answer before; {len(actions) - i} answers are left",
+                                  f"answers[{i}]", action="replay")
+            try:
+                state.apply_action(action)
+            except IllegalChoice as exc:
+                raise RecordError(str(exc), f"answers[{i}]", action="replay") from None
         return state
 
 
@@ -225,22 +223,26 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return [(i, p) for i in range(self.config.deals)]
 
     def _apply_action(self, action: int) -> None:
+        """Deal (the chance node) or answer; an id out of range, or any after the end, raises ``ArgumentError``."""
         c = self.config
         if self.game is None:
+            action = action_id(action, c.deals, "deals")
             # The event log costs little and lets ``resample_from_infostate`` hide what a seat could not follow.
             self.game = new_game(c.rules, c.players, c.first_seed + action, log=True)
             self.told = (_told(self.game.events),)
             return
         d = self.game.decision
-        assert d is not None
-        before, self.game = self.game, self.game.choose(c.keys[action])
+        if d is None:
+            raise ArgumentError(f"{SHORT_NAME}: the game is over; no action can be applied")
+        key = c.keys[action_id(action, len(c.keys), "actions")]
+        before, self.game = self.game, self.game.choose(key)
         self.trail += ((d.player, DECISION_KINDS.index(d.kind), action),)
         self.told += (_told(self.game.events_since(before)),)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"Deal:{self.config.first_seed + action}"
-        return self.config.keys[action]
+            return f"Deal:{self.config.first_seed + action_id(action, self.config.deals, 'deals')}"
+        return self.config.keys[action_id(action, len(self.config.keys), "actions")]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LibertaliaState:
         """A state ``player_id`` cannot tell from this one, its hidden parts drawn again (for ISMCTS).

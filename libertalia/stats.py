@@ -25,7 +25,7 @@ from . import _lifeline, _paths, agents
 from ._version import library_version
 from .bots.registry import parse_bot
 from .engine.specs import Rules
-from .errors import LibertaliaError, UnverifiedLootWarning
+from .errors import LibertaliaError, RulesWarning
 from .files import clean_temporary, make_private_folder
 from .game import Game, new_game
 from .loading.rules import load_rules
@@ -107,7 +107,7 @@ def _rules(args_json: str) -> Rules:
         if rules is None:
             # Reconstruction warnings are the caller's to show once, not every worker's.
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UnverifiedLootWarning)
+                warnings.simplefilter("ignore", RulesWarning)
                 rules = _RULES[args_json] = load_rules(**json.loads(args_json))
         return rules
 

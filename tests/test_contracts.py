@@ -415,3 +415,23 @@ def test_the_owner_may_receive_what_the_other_players_give() -> None:
     game = _until(game, lambda g: g.phase != "sun")
     assert game.players[0].loot == ("map",) and game.players[1].loot == ()
     assert not tracer.violations, tracer.violations
+
+
+class _GiftToOwnShip:
+    """Answers "yes" to every may, and names its own character wherever a character is chosen."""
+
+    def choose(self, observation: lt.Observation, decision: lt.Decision) -> str:
+        if decision.kind == "may":
+            return "yes"
+        own = [o.key for o in decision.options if "@" not in o.key]
+        return own[0] if decision.kind == "choose_character" and own else decision.options[0].key
+
+
+def test_an_option_whose_choice_chose_a_way_that_changes_nothing_is_no_violation_in_live_play() -> None:
+    """E36: the pick of "the owner of another character" serves later words, so it may name your own card and
+    the gift then changes nothing; bots answering on the spot (no step suspended) must not make that a violation."""
+    text = "sun: you may give every loot you hold to the owner of another character, then discard it."
+    game, tracer = _traced_game(text, {"players": [_seat(["Fuzzed Corsair"], ship=["Cook"], loot=["map"]),
+                                                   _seat(["Scout"], ship=["Brute"])]})
+    game.play_out([_GiftToOwnShip(), _GiftToOwnShip()])
+    assert tracer.counts["Give"] and not tracer.violations, "\n\n".join(map(str, tracer.violations))

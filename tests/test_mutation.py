@@ -133,8 +133,9 @@ def test_the_modding_guides_worked_example_prints_what_the_guide_shows(tmp_path:
 def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
     """--jobs only spreads the files over processes: the report is the one a single process makes."""
     _queen(tmp_path)
-    (tmp_path / "queen-two.yaml").write_text(
-        (tmp_path / "queen.yaml").read_text(encoding="utf-8").replace("Pirate Queen", "Sea Queen"), encoding="utf-8")
+    two = (tmp_path / "queen.yaml").read_text(encoding="utf-8").replace("Pirate Queen", "Sea Queen")
+    # the files given load together (issue 34), so the second card has a rank of its own too
+    (tmp_path / "queen-two.yaml").write_text(two.replace("rank: 41", "rank: 43"), encoding="utf-8")
     one = CliRunner().invoke(main, ["cards", "mutate", str(tmp_path), "--json"])
     two = CliRunner().invoke(main, ["cards", "mutate", str(tmp_path), "--json", "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0

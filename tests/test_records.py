@@ -12,6 +12,8 @@ from typing import Any
 import attrs
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import libertalia as lt
 from libertalia import saves
@@ -232,3 +234,66 @@ def test_a_game_its_answers_do_not_lead_to_is_not_recorded() -> None:
     sample = game.observation(0).sample_game(random.Random(1))
     with pytest.raises(lt.RecordError, match="do not lead to it"):
         lt.GameRecord.of(sample)
+
+
+@pytest.mark.parametrize("handicap", [[5], [5, 0], [0, 0, 0, 5], [1, 2, 3, 4, 5, 6, 7]])
+def test_a_handicap_needs_one_entry_per_seat(handicap: list[int]) -> None:
+    """A record's handicap has one entry per seat, or none: a list cut short (or too long) replays no game played."""
+    with pytest.raises(RecordError, match=rf"^cannot read the game record: handicap: has {len(handicap)} entries "
+                                          "for 3 seats: a handicap gives every seat its extra doubloons"):
+        GameRecord.from_json(_edited(handicap=handicap))
+
+
+@pytest.mark.parametrize(("value", "shown"), [(-1, "-1"), (10**6 + 1, "1000001"), (10**100, "a number of 333 bits"),
+                                              (2.5, "2.5"), (True, "true")])
+def test_a_handicap_entry_out_of_range_is_named(value: Any, shown: str) -> None:
+    """Each handicap entry is a whole number of extra doubloons in 0..MAX_START, refused at reading, not at replay."""
+    with pytest.raises(RecordError, match=r"^cannot read the game record: handicap\[1\]: must be a whole number") \
+            as caught:
+        GameRecord.from_json(_edited(handicap=[0, value, 0]))
+    assert shown in str(caught.value)
+
+
+def test_a_handicap_for_every_seat_replays_to_its_game() -> None:
+    """A handicapped game's record (solo: you and Automa, 2 entries) reads back and replays to that very game."""
+    game = lt.new_game(_classic(), 3, seed=4, handicap={1: 4})
+    game = game.choose(game.legal_keys()[0])
+    record = GameRecord.of(game)
+    assert record.handicap == (0, 4, 0)
+    assert GameRecord.from_json(record.to_json()).replay().state == game.state
+    solo = lt.new_game(lt.load_rules("galecrest"), 1, seed=2, handicap={0: 10})
+    solo = solo.choose(solo.legal_keys()[0])
+    text = GameRecord.of(solo).to_json()
+    assert json.loads(text)["handicap"] == [10, 0]
+    assert GameRecord.from_json(text).replay().state == solo.state
+    with pytest.raises(RecordError, match="handicap: has 1 entries for 2 seats"):
+        GameRecord.from_json(text.replace('"handicap": [\n  10,\n  0\n ]', '"handicap": [10]'))
+
+
+def test_a_hand_made_record_with_a_short_handicap_does_not_replay() -> None:
+    """A GameRecord built in Python is checked as a file is: a short handicap raises RecordError on replay."""
+    record = attrs.evolve(GameRecord.from_json(_record_text()), handicap=(3,))
+    with pytest.raises(RecordError, match="handicap: has 1 entries for 3 seats"):
+        record.replay(_classic())
+
+
+@pytest.mark.parametrize("seed", [True, 4.0, "4", -1, 2**64])
+def test_record_of_refuses_a_seed_that_is_no_seed(seed: Any) -> None:
+    """GameRecord.of(seed=...) takes a seed as new_game does: True or 4.0 is no seed 4 (RecordError naming seed)."""
+    with pytest.raises(RecordError, match="^cannot make the game record: seed: a seed is a whole number"):
+        GameRecord.of(_played(_classic()), seed=seed)
+
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 20), max_size=7))
+def test_a_record_taken_states_every_seats_handicap(handicap: list[int]) -> None:
+    """Any handicap list: a 3-seat record is taken only with 0 or 3 entries, and each seat then starts with its own."""
+    text = _edited(handicap=handicap)
+    if len(handicap) not in (0, 3):
+        with pytest.raises(RecordError, match="handicap: has"):
+            GameRecord.from_json(text)
+        return
+    record = GameRecord.from_json(text)
+    start = lt.new_game(_classic(), 3, record.seed, handicap=dict(enumerate(record.handicap)))
+    assert record.handicap == tuple(handicap) and start.state.handicap == (tuple(handicap) if any(handicap) else ())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import libertalia as lt
+from libertalia import spiel_checks
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -199,3 +206,117 @@ def test_uncharted_loot_sides_are_shown_to_every_seat() -> None:
     for seat in (0, 1):
         assert f"loot sides: {sides}" in state.observation_string(seat)
         assert f"loot sides: {sides}" in state.information_state_string(seat)
+
+
+# ---------------------------------------------------------------- ids, seeds and text from outside
+@functools.cache
+def _finished() -> tuple[object, str]:
+    """A 2-player game played to its end by fixed random choices, and its serialised text."""
+    game = _load(players=2, deals=5)
+    state, rng = _dealt(game, 2), np.random.default_rng(3)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return game, state.serialize()
+
+
+def test_an_action_id_out_of_range_is_refused_and_changes_nothing() -> None:
+    """Action ids run from 0 to num_distinct_actions - 1: a negative one is never read from the end (spiel_checks)."""
+    game = _load(players=2)
+    state = _dealt(game)
+    n = game.num_distinct_actions()
+    for action in (-2, -210, -n, n, n + 5, 2**62):
+        with pytest.raises(lt.ArgumentError, match=rf"one of the actions, a whole number from 0 to {n - 1}, not "):
+            state.apply_action(action)
+        with pytest.raises(lt.ArgumentError, match="one of the actions"):
+            state.action_to_string(0, action)
+    assert state.history() == [0] and state.game == _dealt(game).game
+
+
+def test_a_chance_outcome_outside_the_deals_is_refused() -> None:
+    """The chance node takes only outcomes 0 to deals - 1, so every dealt state serialises and reads back."""
+    game = _load(players=2, deals=6, first_seed=40)
+    state = game.new_initial_state()
+    for outcome in (6, 7, -5, 2**40):
+        with pytest.raises(lt.ArgumentError, match="one of the deals, a whole number from 0 to 5, not "):
+            state.apply_action(outcome)
+        with pytest.raises(lt.ArgumentError, match="one of the deals"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, outcome)
+    assert state.is_chance_node() and state.history() == []
+    state.apply_action(5)
+    assert state.game.seed == 45 and game.deserialize_state(state.serialize()).game == state.game
+
+
+def test_no_action_applies_after_the_end() -> None:
+    """A finished game takes no action: an ArgumentError, not a bare AssertionError."""
+    game, text = _finished()
+    state = game.deserialize_state(text)
+    assert state.is_terminal()
+    with pytest.raises(lt.ArgumentError, match="the game is over; no action can be applied"):
+        state.apply_action(0)
+
+
+def test_first_seed_is_what_an_openspiel_parameter_holds() -> None:
+    """first_seed runs to 2**31 - 1 (a C++ int); beyond, the game refuses it with ArgumentError, not a pybind error."""
+    top = _load(players=2, deals=3, first_seed=spiel_checks.FIRST_SEED_LIMIT - 1)
+    assert _dealt(top, 2).game.seed == 2**31 + 1
+    for first_seed in (2**31, 2**63, 2**64 - 1):
+        with pytest.raises(lt.ArgumentError, match="first_seed must be a whole number from 0 to 2147483647"):
+            spiel.LibertaliaGame({"players": 2, "first_seed": first_seed})
+    with pytest.raises(lt.ArgumentError, match="deals must be a whole number from 1 to 1048576"):
+        spiel.LibertaliaGame({"players": 2, "deals": 2**31 - 1})
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"seed": 1.9, "answers": []}', "read the game record: seed: a seed is a whole number"),
+    ('{"seed": true, "answers": []}', "read the game record: seed: a seed is a whole number"),
+    ('{"seed": 1e999, "answers": []}', "read the game record: seed: a seed is a whole number"),
+    ('{"seed": 1, "answers": "Cook"}', "read the game record: answers: must be a list, not 'Cook'"),
+    ('{"seed": 1, "answers": [7]}', "read the game record: answers[0]: must be a string, not 7"),
+    ("[" * 200_000, "read the game record: the JSON nests"),
+    ('{"seed": 9, "answers": []}', "replay the game record: seed: seed 9 is not one of this game's deals, 0 to 4"),
+    ('{"seed": 2, "answers": ["Kraken"]}', "replay the game record: answers[0]: 'Kraken' is no answer key"),
+    ('{"seed": 2, "answers": ["yes"]}', "replay the game record: answers[0]: choose a character to send"),
+])
+def test_deserialize_state_raises_record_errors_naming_the_field(text: str, message: str) -> None:
+    """deserialize_state reads with the records' reader: RecordError naming the field, never Overflow/Recursion."""
+    game, _ = _finished()
+    with pytest.raises(lt.RecordError) as caught:
+        game.deserialize_state(text)
+    assert str(caught.value).startswith(f"cannot {message}")
+
+
+def test_an_answer_after_the_end_is_a_record_error() -> None:
+    """A serialised state with an answer after the game ended is refused, naming that answer."""
+    game, text = _finished()
+    data = json.loads(text)
+    data["answers"].append(data["answers"][-1])
+    with pytest.raises(lt.RecordError, match=rf"answers\[{len(data['answers']) - 1}\]: the game ended with the "
+                                             "answer before; 1 answers are left"):
+        game.deserialize_state(json.dumps(data))
+
+
+_GAME = functools.cache(lambda: _load(players=2, deals=5, first_seed=10))
+_JUNK = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                 max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.fixed_dictionaries({}, optional={
+    "seed": st.integers(5, 20) | st.floats(9.5, 15.5) | st.booleans() | _JUNK,
+    "answers": st.lists(st.sampled_from(["Cabin Boy", "Beggar", "Bandit", "yes", "no", "map", "x"]) | _JUNK,
+                        max_size=6) | _JUNK,
+    "extra": _JUNK}) | _JUNK | st.text(max_size=40))
+def test_arbitrary_text_deserialises_to_a_state_or_a_library_error(value: object) -> None:
+    """Any JSON or text into deserialize_state gives the library's own error or a state that reads back the same."""
+    game = _GAME()
+    text = value if isinstance(value, str) else json.dumps(value)
+    try:
+        state = game.deserialize_state(text)
+    except lt.LibertaliaError:
+        return
+    data = json.loads(text)  # taken, so it was exactly a seed among the deals and answer keys, nothing coerced
+    assert type(data["seed"]) is int and data["seed"] == state.game.seed and set(data) == {"seed", "answers"}
+    assert type(data["answers"]) is list and tuple(data["answers"]) == state.game.history
+    again = game.deserialize_state(state.serialize())
+    assert again.game == state.game and again.history() == state.history()

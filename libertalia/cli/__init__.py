@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .._terminal import visible, visible_json
-from ..errors import LibertaliaError, UnverifiedLootWarning
+from ..errors import InertCardWarning, LibertaliaError, RulesWarning
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -60,23 +60,29 @@ def load(args: dict[str, Any]) -> Rules:
     from ..loading.rules import load_rules
 
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UnverifiedLootWarning)
+        warnings.simplefilter("always", RulesWarning)
         rules = load_rules(**args)
     for w in caught:
-        echo(f"note: {w.message}", err=True)
+        echo(_note(w.message), err=True)
     return rules
+
+
+def _note(message: Warning | str) -> str:
+    """A library warning as one diagnostic: one that names its file and line (a card a mod left inert) as it is,
+    any other as a 'note:' line."""
+    return str(message) if isinstance(message, InertCardWarning) else f"note: {message}"
 
 
 @contextmanager
 def notes() -> Iterator[None]:
     """The library's warnings (a solo deck of constructed cards) as one 'note:' line each, not Python's form."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UnverifiedLootWarning)
+        warnings.simplefilter("always", RulesWarning)
         try:
             yield
         finally:
             for w in caught:
-                echo(f"note: {w.message}", err=True)
+                echo(_note(w.message), err=True)
 
 
 @contextmanager

@@ -11,9 +11,9 @@ import click
 from rich.table import Table
 
 from .. import _paths
-from ..errors import DataError, LibertaliaError
+from ..errors import DataError, DataErrors, LibertaliaError
 from ..language.render import render
-from ..loading.examples import edition_of, example_files, run_examples
+from ..loading.examples import edition_of, load_together, run_together
 from ..loading.rules import CheckedCard, _yaml_files, check_cards
 from ..loading.yamlfile import Document, Field, read
 from ..suggest import did_you_mean, lookup
@@ -21,6 +21,7 @@ from ..syntax.ast import fields as ast_fields
 from ..syntax.ast import is_node
 from . import console, echo, echo_json, friendly_errors, load, rules_args
 from .contracts_cmd import contracts
+from .diff_cmd import diff
 from .interactions_cmd import interactions
 from .mutate_cmd import mutate
 from .terminal import safe_text
@@ -37,6 +38,7 @@ def cards() -> None:
 cards.add_command(interactions)
 cards.add_command(contracts)
 cards.add_command(mutate)
+cards.add_command(diff)
 
 
 _CARDS = click.option("--cards", "extra", multiple=True, type=click.Path(exists=True),
@@ -124,7 +126,9 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
 
     A file under a bundled edition's folder (cards/galecrest/..., cards/classic/...) is checked
     against that edition, any other against --edition.  A rank that another character of the
-    edition already has is an error too.  A valid card whose text is worded otherwise than the
+    edition already has is an error too.  Files without errors are then loaded together, as
+    `cards test` loads them, so that nothing is accepted that would not load (a bundled card a
+    mod's tile leaves inert is a warning).  A valid card whose text is worded otherwise than the
     engine reads it gets a note with the canonical wording of each such line; --fix rewrites
     them (files with errors are left alone).
     """
@@ -134,10 +138,14 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
         groups = _by_edition(paths or (str(_paths.cards_dir()),), edition)
         errors: list[DataError] = []
         cards: list[CheckedCard] = []
+        warned: list[str] = []
         for ed, files in groups.items():
             found, checked = check_cards(files, ed)
+            found += _rank_clashes(files, ed, {e.path for e in found})
+            if not found:
+                found, said = _load_check(files, ed)
+                warned += said
             errors += found
-            errors += _rank_clashes(files, ed, {e.path for e in found})
             cards += checked
         rewrites, notes = _rewordings(cards, errors)
     except (LibertaliaError, OSError) as exc:  # the edition itself does not load, or a folder cannot be listed
@@ -152,6 +160,8 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
         raise SystemExit(70) from None
     for e in errors:
         echo(str(e), err=True)
+    for warning in dict.fromkeys(warned):
+        echo(warning, err=True)
     if fix:
         errors += _rewrite(rewrites, paths or (str(_paths.cards_dir()),))
     elif show_diff:
@@ -170,6 +180,19 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
         raise SystemExit(1)
     count = sum(len(files) for files in groups.values())
     echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(groups)})")
+
+
+def _load_check(files: list[Path], edition: str) -> tuple[list[DataError], tuple[str, ...]]:
+    """The files loaded together as ``cards test`` loads them: whatever the load refuses that the checks above let
+    through (such as a card whose extra count no tile scores in sets), and its warnings (a bundled card a mod's tile
+    leaves inert)."""
+    try:
+        _, notes = load_together(files, edition)
+    except DataErrors as exc:
+        return list(exc.errors), ()
+    except DataError as exc:
+        return [exc], ()
+    return [], notes
 
 
 def _plural(n: int, noun: str) -> str:
@@ -365,19 +388,31 @@ def _rank_clashes(files: list[Path], edition: str, broken: set[str]) -> list[Dat
 @click.option("--edition", default=None,
               help="Edition for files outside the bundled card folders (default galecrest).")
 def run_card_examples(paths: tuple[str, ...], edition: str | None) -> None:
-    """Run the examples: of card and loot files or folders; each failure is printed with file:line:col."""
+    """Run the examples: of card and loot files or folders; each failure is printed with file:line:col.
+
+    The files given load together, as `cards check` checks them: an example may seat any card
+    of the folder.  A bundled card that a mod's loot tile leaves with nothing to do is a warning
+    naming both, and does not fail the mod.
+    """
     passed = failed = without = 0
+    shown: set[str] = set()
+
+    def once(message: str) -> None:
+        if message not in shown:
+            shown.add(message)
+            echo(message, err=True)
+
     with friendly_errors():
         _card_files(paths)  # a folder without card files is an error
-        for path in example_files(paths):
-            try:
-                results = run_examples(path, edition)
-            except DataError as exc:  # malformed examples, or a card that does not load
-                echo(str(exc), err=True)
+        for done in run_together(paths, edition):
+            for note in done.notes:
+                once(note)
+            if done.error is not None:  # malformed examples, or rules that do not load
+                once(str(done.error))
                 failed += 1
                 continue
-            without += not results
-            for result in results:
+            without += not done.results
+            for result in done.results:
                 if result.failure is None:
                     passed += 1
                 else:

@@ -58,7 +58,8 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
                                      param_hint="--operator")
         files = example_files(paths)
         chosen = operators or OPERATORS
-        tasks = [(str(f), edition, tuple(chosen)) for f in files]
+        together = tuple(map(str, files))  # loaded beside each file, as cards test loads them
+        tasks = [(str(f), edition, tuple(chosen), together) for f in files]
         done: list[CardMutation] = []
         with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and len(tasks) > 1 else nullcontext() as pool:
             for result in (pool.map(_one, tasks) if pool is not None else map(_one, tasks)):
@@ -78,11 +79,11 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         raise SystemExit(1)
 
 
-def _one(task: tuple[str, str | None, tuple[str, ...]]) -> CardMutation:
+def _one(task: tuple[str, str | None, tuple[str, ...], tuple[str, ...]]) -> CardMutation:
     from ..testing.mutation import mutate_file
 
-    path, edition, operators = task
-    return mutate_file(Path(path), edition, operators=operators)
+    path, edition, operators, siblings = task
+    return mutate_file(Path(path), edition, operators=operators, siblings=siblings)
 
 
 def _percent(score: float | None) -> str:

@@ -48,7 +48,7 @@ from ..agents import Agent
 from ..bots.registry import BOT_HELP
 from ..engine import rng
 from ..engine.specs import Rules
-from ..errors import FileInUse, LibertaliaError, UnverifiedLootWarning
+from ..errors import FileInUse, LibertaliaError, RulesWarning
 from ..files import SessionLock, clean_temporary, probe_folder
 from ..game import Game, new_game
 from ..records import GameRecord, write_atomic
@@ -531,7 +531,7 @@ def play(players: int, handicap: str | None, seat: int, edition: str, loot: str 
         # The start printed the data warnings as one 'note:' line each; saving and checking records
         # sets the game up again, which must not repeat them as Python warnings mid-game.
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UnverifiedLootWarning)
+            warnings.simplefilter("ignore", RulesWarning)
             session.play()
 
 

@@ -25,7 +25,7 @@ from rich.table import Table
 from .. import _paths, files, stats
 from ..bots.registry import BOT_HELP
 from ..engine import rng
-from ..errors import UnverifiedLootWarning
+from ..errors import RulesWarning, UnverifiedLootWarning
 from ..game import new_game
 from . import cluster, console, echo, echo_json, friendly_errors, load, rules_args
 from .terminal import safe_text
@@ -163,7 +163,7 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
             echo(",".join(CSV_HEADER))
         with _executor(distributed, dask_address, jobs, dask_timeout) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
-            warnings.simplefilter("ignore", UnverifiedLootWarning)  # in the report's notes, not once per game
+            warnings.simplefilter("ignore", RulesWarning)  # in the report's notes, not once per game
             task = progress.add_task("playing", total=games)  # advanced as each chunk of games comes back
             for result in stats.simulate(args, games=games, players=players, bots=bot_list, seed=seed,
                                          jobs=jobs if executor is None else 1, executor=executor,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import _paths
 from ..loading import cache
@@ -75,10 +75,12 @@ def parse_checked(text: str, check: Callable[[tuple[ast.Ability, ...]], _T], *, 
                   file_lines: list[str] | None = None) -> tuple[tuple[ast.Ability, ...], _T]:
     """``parse``, then ``check`` (the checker, the compiler) on the abilities; both results.
 
-    A tree taken from the cache is checked exactly as a fresh parse is, and one that
-    ``check`` refuses in any way is dropped and the text parsed again: whatever an entry
-    holds, it can neither break a load nor stand in for a parse that would fail.  What
-    ``check`` raises about a fresh parse is the caller's error.
+    A tree taken from the cache is checked exactly as a fresh parse is, and when ``check``
+    refuses it in any way the text is parsed again: whatever an entry holds, it can neither
+    break a load nor stand in for a parse that would fail.  The entry is set aside only when
+    it held another tree than the parse; when they agree, the text itself is at fault (a card
+    name this load does not know) and the entry stays.  What ``check`` raises about a fresh
+    parse is the caller's error.
     """
     key = (text, line, column, indent)
     abilities = parse(text, path=path, line=line, column=column, indent=indent, file_lines=file_lines)
@@ -88,14 +90,24 @@ def parse_checked(text: str, check: Callable[[tuple[ast.Ability, ...]], _T], *, 
         return abilities, check(abilities)
     except Exception:
         pass
-    _from_store.discard(key)
-    del _trees[key]
-    cache.discard("tree", _store_key(key))
     from . import lalr
 
     fresh = lalr.parse(text, path, line, column, indent, file_lines)
-    _trees[key] = _unsaved[key] = fresh
+    if _shape(fresh) != _shape(abilities):  # the entry held another tree: set it aside, keep the parse
+        _from_store.discard(key)
+        cache.discard("tree", _store_key(key))
+        _trees[key] = _unsaved[key] = fresh
+    # else the entry was sound and the text is at fault (a name this load does not know): the entry stays
     return fresh, check(fresh)
+
+
+def _shape(value: Any) -> Any:
+    """A tree as plain data with every field, positions included (``==`` on nodes leaves them out)."""
+    if ast.is_node(value):
+        return (type(value).__name__, *((f.name, _shape(getattr(value, f.name))) for f in ast.fields(value)))
+    if isinstance(value, tuple):
+        return tuple(_shape(v) for v in value)
+    return value
 
 
 # Parsed texts, in this process and (through ``loading.cache``) between processes: a card

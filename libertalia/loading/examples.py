@@ -11,13 +11,22 @@ from __future__ import annotations
 import functools
 import warnings
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import attrs
 
 from .. import _paths
 from ..engine.specs import Rules
-from ..errors import ExampleFailure, IllegalChoice, LibertaliaError, SetupError, UnverifiedLootWarning
+from ..errors import (
+    DataError,
+    ExampleFailure,
+    IllegalChoice,
+    InertCardWarning,
+    LibertaliaError,
+    RulesWarning,
+    SetupError,
+)
 from ..game import Game, new_game
 from .examplefile import Example as Example
 from .examplefile import Expected
@@ -40,7 +49,7 @@ class ExampleResult:
 
 
 def run_examples(path: str | Path, edition: str | None = None) -> list[ExampleResult]:
-    """Run every example of one card or loot file.
+    """Run every example of one card or loot file, loaded alone (``run_together`` loads a folder's files together).
 
     A bundled file (one under a ``cards/<edition folder>``) runs under its own edition;
     any other file is a mod, loaded beside ``edition`` (default galecrest).  A loot file's
@@ -52,8 +61,124 @@ def run_examples(path: str | Path, edition: str | None = None) -> list[ExampleRe
     if not examples:
         return []
     own_edition, extra = placement(path, edition)
-    rules = _rules(own_edition, loot, extra, hash(path.read_bytes()) if extra else 0)
+    rules, _ = _rules(own_edition, loot, extra, _stamp(extra))
     return [run_example(example, rules) for example in examples]
+
+
+@attrs.frozen
+class FileExamples:
+    """One file's examples as ``run_together`` ran them: their results, or why none could run.
+
+    ``error`` is the file's malformed examples, or the load of the rules it runs under, which
+    fails for every file of its folder when the fault is not in a file of the folder (the board,
+    a bundled card).  ``notes`` are the warnings of that load (a bundled card a mod's tile leaves
+    inert), as diagnostics.
+    """
+
+    path: Path
+    results: tuple[ExampleResult, ...] = ()
+    error: DataError | None = None
+    notes: tuple[str, ...] = ()
+
+
+def run_together(paths: Iterable[str | Path], edition: str | None = None) -> Iterator[FileExamples]:
+    """Run the examples of every card and loot file in ``paths`` (files or folders), file by file.
+
+    The files of one edition (each bundled file's own, any other ``edition``, default
+    galecrest) load together, as ``cards check`` checks them and ``simulate --cards`` plays
+    them: a card's text and its examples' setup may name the other cards given.  A file whose
+    card or tile does not load is left out of its folder's load (its error is its own), so the
+    others still run; a loot file's examples run with its side chosen for its kind.
+    """
+    groups: dict[str, list[Path]] = {}
+    for path in example_files(paths):
+        groups.setdefault(edition_of(path) or edition or "galecrest", []).append(path)
+    for own_edition, files in groups.items():
+        yield from _run_group(own_edition, files)
+
+
+def _run_group(edition: str, files: list[Path]) -> Iterator[FileExamples]:
+    """The files of one edition, loaded together (see ``run_together``)."""
+    read: dict[Path, tuple[list[Example], tuple[tuple[str, str], ...]]] = {}
+    broken: dict[Path, DataError] = {}
+    for path in files:
+        try:
+            read[path] = read_examples(path)
+        except DataError as exc:
+            broken[path] = exc
+    extra = [f for f in _distinct(files) if _differs_from_bundled(f, edition)]
+    base: tuple[Rules, tuple[str, ...]] | DataError | None = None
+    if any(examples for examples, _ in read.values()):
+        base, failed = _load_together(edition, extra)
+        broken.update((p, e) for p, e in failed.items() if p not in broken)
+        extra = [f for f in extra if f not in failed]
+    for path in files:
+        if path in broken:
+            yield FileExamples(path, error=broken[path])
+            continue
+        examples, loot = read[path]
+        if not examples:
+            yield FileExamples(path)
+            continue
+        loaded = base
+        if loot and not isinstance(base, DataError):
+            try:
+                loaded = _rules(edition, loot, tuple(map(str, extra)), _stamp(extra))
+            except DataError as exc:
+                loaded = exc
+        if isinstance(loaded, DataError):
+            yield FileExamples(path, error=loaded)
+            continue
+        assert loaded is not None
+        rules, notes = loaded
+        yield FileExamples(path, tuple(run_example(example, rules) for example in examples), notes=notes)
+
+
+def load_together(files: Iterable[str | Path], edition: str) -> tuple[Rules, tuple[str, ...]]:
+    """The rules of ``edition`` with every file of ``files`` that is not its bundled self, and the load's warnings.
+
+    What ``cards check`` runs after its own checks, so that it never accepts files that
+    ``cards test`` and ``simulate --cards`` could not load.  A ``DataError`` if they do not load.
+    """
+    extra = [f for f in _distinct(list(map(Path, files))) if _differs_from_bundled(f, edition)]
+    return _rules(edition, (), tuple(map(str, extra)), _stamp(extra))
+
+
+def _load_together(edition: str, extra: list[Path]) -> tuple[tuple[Rules, tuple[str, ...]] | DataError,
+                                                              dict[Path, DataError]]:
+    """The rules with every file of ``extra`` that loads; the files left out, with their errors.
+
+    A load that fails at a file of ``extra`` is tried again without it; a failure elsewhere
+    (the board, a bundled card) is the result.
+    """
+    failed: dict[Path, DataError] = {}
+    while True:
+        kept = [f for f in extra if f not in failed]
+        try:
+            return _rules(edition, (), tuple(map(str, kept)), _stamp(kept)), failed
+        except DataError as exc:
+            blamed = {p.resolve() for p in map(Path, _error_paths(exc))}
+            own = [f for f in kept if f.resolve() in blamed]
+            if not own:
+                return exc, failed
+            failed.update((f, exc) for f in own)
+
+
+def _error_paths(error: DataError) -> list[str]:
+    """The files an error blames (a group of errors blames each of its own)."""
+    inner = getattr(error, "errors", None)
+    return [p for e in inner for p in _error_paths(e)] if isinstance(inner, tuple) else [error.path]
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """``paths`` without a second path to a file already listed."""
+    seen: set[Path] = set()
+    out = []
+    for path in paths:
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            out.append(path)
+    return out
 
 
 def run_example(example: Example, rules: Rules) -> ExampleResult:
@@ -188,27 +313,45 @@ def _under_cards(resolved: Path) -> tuple[str, ...] | None:
     return resolved.parts[idx[-1] + 1:] if idx else None
 
 
-def placement(path: Path, edition: str | None) -> tuple[str, tuple[str, ...]]:
-    """The edition a file runs under, and the extra card files to load (none for a bundled file).
+def placement(path: Path, edition: str | None, siblings: Iterable[str | Path] = ()) -> tuple[str, tuple[str, ...]]:
+    """The edition a file runs under, and the extra card files to load (none for a bundled file alone).
 
     A file of a bundled edition (``edition_of``) runs under that edition; unless it is byte for
     byte the bundled file, it is loaded as an extra card so that what runs is the file on disk.
+    ``siblings`` (the other files given with it) of the same edition load beside it, as in
+    ``run_together``.
     """
+    own = edition_of(path.resolve()) or edition or "galecrest"
+    together = [f for f in _distinct([path, *map(Path, siblings)]) if (edition_of(f) or edition or "galecrest") == own]
+    return own, tuple(str(f) for f in together if _differs_from_bundled(f, own))
+
+
+def _differs_from_bundled(path: Path, edition: str) -> bool:
+    """Whether ``path`` must be loaded as an extra card: a mod's file, or a copy of a bundled one that differs."""
     resolved = path.resolve()
-    name = edition_of(resolved)
-    if name is not None:
-        rel = _under_cards(resolved)
-        assert rel is not None
-        bundled = _paths.cards_dir().resolve().joinpath(*rel)
-        same = bundled.is_file() and bundled.read_bytes() == resolved.read_bytes()
-        return name, () if same else (str(path),)
-    return edition or "galecrest", (str(path),)
+    if edition_of(resolved) != edition:
+        return True
+    rel = _under_cards(resolved)
+    assert rel is not None
+    bundled = _paths.cards_dir().resolve().joinpath(*rel)
+    return not (bundled.is_file() and bundled.read_bytes() == resolved.read_bytes())
+
+
+def _stamp(files: Iterable[str | Path]) -> int:
+    """What the files hold, for the cache of ``_rules``: a file edited between two loads is read again."""
+    return hash(tuple(Path(f).read_bytes() for f in files))
 
 
 @functools.cache
-def _rules(edition: str, loot: tuple[tuple[str, str], ...], extra: tuple[str, ...], stamp: int) -> Rules:
-    """Rules per (edition, loot sides, extra file and its contents), loaded once: many files stay quick."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnverifiedLootWarning)
-        return load_rules(edition, loot=dict(loot) or None, extra_cards=extra)
+def _rules(edition: str, loot: tuple[tuple[str, str], ...], extra: tuple[str, ...],
+           stamp: int) -> tuple[Rules, tuple[str, ...]]:
+    """Rules per (edition, loot sides, extra files and their contents), loaded once: many files stay quick.
 
+    With them, the warnings of the load (a bundled card a mod's tile leaves inert) as diagnostics;
+    the note about reconstructed loot tiles is left out, as every bundled stormy tile would repeat it.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore", RulesWarning)
+        warnings.simplefilter("always", InertCardWarning)
+        rules = load_rules(edition, loot=dict(loot) or None, extra_cards=extra)
+    return rules, tuple(dict.fromkeys(str(w.message) for w in caught))

@@ -14,10 +14,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+import attrs
+
 from .. import _args, _paths
 from ..engine import rng
 from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, NeutralSpec, Rules
-from ..errors import CardError, DataError, DataErrors, RulesError, UnverifiedLootWarning
+from ..errors import CardError, DataError, DataErrors, InertCardWarning, RulesError, UnverifiedLootWarning
 from ..language import checker, loops
 from ..language.compile import compile_ability
 from ..language.normalise import once_for_own_kind, singular_kinds
@@ -39,7 +41,7 @@ _BOARD_KEYS = {
     "characters": True, "loot": True, "default_loot": True, "neutrals": False,
     "tie_breakers": False, "voyage_end": False, "solo": False,
 }
-_CARD_KEYS = {"name": True, "rank": True, "text": True, "note": False, "examples": False}
+_CARD_KEYS = {"name": True, "rank": True, "text": True, "tie_breakers": False, "note": False, "examples": False}
 _LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False,
               "examples": False}
 MAX_NUMBER = 999_999
@@ -98,6 +100,7 @@ def load_rules(
     else:
         uncharted_sides = {}
     characters = sorted((_character(f, doc, vocab) for f, doc in char_docs.values()), key=lambda c: c.rank)
+    board = _with_card_tie_breakers(board, board_fields, char_docs.values(), {str(f) for f in extra_files})
     _check_board_with_cards(board, board_fields, characters)
     characters.extend(_neutral_card(n) for n in neutrals)
     loot_specs = []
@@ -114,7 +117,7 @@ def load_rules(
                     for k, options in uncharted_sides.items()}
     _check_ranks(characters)
     solo_loot = _solo_loot(board, board_fields, loot_docs, vocab, {c.name for c in characters})
-    _check_extra_counts(characters, loot_specs, alternatives, solo_loot)
+    _check_extra_counts(characters, loot_specs, alternatives, solo_loot, {str(f) for f in extra_files})
     tiles = [*loot_specs, *(sp for alts in alternatives.values() for sp in alts), *solo_loot.values()]
     loops.check(characters, tiles, {d.path: d.lines for _, d in (*char_docs.values(), *loot_docs.values())},
                 blame={str(f) for f in extra_files})
@@ -301,6 +304,7 @@ def check_cards(paths: Iterable[str | Path], edition: str | Path = "galecrest",
                 checked.append((tile, doc))
             else:
                 card = _character(doc.root, doc, vocab)
+                card_tie_breakers(doc.root, board, board_fields, mod=not _is_bundled(doc.path))
                 specs[card.name] = card
                 checked.append((card, doc))
         with _checking(doc.path, errors):
@@ -308,6 +312,11 @@ def check_cards(paths: Iterable[str | Path], edition: str | Path = "galecrest",
     _check_loops(board, specs, docs, vocab, errors)
     save_parsed()
     return errors, checked
+
+
+def _is_bundled(path: str) -> bool:
+    """Whether a file is one of the bundled cards (which the board's own tables may serve), not a mod's."""
+    return Path(path).resolve().is_relative_to(_paths.cards_dir().resolve())
 
 
 def _check_loops(board: BoardSpec, specs: dict[CardKey, CharacterSpec | LootSpec], docs: list[Document],
@@ -614,8 +623,8 @@ def _check_bag(f: dict[str, Field], bag: tuple[tuple[str, int], ...], voyages: t
 def _check_board_with_cards(board: BoardSpec, f: dict[str, Field], characters: list[CharacterSpec]) -> None:
     """What a board says about the cards.
 
-    Enough characters to deal, neutral cards with a rank and name of their
-    own, and on a board with printed tie-breakers a pattern for every rank.
+    Enough characters to deal, and neutral cards with a rank and name of their own (a
+    character's tie-breakers are ``card_tie_breakers``'s to check, at the card).
     """
     dealt = sum(board.deal)
     if dealt > len(characters):
@@ -631,12 +640,79 @@ def _check_board_with_cards(board: BoardSpec, f: dict[str, Field], characters: l
         if neutral.rank in ranks:
             raise nf["rank"].error(f"the neutral card {neutral.name} has rank {neutral.rank:g}, "
                                    f"like {ranks[neutral.rank]}", "a rank no character has")
-    missing = [c for c in characters if board.tie_break == "tie_breakers" and c.rank not in board.tie_breakers]
-    if missing:
-        c = missing[0]
-        table = f["tie_breakers"].mapping({"patterns": True, "ranks": True, "note": False}, "tie_breakers")
-        raise table["ranks"].error(f"{c.name} ({c.path}) has rank {c.rank:g}, which has no tie-breaker pattern",
-                                   f"a '{c.rank:g}: <pattern>' entry under tie_breakers.ranks")
+
+
+def _with_card_tie_breakers(board: BoardSpec, board_fields: dict[str, Field],
+                            docs: Iterable[tuple[Field, Document]], mods: set[str]) -> BoardSpec:
+    """The board with each character's own tie-breakers (``card_tie_breakers``) in its table, by the card's rank."""
+    own: dict[float, tuple[int, ...]] = {}
+    for root, doc in docs:
+        numbers = card_tie_breakers(root, board, board_fields, mod=doc.path in mods)
+        if numbers is not None:
+            own[_rank(root.mapping(_CARD_KEYS, "a character file")["rank"])] = numbers
+    return attrs.evolve(board, tie_breakers={**board.tie_breakers, **own}) if own else board
+
+
+def card_tie_breakers(root: Field, board: BoardSpec, board_fields: dict[str, Field], *,
+                      mod: bool) -> tuple[int, ...] | None:
+    """A character file's own ``tie_breakers``: the number printed on the card for each seat colour.
+
+    On a board that orders equal ranks by printed numbers (``island_ties: tie_breakers``, the
+    2012 edition), a character needs numbers for its rank: its own, written as a list (one
+    number per seat colour, lower goes left) or as the name of one of the board's patterns, or
+    else the board's table's.  A card's own numbers stand before the table's for its rank.  A
+    board that orders ties otherwise never reads them, so there the key is refused.  Errors
+    are at the card file's own line (a ``mod`` is told only of what its own files can say).
+    """
+    f = root.mapping(_CARD_KEYS, "a character file")
+    field = f.get("tie_breakers")
+    patterns = _patterns(board_fields)
+    listed = f"[{', '.join(map(str, next(iter(patterns.values()), range(1, board.players[1] + 1))))}]"
+    example = f"tie_breakers: {listed}"
+    if field is None:
+        rank = _rank(f["rank"])
+        if board.tie_break != "tie_breakers" or rank in board.tie_breakers:
+            return None
+        name = f["name"].as_str("name")
+        table = "" if mod else f", or a '{rank:g}: <pattern>' entry under tie_breakers.ranks in {board.path}"
+        raise f["rank"].error(
+            f"{name} has rank {rank:g}, and {board.title} orders equal ranks on the island by the tie-breaker "
+            f"numbers printed on each card, but no numbers are given for rank {rank:g}",
+            f"a tie_breakers key in this file: the card's number for each seat colour, such as '{example}', "
+            f"or one of the board's patterns ({', '.join(patterns)}), such as 'tie_breakers: "
+            f"{next(iter(patterns), 'P1')}'{table} (see docs/modding.md)")
+    if board.tie_break != "tie_breakers":
+        raise field.error(f"{board.title} orders equal ranks by reputation, so tie_breakers would never be read",
+                          "no tie_breakers key: only an edition whose board says 'island_ties: tie_breakers' "
+                          "(such as classic, the 2012 game) reads it")
+    if isinstance(field.value, str):
+        if field.value not in patterns:
+            raise field.error(f"unknown tie-breaker pattern {field.value!r}{did_you_mean(field.value, patterns)}",
+                              f"one of {', '.join(patterns)}, or a list of numbers such as {listed}")
+        return patterns[field.value]
+    if field.node.kind != "sequence":
+        raise field.error("tie_breakers must be a list of numbers or a pattern's name",
+                          f"a number per seat colour, such as '{example}'")
+    numbers = tuple(v.as_int("a tie-breaker", 0, MAX_NUMBER) for v in field.as_list())
+    most = board.players[1]
+    if len(numbers) < most:
+        raise field.error(f"tie_breakers has {len(numbers)} numbers, but {board.title} seats up to {most} players",
+                          f"at least {most} numbers, one per seat colour")
+    seated = numbers[:most]
+    twice = next((n for n in seated if seated.count(n) > 1), None)
+    if twice is not None:
+        raise field.error(f"tie_breakers gives {twice} to two seat colours, so it could not order their equal ranks",
+                          f"{most} different numbers, one per seat colour")
+    return numbers
+
+
+def _patterns(board_fields: dict[str, Field]) -> dict[str, tuple[int, ...]]:
+    """The board's named tie-breaker patterns (checked by ``_tie_breakers``); none without a table."""
+    if "tie_breakers" not in board_fields:
+        return {}
+    table = board_fields["tie_breakers"].mapping({"patterns": True, "ranks": True, "note": False}, "tie_breakers")
+    return {name: tuple(v.as_int("a tie-breaker", 0, MAX_NUMBER) for v in row.as_list())
+            for name, row in table["patterns"].items()}
 
 
 def _reputation(f: dict[str, Field], players: tuple[int, int],
@@ -804,11 +880,16 @@ def _loot(root: Field, doc: Document, vocab: checker.Vocabulary) -> LootSpec:
 
 
 def _check_extra_counts(characters: list[CharacterSpec], loot: list[LootSpec],
-                        alternatives: Mapping[str, tuple[LootSpec, ...]], solo: Mapping[str, LootSpec]) -> None:
+                        alternatives: Mapping[str, tuple[LootSpec, ...]], solo: Mapping[str, LootSpec],
+                        mods: set[str]) -> None:
     """``count N extra K`` only adds to set scoring of K: refused where no game of these rules scores K in sets.
 
     A kind counts as scored when a character scores it, or when every side of its tile a
-    game may use (the chosen side, each uncharted alternative, the solo side) does.
+    game may use (the chosen side, each uncharted alternative, the solo side) does.  A
+    bundled card (a file not in ``mods``) left inert by a mod's tiles alone is an
+    ``InertCardWarning`` naming both, not an error: the modder did not write that card, and
+    their mod still loads.  Their own cards, and bundled cards the bundled tiles leave inert,
+    are refused.
     """
     by_characters = kinds_scored_in_sets(a for c in characters for a in c.abilities)
     sides: dict[str, list[LootSpec]] = {}
@@ -820,13 +901,29 @@ def _check_extra_counts(characters: list[CharacterSpec], loot: list[LootSpec],
             if a.kind in by_characters:
                 continue
             unscored = [sp for sp in sides.get(a.kind, []) if a.kind not in kinds_scored_in_sets(sp.abilities)]
-            if unscored or a.kind not in sides:
-                where = (f"the {unscored[0].side} {a.kind} tile ({unscored[0].path}) scores no {a.kind} in sets"
-                         if unscored else f"no ability scores {a.kind} in sets")
-                raise CardError(f'"count {a.n} extra {a.kind}" adds to set scoring of {a.kind}, but {where}: it '
-                                "would do nothing", path=spec.path, line=a.line,
-                                column=a.column, source_line=_source_line(spec.path, a.line),
-                                expected=f'a kind scored "in sets" (gain doubloons for your {a.kind} in sets)')
+            if not unscored and a.kind in sides:
+                continue
+            source = _source_line(spec.path, a.line)
+            if unscored and spec.path not in mods and all(sp.path in mods for sp in unscored):
+                tile = unscored[0]
+                warnings.warn(InertCardWarning(str(CardError(
+                    f'warning: "count {a.n} extra {a.kind}" of the bundled {_label(spec)} does nothing with this '
+                    f"mod: the mod's {tile.side} {a.kind} tile ({tile.path}) scores no {a.kind} in sets",
+                    path=spec.path, line=a.line, column=a.column, source_line=source,
+                    expected=f'a {a.kind} tile that scores "in sets" (gain doubloons for your {a.kind} in sets), '
+                    f"for the {_label(spec)}'s extra {a.kind} to count"))), stacklevel=3)
+                continue
+            where = (f"the {unscored[0].side} {a.kind} tile ({unscored[0].path}) scores no {a.kind} in sets"
+                     if unscored else f"no ability scores {a.kind} in sets")
+            raise CardError(f'"count {a.n} extra {a.kind}" adds to set scoring of {a.kind}, but {where}: it '
+                            "would do nothing", path=spec.path, line=a.line,
+                            column=a.column, source_line=source,
+                            expected=f'a kind scored "in sets" (gain doubloons for your {a.kind} in sets)')
+
+
+def _label(spec: CharacterSpec | LootSpec) -> str:
+    """A card as a sentence names it: "Explorer", or "calm map tile"."""
+    return spec.name if isinstance(spec, CharacterSpec) else f"{spec.side} {spec.kind} tile"
 
 
 def _source_line(path: str, line: int) -> str:

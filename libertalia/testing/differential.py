@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 
 from ..engine.specs import Rules
-from ..errors import UnverifiedLootWarning
+from ..errors import RulesWarning
 from ..game import Game
 from ..state import Decision
 from .focus import FocusedPosition
@@ -63,7 +63,7 @@ def load_wordings(base: Rules, files: Sequence[tuple[str, str]]) -> list[Rules]:
             args = dict(base.load_args)
             args["extra_cards"] = [*args.get("extra_cards", ()), folder]
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UnverifiedLootWarning)
+                warnings.simplefilter("ignore", RulesWarning)
                 out.append(load_rules(**args))
     return out
 

@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from ..engine.specs import Rules
-from ..errors import LibertaliaError, UnverifiedLootWarning
+from ..errors import LibertaliaError, RulesWarning
 from ..loading import cache
 from ..loading.canonical import rewrite_text_block, text_span
 from ..loading.examplefile import Example, example_files, read_examples
@@ -125,24 +125,29 @@ def mutate(paths: Iterable[str | Path], edition: str | None = None, *, operators
     Nothing is written to the user's cache (``cache.writes_held``).
     """
     done = []
-    for path in example_files(paths):
-        result = mutate_file(path, edition, operators=operators)
+    files = example_files(paths)
+    for path in files:
+        result = mutate_file(path, edition, operators=operators, siblings=files)
         if progress is not None:
             progress(result)
         done.append(result)
     return MutationReport(tuple(done))
 
 
-def mutate_file(path: str | Path, edition: str | None = None, *,
-                operators: Sequence[str] = OPERATORS) -> CardMutation:
-    """Mutation-test one card or loot file (see the module's docstring); a DataError if it does not load."""
+def mutate_file(path: str | Path, edition: str | None = None, *, operators: Sequence[str] = OPERATORS,
+                siblings: Sequence[str | Path] = ()) -> CardMutation:
+    """Mutation-test one card or loot file (see the module's docstring); a DataError if it does not load.
+
+    ``siblings`` are the other files given with it: those of its edition load beside it, as
+    ``cards test`` loads them, so its text and examples may name their cards.
+    """
     path = Path(path)
     with cache.writes_held(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnverifiedLootWarning)
+        warnings.simplefilter("ignore", RulesWarning)
         doc = read(path)
         root = dict(doc.root.items())
         examples, loot = read_examples(path)
-        own_edition, extra = placement(path, edition)
+        own_edition, extra = placement(path, edition, siblings)
         original = _abilities(load_rules(own_edition, loot=dict(loot) or None, extra_cards=extra), root, loot)
         text_field = root["text"]
         text = text_field.as_str("text")

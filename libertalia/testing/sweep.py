@@ -55,7 +55,7 @@ import attrs
 
 from ..agents import RandomAgent
 from ..engine.specs import Rules
-from ..errors import LibertaliaError, StepBudgetExceeded, UnverifiedLootWarning
+from ..errors import LibertaliaError, RulesWarning, StepBudgetExceeded
 from ..game import Game, Observation, new_game
 from ..state import Decision
 from .focus import FocusedPosition, acted, focused_position
@@ -354,7 +354,7 @@ def _worker_rules(args_json: str) -> Rules:
         rules = _WORKER_RULES.get(args_json)
         if rules is None:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UnverifiedLootWarning)  # the caller shows them once
+                warnings.simplefilter("ignore", RulesWarning)  # the caller shows them once
                 rules = _WORKER_RULES[args_json] = load_rules(**json.loads(args_json))
         return rules
 

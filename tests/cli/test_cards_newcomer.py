@@ -109,8 +109,10 @@ def test_check_of_a_copy_of_the_card_folders_infers_each_edition(tmp_path: Path)
 
 def test_check_of_a_mod_follows_edition_in_any_case(tmp_path: Path) -> None:
     """A mod outside the bundled folders is checked against ``--edition``, spelt in any case."""
-    card(tmp_path, "spy.yaml", "Spy Master", 31, "sun: gain 1 doubloon for each officer you hold.")
+    path = card(tmp_path, "spy.yaml", "Spy Master", 31, "sun: gain 1 doubloon for each officer you hold.")
     assert run("cards", "check", str(tmp_path))[0] == 1  # galecrest has no officer
+    # rank 31 is new to the 2012 board: the card gives its own tie-breakers (docs/modding.md)
+    path.write_text(path.read_text(encoding="utf-8") + "tie_breakers: P1\n", encoding="utf-8")
     code, out = run("cards", "check", "--edition", "Classic", str(tmp_path))
     assert code == 0, out
 

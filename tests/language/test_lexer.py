@@ -67,7 +67,7 @@ def test_strict_uncached_build_and_the_cache_agree(tmp_path, monkeypatch) -> Non
     fresh = build_parser(cached=False).parse(text)
     monkeypatch.setenv("LIBERTALIA_CACHE_DIR", str(tmp_path))
     build_parser(cached=True)  # writes the cache
-    assert list((tmp_path / "entries").glob("parser-*"))
+    assert list((tmp_path / "libertalia-cache").glob("parser-*"))
     assert build_parser(cached=True).parse(text) == fresh  # read back from it
 
 

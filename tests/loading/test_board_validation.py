@@ -180,13 +180,15 @@ def test_tie_breaker_rows_shorter_than_the_most_players(tmp_path: Path) -> None:
 
 
 def test_every_character_rank_needs_a_tie_breaker_pattern(tmp_path: Path) -> None:
-    """A rank-41 mod card on the 2012 board (tie-breakers up to 30) fails at load, not with a KeyError mid-game."""
+    """A rank-41 mod card on the 2012 board (tie-breakers up to 30) fails at load, at the mod's own rank line
+    (issue 34: a modder cannot edit the bundled board), saying how the card gives its own numbers."""
     mod = tmp_path / "mod"
     mod.mkdir()
     queen = "name: Pirate Queen\nrank: 41\ntext: |\n  sun: gain 1 doubloon.\n"
     (mod / "queen.yaml").write_text(queen, encoding="utf-8")
-    with pytest.raises(lt.DataError, match="Pirate Queen .* has rank 41, which has no tie-breaker pattern") as info:
+    with pytest.raises(lt.DataError, match="Pirate Queen has rank 41, .* no numbers are given for rank 41") as info:
         lt.load_rules("classic", extra_cards=[mod])
-    assert info.value.path == str(_paths.boards_dir() / "classic.yaml")
-    assert info.value.source_line.strip() == "1: P1"
-    assert "'41: <pattern>'" in info.value.expected
+    assert (info.value.path, info.value.line, info.value.column) == (str(mod / "queen.yaml"), 2, 7)
+    assert info.value.source_line == "rank: 41"
+    assert "a tie_breakers key in this file" in info.value.expected
+    assert "boards" not in str(info.value)  # nothing the modder cannot edit

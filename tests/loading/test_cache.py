@@ -17,6 +17,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +31,10 @@ from libertalia.language import lalr, parser
 from libertalia.loading import cache, yamlcompose, yamlfile
 from libertalia.loading.codec import Codec
 from libertalia.syntax import ast
+
+# Most tests here damage or forge entries: the CacheWarning each one set aside gives is expected
+# (tests/loading/test_cache_folder.py asserts the warnings themselves).
+pytestmark = pytest.mark.filterwarnings("ignore::libertalia.errors.CacheWarning")
 
 _REPO = Path(__file__).resolve().parents[2]
 _PLAIN = Codec(())
@@ -65,8 +70,8 @@ def _from_cache_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _entries(folder: Path) -> list[Path]:
-    entries = folder / "entries"
-    return sorted(p for p in entries.iterdir() if not p.name.startswith(".")) if entries.exists() else []
+    entries = folder / cache.FOLDER
+    return sorted(p for p in entries.iterdir() if cache._ENTRY_NAME.fullmatch(p.name)) if entries.exists() else []
 
 
 def _shape(value: Any) -> Any:
@@ -192,6 +197,26 @@ def test_errors_are_the_same_from_a_warm_cache(cache_dir: Path, tmp_path: Path,
     assert "Wind Nimph" in messages[0][0] and messages[0][1] == 4
 
 
+@pytest.mark.filterwarnings("error::libertalia.errors.CacheWarning")
+def test_a_sound_entry_for_a_text_the_load_refuses_stays_and_warns_of_nothing(
+        cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modder's unknown card name fails the check of a sound stored tree: the text is at fault, not the
+    entry, so nothing is set aside (no warning, no file moved) and the entry serves the next load."""
+    text = "sun: discard a Sea Wrraith in your ship."
+    mod = _mod(tmp_path, f"name: Pirate\nrank: 41\ntext: |\n  {text}\n")
+    parser.parse(text, line=3, column=2, indent=2)  # stored, as `cards check` stores what it parsed
+    parser.save_parsed()
+    stored = set(_entries(cache_dir))
+    for _ in range(3):
+        _forget_parses(monkeypatch)
+        with pytest.raises(lt.CardError, match="Sea Wrraith"):
+            lt.load_rules("galecrest", extra_cards=[mod])
+    assert not (cache_dir / cache.FOLDER / cache.ASIDE).exists() and stored <= set(_entries(cache_dir))
+    _forget_parses(monkeypatch)
+    with _from_cache_only(monkeypatch):
+        parser.parse(text, line=3, column=2, indent=2)  # still served by the stored entry
+
+
 def test_a_file_that_does_not_read_is_never_stored(cache_dir: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Bad YAML or bad card text is reported from a real reading every time, at its exact place."""
@@ -233,7 +258,7 @@ def test_a_read_only_cache_folder_is_read_but_not_written(cache_dir: Path, tmp_p
     for path in _entries(cache_dir):
         if path not in before:
             path.unlink()
-    os.chmod(cache_dir / "entries", 0o555)
+    os.chmod(cache_dir / cache.FOLDER, 0o555)
     try:
         monkeypatch.setattr(cache, "_create", read_only)
         _forget_parses(monkeypatch)
@@ -242,7 +267,7 @@ def test_a_read_only_cache_folder_is_read_but_not_written(cache_dir: Path, tmp_p
         _forget_parses(monkeypatch)
         assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected_mod  # the rest is read
     finally:
-        os.chmod(cache_dir / "entries", 0o755)
+        os.chmod(cache_dir / cache.FOLDER, 0o700)
     assert {p: p.read_bytes() for p in _entries(cache_dir)} == before
 
 
@@ -251,7 +276,7 @@ def test_damage_is_detected_before_decoding(cache_dir: Path, damage: str) -> Non
     """A changed byte anywhere, a cut, or an entry filed under another key reads as no entry at all."""
     value = {"name": "Pirate", "text": "sun: gain 2 doubloons. " * 20}
     assert cache.save("test", b"key", value, _PLAIN) and cache.save("test", b"other key", {"name": "Cook"}, _PLAIN)
-    path = cache_dir / "entries" / cache._entry("test", b"key")[0]
+    path = cache_dir / cache.FOLDER / cache._entry("test", b"key")[0]
     data = path.read_bytes()
     middle = len(data) - 200  # inside the stored text
     if damage == "flip":
@@ -259,7 +284,7 @@ def test_damage_is_detected_before_decoding(cache_dir: Path, damage: str) -> Non
     elif damage == "truncate":
         path.write_bytes(data[:-1])
     else:
-        path.write_bytes((cache_dir / "entries" / cache._entry("test", b"other key")[0]).read_bytes())
+        path.write_bytes((cache_dir / cache.FOLDER / cache._entry("test", b"other key")[0]).read_bytes())
     assert cache.load("test", b"key", _PLAIN) is None
     assert cache.load("test", b"other key", _PLAIN) == {"name": "Cook"}
 
@@ -268,7 +293,7 @@ def test_prune_keeps_the_newest_entries(cache_dir: Path) -> None:
     """Past the limit, the oldest-written entries go, down to three quarters of the limit."""
     for i in range(12):
         assert cache.save("test", f"key {i}".encode(), i, _PLAIN)
-        path = cache_dir / "entries" / cache._entry("test", f"key {i}".encode())[0]
+        path = cache_dir / cache.FOLDER / cache._entry("test", f"key {i}".encode())[0]
         os.utime(path, (1_000_000 + i, 1_000_000 + i))
     cache.prune(limit=8)
     assert [cache.load("test", f"key {i}".encode(), _PLAIN) for i in range(12)] == [None] * 6 + list(range(6, 12))
@@ -332,13 +357,16 @@ _CHILD_SECONDS = 120  # far above any loaded run of a warm load (a second or two
 _CHILD_MEMORY = 1 << 30
 
 
-def _forge(path: Path, body: bytes) -> None:
-    """What anyone who can write an entry can do: any body, under the entry's own key, with a matching checksum."""
-    path.write_bytes(path.read_bytes()[:len(cache.FORMAT) + 32] + hashlib.sha256(body).digest() + body)
+def _forge(path: Path, payload: bytes) -> None:
+    """What anyone who can write an entry can do: any payload, under the entry's own key (twice), checksum and all."""
+    head = path.read_bytes()[:len(cache.FORMAT) + 32]
+    body = head[len(cache.FORMAT):] + payload
+    path.write_bytes(head + hashlib.sha256(body).digest() + body)
 
 
-def _body(path: Path) -> bytes:
-    return path.read_bytes()[_HEADER:]
+def _payload(path: Path) -> bytes:
+    """An entry's value as stored, without the key that heads its body."""
+    return path.read_bytes()[_HEADER + 32:]
 
 
 def _new_entries(cache_dir: Path, monkeypatch: pytest.MonkeyPatch, *mods: Path) -> set[Path]:
@@ -412,7 +440,7 @@ def test_a_swapped_entry_of_another_user_is_not_trusted(cache_dir: Path, tmp_pat
     mod, pirate_tree, corsair_tree = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
     _forget_parses(monkeypatch)
     expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
-    _forge(pirate_tree, _body(corsair_tree))
+    _forge(pirate_tree, _payload(corsair_tree))
     nobody = pwd.getpwnam("nobody")
     os.chown(pirate_tree, nobody.pw_uid, nobody.pw_gid)
     _forget_parses(monkeypatch)
@@ -431,7 +459,7 @@ def test_an_entry_that_fails_the_checker_is_dropped_and_parsed_again(cache_dir: 
     parser.parse("sun: discard a Wind Nimph in your ship.", line=3, column=2, indent=2)
     parser.save_parsed()
     [refused] = set(_entries(cache_dir)) - before
-    _forge(pirate_tree, _body(refused))
+    _forge(pirate_tree, _payload(refused))
     _forget_parses(monkeypatch)
     assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
     _forget_parses(monkeypatch)
@@ -476,42 +504,51 @@ def test_entries_that_are_not_small_regular_files_are_not_read(cache_dir: Path, 
                for p in _entries(cache_dir))  # each was replaced by a real entry
 
 
-def test_a_world_writable_folder_is_replaced(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Finding 1: a folder and files anyone may write (as umask 000 made them) are not trusted, but replaced."""
+def test_a_world_writable_folder_is_set_aside(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 1: a cache folder and files anyone may write (as umask 000 made them) are not trusted: set aside."""
     mod, pirate_tree, corsair_tree = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
     _forget_parses(monkeypatch)
     expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
-    _forge(pirate_tree, _body(corsair_tree))  # as another user could have, in place
+    _forge(pirate_tree, _payload(corsair_tree))  # as another user could have, in place
     for path in [cache_dir, *cache_dir.rglob("*")]:
         path.chmod(0o777 if path.is_dir() else 0o666)
+    before = {p.relative_to(cache_dir / cache.FOLDER): p.read_bytes() for p in (cache_dir / cache.FOLDER).rglob("*")
+              if p.is_file()}
     monkeypatch.setattr(cache, "_opened", None)  # a new process
     _forget_parses(monkeypatch)
-    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
-    assert stat.S_IMODE((cache_dir / "entries").stat().st_mode) == 0o700
-    assert not stat.S_IMODE(cache_dir.stat().st_mode) & 0o022
+    with pytest.warns(lt.CacheWarning, match="others may write it"):
+        assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    assert stat.S_IMODE((cache_dir / cache.FOLDER).stat().st_mode) == 0o700
+    assert stat.S_IMODE(cache_dir.stat().st_mode) == 0o777  # the folder the user chose is the user's: unchanged
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in _entries(cache_dir))
+    [aside] = cache_dir.glob(f"{cache.FOLDER}.set-aside-*")
+    assert {p.relative_to(aside): p.read_bytes() for p in aside.rglob("*") if p.is_file()} == before
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="making a folder of another user's needs root")
-@pytest.mark.parametrize("owned", ["the cache folder", "its entries folder"])
+@pytest.mark.parametrize("owned", ["the chosen folder", "the cache's folder"])
 def test_a_folder_of_another_user_is_not_used(cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               owned: str) -> None:
-    """Finding 1: entries in a folder of another account's are not read (a cache folder not ours is left alone)."""
+    """Finding 1: entries in a folder of another account's are not read (and nothing of theirs is changed)."""
     mod, pirate_tree, corsair_tree = _pirate_and_corsair(cache_dir, tmp_path, monkeypatch)
     _forget_parses(monkeypatch)
     expected = _summary(lt.load_rules("galecrest", extra_cards=[mod]))
-    _forge(pirate_tree, _body(corsair_tree))
+    _forge(pirate_tree, _payload(corsair_tree))
     nobody = pwd.getpwnam("nobody")
-    for path in [cache_dir, *cache_dir.rglob("*")] if owned == "the cache folder" else [cache_dir / "entries"]:
+    theirs = cache_dir if owned == "the chosen folder" else cache_dir / cache.FOLDER
+    for path in [theirs, *theirs.rglob("*")]:
         os.chown(path, nobody.pw_uid, nobody.pw_gid)
-    before = {p: p.read_bytes() for p in cache_dir.rglob("*") if p.is_file()}
+    before = {p.relative_to(theirs): p.read_bytes() for p in theirs.rglob("*") if p.is_file()}
     monkeypatch.setattr(cache, "_opened", None)  # a new process
     _forget_parses(monkeypatch)
-    assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
-    if owned == "the cache folder":
-        assert {p: p.read_bytes() for p in cache_dir.rglob("*") if p.is_file()} == before
-    else:
-        assert (cache_dir / "entries").stat().st_uid == os.geteuid()
+    with warnings.catch_warnings(record=True):
+        assert _summary(lt.load_rules("galecrest", extra_cards=[mod])) == expected
+    if owned == "the chosen folder":
+        assert {p.relative_to(theirs): p.read_bytes() for p in theirs.rglob("*") if p.is_file()} == before
+    else:  # set aside beside a new folder of the user's
+        [aside] = cache_dir.glob(f"{cache.FOLDER}.set-aside-*")
+        assert {p.relative_to(aside): p.read_bytes() for p in aside.rglob("*") if p.is_file()} == before
+        assert (cache_dir / cache.FOLDER).stat().st_uid == os.geteuid()
 
 
 def test_folders_and_files_are_private_whatever_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

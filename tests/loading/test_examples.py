@@ -247,7 +247,9 @@ def test_cli_runs_examples_and_summarises(tmp_path: Path) -> None:
     code, out = run_cli("cards", "test", str(tmp_path))
     assert code == 0, out
     assert "1 example passed, 0 failed" in out
-    card(tmp_path, CARD.replace("DOUBLOONS", "5"), "bad.yaml")
+    # The folder loads together, as `cards check` checks it: the second card has a name of its own.
+    king = CARD.replace("Pirate Queen", "Pirate King").replace("rank: 41", "rank: 43")
+    card(tmp_path, king.replace("DOUBLOONS", "5"), "bad.yaml")
     card(tmp_path, "name: Plain\nrank: 42\ntext: |\n  sun: gain 1 doubloon.\n", "plain.yaml")
     code, out = run_cli("cards", "test", str(tmp_path))
     assert code == 1

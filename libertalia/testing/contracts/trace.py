@@ -133,12 +133,12 @@ class Tracer:
         self.counts[type(step).__name__] += 1
         if problems:
             self._violate(step, pc, problems, w, f)
-        if outcome != "suspended":
-            self._options(step, pc, nxt, bool(seen.changed), w, f)
-        else:
+        if outcome == "suspended" or f.pos:  # it stopped for an answer, or used one (given live or on resuming)
             arm = self._arms.get((_depth(w, f), f.source, f.index, f.seat, f.this))
             if arm is not None and arm.start <= pc < arm.end:
                 arm.asked = True
+        if outcome != "suspended":
+            self._options(step, pc, nxt, bool(seen.changed), w, f)
 
     def _violate(self, step: Any, pc: int, problems: list[str], w: Work, f: Frame) -> None:
         self.broken += 1

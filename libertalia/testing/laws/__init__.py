@@ -29,7 +29,7 @@ from .catalogue import CATALOGUE
 from .family import VARIANTS, WORDS, Family
 
 __all__ = ["CATALOGUE", "VARIANTS", "WORDS", "Family", "FamilyResult", "LawReport", "TreesAlike",
-           "check_family", "check_laws", "wordings_of"]
+           "check_family", "check_laws", "vary", "wordings_of"]
 
 CARD = "Lawful Rover"
 """The name every wording of a character family is loaded under."""
@@ -75,7 +75,12 @@ def position_of(family: Family, rules: Rules, index: int, rng: random.Random) ->
     players = family.players[index % len(family.players)] if family.players else None
     feature = Feature(family.tile or card_of(family), family.timing)
     position = focused_position(rules, players, [feature], rng=rng, phase=family.timing)
-    for variant in family.variants[index % len(family.variants)].split("+"):
+    return vary(rules, position, family.variants[index % len(family.variants)], rng)
+
+
+def vary(rules: Rules, position: FocusedPosition, variants: str, rng: random.Random) -> FocusedPosition:
+    """``position`` changed by each of ``variants`` (``family.VARIANTS`` joined by ``+``; ``""``: as drawn)."""
+    for variant in variants.split("+"):
         if variant == "twins":
             position = _twins(position)
         elif variant == "quiet":
