@@ -44,31 +44,38 @@ def _entry(line: str) -> tuple[Path, str]:
 
 
 def test_every_slow_entry_names_a_test_that_exists() -> None:
-    """Quick-run rule: each line of tests/slow_tests.txt names a test module and a test it defines."""
+    """Quick-run rule: each line of tests/slow_tests.txt names a test module and (unless bare) a test in it."""
     for line in sorted(slow_tests.load()):
         module, test = _entry(line)
         assert module.is_file() and module.name.startswith("test_"), f"{line}: no such test module"
         tests = _tests_in(module)
-        assert test in tests or f"{test.split('::')[0]}::*" in tests, f"{line}: {module.name} defines no {test}"
+        found = not test or test in tests or f"{test.split('::')[0]}::*" in tests
+        assert found, f"{line}: {module.name} defines no {test}"
 
 
 def test_every_test_module_keeps_a_quick_test() -> None:
-    """Quick-run rule: the slow list never takes a whole test module; each keeps a test -m "not slow" runs."""
-    whole = {_entry(line) for line in slow_tests.load() if "[" not in line}  # one parametrization leaves others
+    """Quick-run rule: a module is listed whole only by naming it alone (a few); each other keeps a quick test."""
+    listed = slow_tests.load()
+    whole_modules = {line for line in listed if "::" not in line}
+    assert len(whole_modules) <= slow_tests.WHOLE_MODULES, sorted(whole_modules)
+    whole = {_entry(line) for line in listed if "[" not in line}  # one parametrization leaves others
     for module in TEST_MODULES:
         tests = _tests_in(module)
         assert tests, f"{module}: no test found"
+        if module.relative_to(slow_tests.TESTS.parent).as_posix() in whole_modules:
+            continue
         quick = {t for t in tests if (module, t) not in whole}
-        assert quick, f"{module.relative_to(slow_tests.TESTS.parent)}: every test is listed slow"
+        assert quick, f"{module.relative_to(slow_tests.TESTS.parent)}: every test is listed slow, each by name"
 
 
 def test_a_listed_function_marks_each_of_its_parametrizations() -> None:
-    """Quick-run rule: ``path::name`` lists every parametrization of name; ``path::name[id]`` only that one."""
-    listed = frozenset({"tests/test_a.py::test_f", "tests/test_a.py::test_g[2]"})
+    """Quick-run rule: ``path::name`` lists each parametrization of name, ``path::name[id]`` one, ``path`` all."""
+    listed = frozenset({"tests/test_a.py::test_f", "tests/test_a.py::test_g[2]", "tests/test_b.py"})
     assert slow_tests.is_listed("tests/test_a.py::test_f[1-x]", listed)
     assert slow_tests.is_listed("tests/test_a.py::test_g[2]", listed)
     assert not slow_tests.is_listed("tests/test_a.py::test_g[3]", listed)
     assert not slow_tests.is_listed("tests/test_a.py::test_ff", listed)
+    assert slow_tests.is_listed("tests/test_b.py::TestX::test_h[1]", listed)
     here = Path(__file__)
     assert slow_tests.node_id(here, "x/y/test_hygiene.py::test_x[1]") == "tests/test_hygiene.py::test_x[1]"
 
