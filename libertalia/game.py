@@ -382,21 +382,23 @@ class Game(_PublicReading):
         if _args.whole(width, "render", "width") < 1:
             raise ArgumentError(f"render: width is a number of characters, 1 or more, not {width}")
         out = io.StringIO()
-        Console(file=out, width=width, color_system=None, force_terminal=False, highlight=False,
-                emoji=False, soft_wrap=True).print(table_view(self, seat))
+        # force_jupyter=False: inside a Jupyter kernel rich would otherwise send the table to the
+        # notebook as a side effect and leave ``out`` empty (so ``str(game)`` would be "").
+        Console(file=out, width=width, color_system=None, force_terminal=False, force_jupyter=False,
+                force_interactive=False, highlight=False, emoji=False, soft_wrap=True).print(table_view(self, seat))
         return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
 
     def __str__(self) -> str:
         return self.render()
 
     def _repr_html_(self) -> str:
-        """The table in a notebook: the repr, the picture (``svg``), and ``render()`` in ``<pre>`` blocks.
+        """The game in a notebook: its repr as a heading, then the picture (``svg``), once.
 
-        Notebooks prefer HTML to SVG, so the picture is here as well as in ``_repr_svg_``."""
+        The only ``_repr_*_`` a game has, so a notebook shows one table and computes it once;
+        ``print(game)`` gives the text table (``render``)."""
         import html
 
-        return (f"<pre>{html.escape(repr(self))}</pre>\n<div>{self.svg()}</div>\n"
-                f"<pre>{html.escape(self.render())}</pre>")
+        return f"<pre>{html.escape(repr(self))}</pre>\n<div>{self.svg()}</div>"
 
     def svg(self, seat: int | None = None) -> str:
         """The table as an SVG picture (``libertalia.pictures``): the whole table, every hand and
@@ -427,9 +429,6 @@ class Game(_PublicReading):
         if before is None or not s.journal.startswith(before):
             return ()
         return _events(self.rules, s.journal, s.players, start=len(before))
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
 
     @property
     def state(self) -> GameState:

@@ -20,11 +20,20 @@ Why the game is modelled as it is:
   answered), never *what*.  OpenSpiel's simultaneous-move dynamics would fit the picks alone but
   not the many ordinary turn-based questions (loot, abilities) in between, and its sequential
   algorithms (MCTS, ISMCTS, CFR on small trees) take this form directly.
-- **Chance is one explicit chance node, at the start.**  The engine draws every random number
-  from the game's seed (``libertalia.engine.rng``), so choosing the seed is the only chance
-  event: the first node chooses uniformly among ``deals`` seeds (``first_seed`` ..
-  ``first_seed + deals - 1``), each with probability ``1 / deals``, and the game is
-  deterministic from then on.  The outcome is never shown to a seat: information states hold
+- **Chance chooses the seed, digit by digit, at the start.**  The engine draws every random
+  number from the game's seed (``libertalia.engine.rng``), so choosing the seed is the only
+  chance event: uniformly among ``deals`` seeds (``first_seed`` .. ``first_seed + deals - 1``),
+  and the game is deterministic from then on.  The choice is a short chain of explicit chance
+  nodes, one base-256 digit of the deal's number each (``spiel_checks.deal_outcomes``): the
+  default 65,536 deals are two nodes of 256 outcomes, where one node once listed all 65,536
+  at every root (28% of a random play-out), and 256 deals or fewer are one node, outcome ``i``
+  dealing seed ``first_seed + i``.  The chain keeps the game ``EXPLICIT_STOCHASTIC``: every
+  node lists its whole distribution, so no algorithm is ruled out (exact expectations, best
+  responses and CFR see every deal, weighted right).  OpenSpiel's ``SAMPLED_STOCHASTIC`` mode
+  was the other way: it needs the game to keep its generator's state (``Game::GetRNGState``)
+  for ``SerializeGameAndState``, which a game written in Python cannot provide (OpenSpiel's
+  ``PyGame`` does not forward it), so ``random_sim_test`` with serialisation fails on it; and
+  it would hide the distribution from exact algorithms.  The outcome is never shown to a seat: information states hold
   only what ``Game.observation`` lets the seat see (its own hand, the table), so neither the
   seed nor the cards and tokens it holds back (other hands, future deals and bag draws) leak.
 - **Actions are the PettingZoo environment's.**  Action ``i`` answers the key
@@ -41,8 +50,8 @@ Why the game is modelled as it is:
   count of each action the seat took, and the count of questions of each kind each seat
   answered: a fixed-size summary, not a perfect-recall encoding.
   The observation string is the table alone, as plain lines (``table_text``); the tensors do
-  not encode uncharted loot sides (``libertalia.env``'s vector has no place for them), the
-  strings do.
+  not encode uncharted loot sides (they are ``libertalia.env``'s default vector, which leaves
+  them out), the strings do.
 - **Resampling** (``resample_from_infostate``, for information-set MCTS) draws what a seat
   cannot see again through ``Observation.sample_game``, keeping its information state.
 - **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
@@ -68,7 +77,17 @@ from .errors import ArgumentError, IllegalChoice, RecordError
 from .events import Event
 from .game import Game, Observation, new_game
 from .loading.rules import load_rules
-from .spiel_checks import DEFAULTS, SHORT_NAME, action_id, check_params, read_state
+from .spiel_checks import (
+    DEAL_BASE,
+    DEFAULTS,
+    SHORT_NAME,
+    action_id,
+    check_params,
+    deal_block,
+    deal_digits,
+    deal_outcomes,
+    read_state,
+)
 from .state import PlayerState
 
 __all__ = ["DEFAULTS", "SHORT_NAME", "Config", "LibertaliaGame", "LibertaliaState", "Observer", "config", "table_text"]
@@ -98,8 +117,8 @@ def _rules(edition: str, loot: str) -> Rules:
 
 
 def _max_length(rules: Rules, seats: int) -> int:
-    """A safe bound on a game's length: the chance node, then at most 40 answers per seat and day."""
-    return 1 + 40 * seats * sum(rules.board.voyage_days)
+    """A safe bound on a game's length: the chance nodes, then at most 40 answers per seat and day."""
+    return 3 + 40 * seats * sum(rules.board.voyage_days)
 
 
 class Config:
@@ -148,7 +167,7 @@ class LibertaliaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         _CONFIGS[tuple(sorted(params.items()))] = c
         info = pyspiel.GameInfo(
             num_distinct_actions=len(c.keys),
-            max_chance_outcomes=c.deals,
+            max_chance_outcomes=min(c.deals, DEAL_BASE),
             num_players=c.real,
             min_utility=0.0,
             max_utility=1.0,
@@ -177,7 +196,8 @@ class LibertaliaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         c = config(self)
         outcome, actions = read_state(text, c.first_seed, c.deals, c.index)
         state = self.new_initial_state()
-        state.apply_action(outcome)
+        for digit in deal_digits(outcome, c.deals):
+            state.apply_action(digit)
         for i, action in enumerate(actions):
             if state.is_terminal():
                 raise RecordError(f"the game ended with the answer before; {len(actions) - i} answers are left",
@@ -196,6 +216,8 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         super().__init__(game)
         self.config = config(game)
         self.game: Game | None = None
+        self.dealing = (0, self.config.deals, deal_block(self.config.deals))
+        """Before the deal: the deals still possible (low to high - 1) and how many each outcome stands for."""
         self.resampled = False
         """Whether ``game`` was drawn by ``resample_from_infostate`` (no replayable deal then)."""
         self.trail: tuple[tuple[int, int, int], ...] = ()
@@ -218,17 +240,25 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return sorted(index[option.key] for option in self.game.decision.options)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every seed of the game's ``deals``, equally likely."""
-        p = 1.0 / self.config.deals
-        return [(i, p) for i in range(self.config.deals)]
+        """The next digit of the deal: at most ``DEAL_BASE`` outcomes, each as likely as the deals it leaves."""
+        return deal_outcomes(*self.dealing)
+
+    def _digit(self, action: int) -> tuple[int, int, int]:
+        """The deals left after chance outcome ``action`` (low, high, block); ``ArgumentError`` for no outcome."""
+        low, high, block = self.dealing
+        digit = action_id(action, -(-(high - low) // block), "deals" if block == 1 else "groups of deals")
+        low += digit * block
+        return low, min(low + block, high), block // DEAL_BASE
 
     def _apply_action(self, action: int) -> None:
         """Deal (the chance node) or answer; an id out of range, or any after the end, raises ``ArgumentError``."""
         c = self.config
         if self.game is None:
-            action = action_id(action, c.deals, "deals")
+            self.dealing = low, high, block = self._digit(action)
+            if block:  # more digits to come
+                return
             # The event log costs little and lets ``resample_from_infostate`` hide what a seat could not follow.
-            self.game = new_game(c.rules, c.players, c.first_seed + action, log=True)
+            self.game = new_game(c.rules, c.players, c.first_seed + low, log=True)
             self.told = (_told(self.game.events),)
             return
         d = self.game.decision
@@ -241,7 +271,9 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"Deal:{self.config.first_seed + action_id(action, self.config.deals, 'deals')}"
+            low, high, _ = self._digit(action)
+            first = self.config.first_seed
+            return f"Deal:{first + low}" if high - low == 1 else f"Deals:{first + low}-{first + high - 1}"
         return self.config.keys[action_id(action, len(self.config.keys), "actions")]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LibertaliaState:

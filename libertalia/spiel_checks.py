@@ -13,8 +13,9 @@ The ranges (docs/bots.md):
   parameter in a C++ ``int``, and refuses anything larger with a bare cast error.  The seeds a
   game deals, ``first_seed`` to ``first_seed + deals - 1``, so lie below ``2**32``, well inside
   the engine's ``[0, 2**64)``; a larger seed is played with ``lt.new_game``.
-- ``deals`` is a whole number from 1 to ``MAX_DEALS``: ``chance_outcomes`` lists every outcome,
-  so a billion deals would ask for a list of a billion pairs at every chance node.
+- ``deals`` is a whole number from 1 to ``MAX_DEALS``: the deal is chosen by a chain of chance
+  nodes, one base-``DEAL_BASE`` digit each (``deal_outcomes``), and ``2**20`` deals keep that
+  chain at most three nodes long.
 - An action id is a whole number from 0 to the count of actions less one (the deals at the
   chance node, ``num_distinct_actions`` after it).  A negative id is never read from the end,
   as a Python list would read it.
@@ -40,7 +41,10 @@ FIRST_SEED_LIMIT: Final = 1 << 31
 """``first_seed`` is below this: OpenSpiel holds an integer game parameter in a C++ ``int``."""
 
 MAX_DEALS: Final = 1 << 20
-"""The most seeds the chance node chooses among (``chance_outcomes`` lists them all, each time it is asked)."""
+"""The most seeds the chance nodes choose among (three nodes of at most ``DEAL_BASE`` outcomes)."""
+
+DEAL_BASE: Final = 256
+"""The most outcomes one chance node lists: the deal is chosen digit by digit, in base 256."""
 
 
 def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,6 +73,39 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
                             f"(2**31 - 1, what an OpenSpiel game parameter holds), not {_number(first)}; "
                             "play a larger seed with lt.new_game")
     return merged
+
+
+def deal_block(deals: int) -> int:
+    """How many deals each outcome of the first chance node stands for: the largest power of
+    ``DEAL_BASE`` below ``deals`` (1 when one node lists every deal)."""
+    block = 1
+    while block * DEAL_BASE < deals:
+        block *= DEAL_BASE
+    return block
+
+
+def deal_outcomes(low: int, high: int, block: int) -> list[tuple[int, float]]:
+    """A chance node choosing among deals ``low`` to ``high - 1``: digit ``d`` narrows them to the
+    ``block`` deals from ``low + d * block`` (fewer in the last), with probability in proportion to
+    its deals, so that every deal at the end of the chain is equally likely (``1 / deals``)."""
+    size = high - low
+    full, rest = divmod(size, block)
+    out = [(digit, block / size) for digit in range(full)]
+    if rest:
+        out.append((full, rest / size))
+    return out
+
+
+def deal_digits(deal: int, deals: int) -> list[int]:
+    """The chance outcomes, node by node, that choose deal number ``deal`` of ``deals``."""
+    block, low, digits = deal_block(deals), 0, []
+    while True:
+        digit = (deal - low) // block
+        digits.append(digit)
+        low += digit * block
+        if block == 1:
+            return digits
+        block //= DEAL_BASE
 
 
 def action_id(action: object, count: int, what: str) -> int:

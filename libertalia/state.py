@@ -53,6 +53,23 @@ class Decision(_Value):
     def keys(self) -> tuple[str, ...]:
         return tuple([o.key for o in self.options])
 
+    def _repr_html_(self) -> str:
+        """The decision in a notebook: who answers what, and each option's key and label, numbered.
+
+        Short, where the repr is a wall of fields; every part is escaped, as names and labels come
+        from card files (mods)."""
+        from html import escape  # here: the state module stays the package's light bottom
+
+        source = f" ({escape(self.source)})" if self.source else ""
+        head = f"<p><b>seat {self.player}</b>: {escape(self.prompt)}{source} <code>{escape(self.kind)}</code></p>"
+        if not self.options:
+            return head
+        items = "".join(  # a label that starts with its key ("Cook (26)") shows the key once
+            f"<li><code>{escape(o.key)}</code>{escape(o.label[len(o.key):])}</li>" if o.label.startswith(o.key)
+            else f"<li><code>{escape(o.key)}</code> {escape(o.label)}</li>"
+            for o in self.options)
+        return f"{head}<ol>{items}</ol>"
+
 
 @attrs.frozen(slots=True)
 class Event:

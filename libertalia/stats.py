@@ -15,7 +15,7 @@ import threading
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,9 @@ import attrs
 from . import _lifeline, _paths, agents
 from ._version import library_version
 from .bots.registry import parse_bot
+from .earnings import BASE, FLOOR, OTHER, game_earnings, loot_last
 from .engine.specs import Rules
-from .errors import LibertaliaError, RulesWarning
+from .errors import RulesWarning
 from .files import clean_temporary, make_private_folder
 from .game import Game, new_game
 from .loading.rules import load_rules
@@ -70,7 +71,7 @@ class GameSummary:
 
 @attrs.frozen
 class GameFailure:
-    """A game that stopped with a library error (a card text that loops, say): reported, not counted."""
+    """A game that stopped with an error (a card text that loops; a bot's bug): reported, not counted."""
 
     seed: int
     bots: tuple[str, ...]
@@ -79,17 +80,24 @@ class GameFailure:
 
 
 def summarize(game: Game, seed: int, bots: tuple[str, ...]) -> GameSummary:
+    """The game's scores, each seat's plays and the doubloons each source really moved for it.
+
+    Doubloons come from ``earnings``, which applies them as the engine does: a loss by day or night
+    counts what the seat had left to lose (R2), and the anchor's changes are netted (R3).  An event
+    names the change its card asked for, so summing events would overstate losses.
+    """
+    events = game.events  # decoded from the game's packed log at each reading: read once
     played: list[list[str]] = [[] for _ in game.players]
-    doubloons: list[dict[str, int]] = [defaultdict(int) for _ in game.players]
-    for e in game.events:
-        if e.seat is None:
-            continue
-        if e.kind == "play" and e.source is not None:
+    for e in events:
+        if e.seat is not None and e.kind == "play" and e.source is not None:
             played[e.seat].append(e.source)
-        if e.amount and e.source is not None:
-            doubloons[e.seat][e.source] += e.amount
-    return GameSummary(seed, bots, game.final_scores(), game.winners(),
-                       tuple(tuple(p) for p in played), tuple(dict(d) for d in doubloons))
+    earned = game_earnings(events, len(game.players), loot_last(game.rules))
+    doubloons = tuple({source: n for source, n in e.sources if source not in _NOT_A_CARD} for e in earned)
+    return GameSummary(seed, bots, game.final_scores(), game.winners(), tuple(tuple(p) for p in played), doubloons)
+
+
+_NOT_A_CARD = frozenset({*BASE, OTHER, FLOOR})
+"""Sources of ``earnings`` that no card is: income, starting doubloons, a handicap, the floor at 0."""
 
 
 _RULES: dict[str, Rules] = {}
@@ -120,8 +128,11 @@ Chunk = tuple[str, int, int, int, tuple[str, ...], str | None]
 def play_one(task: Task) -> Result:
     """One game from plain arguments (so that worker processes can run it).
 
-    A game the engine gives up on (``StepBudgetExceeded`` or any other library
-    error while playing) comes back as a ``GameFailure``: the other games go on.  A record
+    A game that stops with an error comes back as a ``GameFailure``: the other games go on.
+    That is a library error (``StepBudgetExceeded``: a card text that loops), and any other
+    exception raised while the game is set up or played, by the engine or by a bot (a bug, but
+    one game's: the games already played must not be lost with it).  ``KeyboardInterrupt`` and
+    the like are no game's failure and stop the run.  A record
     that cannot be written (a full disk, a file-size limit) is noted in the summary's
     ``unrecorded``, naming the file; the game still counts, and the records written before
     stay whole (each is written atomically).
@@ -129,11 +140,11 @@ def play_one(task: Task) -> Result:
     args_json, players, seed, bots, record_dir = task
     rules = _rules(args_json)
     names = lineup(bots, players, seed)  # with the solo opponent's seat, played by her own rules
-    seats = [bot_factory(names[i])(seed * 16 + i) for i in range(players)]
     try:
+        seats = [bot_factory(names[i])(seed * 16 + i) for i in range(players)]
         game = play_out(new_game(rules, players, seed), seats)
-    except LibertaliaError as exc:
-        return GameFailure(seed, names, type(exc).__name__, str(exc))
+    except Exception as exc:  # any error is this game's failure, reported with its seed: the others go on
+        return GameFailure(seed, names, type(exc).__name__, str(exc) or repr(exc))
     summary = summarize(game, seed, names)
     if record_dir is not None:
         path = Path(record_dir) / f"game-{seed:06d}.json"
@@ -191,7 +202,7 @@ def _portable(rules_args: dict[str, Any]) -> dict[str, Any]:
 def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequence[str], seed: int = 0,
              jobs: int = 1, record_dir: str | Path | None = None, executor: Executor | None = None,
              chunk: int | None = None, progress: Callable[[int], object] | None = None) -> Iterator[Result]:
-    """Summaries of ``games`` games, in seed order; a ``GameFailure`` for a game that stopped with a library error.
+    """Summaries of ``games`` games, in seed order; a ``GameFailure`` for a game that stopped with an error.
 
     Where the games run:
 
@@ -226,11 +237,8 @@ def simulate(rules_args: dict[str, Any], *, games: int, players: int, bots: Sequ
         yield from _run_chunks(executor, args_json, players, seed, games, tuple(bots), record, chunk, progress)
         return
     # Workers die with this process, even killed outright (``_lifeline``): none is left playing.
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_lifeline.tie_to_parent, initargs=(os.getpid(),)) as pool:
-        try:
-            yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
-        finally:
-            pool.shutdown(cancel_futures=True)
+    with _lifeline.worker_pool(jobs) as pool:
+        yield from _run_chunks(pool, args_json, players, seed, games, tuple(bots), record, chunk, progress)
 
 
 def _run_chunks(executor: Executor, args_json: str, players: int, seed: int, games: int, bots: tuple[str, ...],

@@ -464,7 +464,7 @@ def test_ansi_render_shows_the_selected_seats_table() -> None:
 def test_the_random_policy_loop_in_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/bots.md's python block (a random policy over the action mask) runs as written."""
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
-    blocks = [b for b in re.findall(r"^```python\n(.*?)^```", text, re.S | re.M) if "libertalia.env" in b]
+    blocks = [b for b in re.findall(r"^```python\n(.*?)^```", text, re.S | re.M) if "agent_iter()" in b]
     assert len(blocks) == 1
     exec(compile(blocks[0], "docs/bots.md", "exec"), {"__name__": "docs"})  # noqa: S102 - the point
     assert "game 2: scores" in capsys.readouterr().out

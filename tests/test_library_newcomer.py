@@ -73,12 +73,12 @@ def test_render_defaults_to_the_seat_asked(rules: lt.Rules) -> None:
     assert "2 (you)" in game.render(2) and "1 (you)" not in game.render(2)
 
 
-def test_notebooks_get_the_table_as_html(rules: lt.Rules) -> None:
-    """``_repr_html_`` is the repr and the table in an escaped <pre> block."""
+def test_notebooks_get_the_repr_and_the_picture_as_html(rules: lt.Rules) -> None:
+    """``_repr_html_`` is the escaped repr in a <pre> block, then the picture, and no second (text) table."""
     game = lt.new_game(rules, 4, seed=7)
     html = game._repr_html_()
-    assert html.startswith("<pre>&lt;Game galecrest") and html.endswith("</pre>")
-    assert "Today&#x27;s loot" in html
+    assert html.startswith("<pre>&lt;Game galecrest") and html.endswith("</svg></div>")
+    assert html.count("<svg") == 1 and "Today&#x27;s loot" not in html
 
 
 def test_observation_has_a_short_repr(rules: lt.Rules) -> None:

@@ -343,9 +343,9 @@ def test_two_players_show_the_midshipman_as_a_neutral_card() -> None:
 
 
 def test_notebooks_get_the_picture(position: lt.Game) -> None:
-    """``_repr_svg_`` is the picture; ``_repr_html_`` holds it too, since notebooks prefer HTML."""
-    assert position._repr_svg_() == position.svg()
+    """A game's one notebook form, ``_repr_html_``, holds the picture; an observation's is ``_repr_svg_``."""
     assert position.svg() in position._repr_html_()
+    assert position.observation(1)._repr_svg_() == position.svg(1)
 
 
 def test_a_secret_pick_shows_only_to_its_seat() -> None:

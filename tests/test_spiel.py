@@ -34,7 +34,8 @@ def _load(**params: object) -> object:
 
 def _dealt(game: object, outcome: int = 0) -> object:
     state = game.new_initial_state()
-    state.apply_action(outcome)
+    for digit in spiel_checks.deal_digits(outcome, game.get_parameters().get("deals", 1 << 16)):
+        state.apply_action(digit)
     return state
 
 
@@ -82,6 +83,46 @@ def test_chance_is_one_uniform_seed_node() -> None:
     assert [a for a, _ in outcomes] == list(range(8)) and all(p == pytest.approx(1 / 8) for _, p in outcomes)
     state.apply_action(5)
     assert state.game.seed == 105 and not state.is_chance_node()
+
+
+def test_the_default_deals_are_chosen_by_two_nodes_of_256_outcomes() -> None:
+    """The deal is chosen digit by digit: no chance node lists more than 256 outcomes (never 65,536),
+    the game stays explicit-stochastic, and the chain reaches the seed its digits spell."""
+    game = pyspiel.load_game(spiel.SHORT_NAME, {"players": 2})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.max_chance_outcomes() == 256
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 256 and sum(p for _, p in outcomes) == pytest.approx(1)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "Deals:768-1023"
+    state.apply_action(3)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 9) == "Deal:777"
+    state.apply_action(9)
+    assert state.game.seed == 3 * 256 + 9 and not state.is_chance_node()
+    assert game.deserialize_state(state.serialize()).history() == state.history() == [3, 9]
+
+
+def test_openspiel_random_simulation_with_the_default_deals() -> None:
+    """OpenSpiel's random-simulation test, serialising, passes through the default two-node deal."""
+    pyspiel.random_sim_test(pyspiel.load_game(spiel.SHORT_NAME, {"players": 3}), num_sims=1, serialize=True,
+                            verbose=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, spiel_checks.MAX_DEALS).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1))))
+def test_every_deal_is_equally_likely_through_the_chain(case: tuple[int, int]) -> None:
+    """Following a deal's digits, each node's outcomes sum to 1, list at most 256, and the path's
+    probability is 1 / deals: the chain is the uniform choice of one node over all the deals."""
+    deals, deal = case
+    low, high, block, p = 0, deals, spiel_checks.deal_block(deals), 1.0
+    for digit in spiel_checks.deal_digits(deal, deals):
+        outcomes = spiel_checks.deal_outcomes(low, high, block)
+        assert len(outcomes) <= spiel_checks.DEAL_BASE and sum(q for _, q in outcomes) == pytest.approx(1)
+        p *= dict(outcomes)[digit]
+        low += digit * block
+        high, block = min(low + block, high), block // spiel_checks.DEAL_BASE
+    assert (low, high, block) == (deal, deal + 1, 0) and p == pytest.approx(1 / deals, rel=1e-9)
 
 
 def test_a_secret_pick_stays_out_of_other_seats_information_states() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -94,14 +95,46 @@ def test_failed_games_are_left_out_of_the_statistics(monkeypatch: pytest.MonkeyP
     assert sum(b["seat_games"] for b in report["bots"]) == 2 * 3
 
 
-def test_other_errors_are_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A non-library exception (an engine bug) still propagates out of ``simulate``."""
-    def broken(game: lt.Game, agents: Any) -> lt.Game:
-        raise KeyError("bug")
+class _Shaky:
+    """A bot with a bug: in the games whose seed is a multiple of 3 it raises at its first question."""
 
-    monkeypatch.setattr(stats, "play_out", broken)
-    with pytest.raises(KeyError):
-        list(stats.simulate({"edition": "galecrest"}, games=1, players=3, bots=["random"]))
+    def __init__(self, seed: int) -> None:
+        self.broken = (seed // 16) % 3 == 0  # stats.play_one seeds seat i of game s with 16 * s + i
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: lt.Observation, decision: lt.Decision) -> str:
+        if self.broken:
+            raise RuntimeError("shaky bot \x1b]52;c;aGk=\x07 tripped")
+        return self.rng.choice(decision.keys())
+
+
+def test_any_error_in_a_game_is_that_games_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: an exception that is not the library's (a bot's bug) fails its game only; the others finish."""
+    monkeypatch.setitem(stats.BOTS, "shaky", _Shaky)
+    results = list(stats.simulate({"edition": "galecrest"}, games=5, players=3, bots=["shaky", "random"], seed=2))
+    assert [r.seed for r in results] == [2, 3, 4, 5, 6]
+    failed = [r for r in results if isinstance(r, stats.GameFailure)]
+    assert [(f.seed, f.error) for f in failed] == [(3, "RuntimeError"), (6, "RuntimeError")]
+    assert all("shaky" in f.bots and "tripped" in f.message for f in failed)
+    assert stats.report(results)["games"] == 3
+
+
+def test_simulate_reports_a_game_a_bot_broke_and_plays_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: the failed game is named with seed, bots and error (control characters spelt out); status 1."""
+    monkeypatch.setitem(stats.BOTS, "shaky", _Shaky)
+    args = ["simulate", "--games", "4", "--players", "3", "--bots", "shaky,random", "--seed", "3"]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 2 and [f["seed"] for f in report["failed"]] == [3, 6]
+    lines = [line for line in result.stderr.splitlines() if "failed" in line]
+    assert lines == [f"libertalia: game with seed {seed} (bots by seat: {bots}) failed: RuntimeError: "
+                     "shaky bot \\x1b]52;c;aGk=\\x07 tripped" for seed, bots in
+                     ((3, "shaky, random, shaky"), (6, "shaky, random, shaky"))]
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    table = CliRunner().invoke(main, args)
+    assert table.exit_code == 1 and "Failed games" in table.stdout and "Traceback" not in table.output
+    assert "shaky, random, shaky" in table.stdout and "\x1b" not in table.stdout
 
 
 def test_simulate_command_reports_failed_games(tmp_path: Path) -> None:

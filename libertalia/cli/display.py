@@ -31,8 +31,8 @@ from ..tableview import (
 from .terminal import safe_text
 
 __all__ = [
-    "GAP", "NBSP", "RANK_LEGEND", "Laid", "Layout", "card_view", "decision_lines", "decision_view", "grid",
-    "grouped", "listing", "option_texts", "print_events", "ranked", "short_text", "table_lines", "table_view",
+    "GAP", "NBSP", "RANK_LEGEND", "Laid", "Layout", "card_text", "card_view", "decision_lines", "decision_view",
+    "grid", "grouped", "listing", "option_texts", "print_events", "ranked", "table_lines", "table_view",
     "together", "wrap",
 ]
 
@@ -41,29 +41,22 @@ RANK_LEGEND = ("The number after a character is its rank: by day the island acts
 
 
 # ---------------------------------------------------------------- decisions, events, cards
-TEXT_LIMIT = 120  # characters of a card's text shown under its option: about a line and a half
-
-
 def decision_view(decision: Decision, legend: bool = False, texts: Mapping[str, str] | None = None) -> Laid:
     """The question and its numbered options; with ``legend``, what the number after a name means.
 
-    ``texts`` (``option_texts``) gives an option's card text, shown dim under it: what a card does,
-    without typing ``show NAME``.
+    ``texts`` (``option_texts``) gives an option's card text, shown dim under it, whole and wrapped
+    to the width: the option list is where a player decides, so a card's text is never cut.
     """
     return Laid(lambda width, _: decision_lines(decision, width, legend, texts))
 
 
-def short_text(text: str, limit: int = TEXT_LIMIT) -> str:
-    """A card text on one line, cut at a word and marked with "…" past ``limit`` characters."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[:limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + "…"
+def card_text(text: str) -> str:
+    """A card text as shown under an option: one line per ability, spaces inside a line made single."""
+    return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
 
 
-def option_texts(decision: Decision, rules: Rules, limit: int = TEXT_LIMIT) -> dict[str, str]:
-    """What each option's card or loot tile does, shortened: by option key (a marked name, ``Cook#1``, too)."""
+def option_texts(decision: Decision, rules: Rules) -> dict[str, str]:
+    """What each option's card or loot tile does, whole: by option key (a marked name, ``Cook#1``, too)."""
     out: dict[str, str] = {}
     kinds = set(rules.kinds)
     for option in decision.options:
@@ -75,7 +68,7 @@ def option_texts(decision: Decision, rules: Rules, limit: int = TEXT_LIMIT) -> d
         else:
             continue
         if text.strip():
-            out[option.key] = short_text(text, limit)
+            out[option.key] = card_text(text)
     return out
 
 
@@ -100,9 +93,10 @@ def decision_lines(decision: Decision, width: int = 80, legend: bool = False,
                 text.stylize("bold", len(number), len(number) + len(option.key))
             lines.append(text)
         said = (texts or {}).get(option.key)
-        if said:
+        if said:  # each ability on lines of its own, its later lines indented under its trigger
             hang = len(number) + 2
-            lines += [safe_text(line, style="dim") for line in wrap(said, width, first=hang, indent=hang)]
+            lines += [safe_text(line, style="dim") for ability in said.splitlines()
+                      for line in wrap(ability, width, first=hang, indent=hang + 2)]
     if legend:
         lines += [safe_text(line, style="dim") for line in wrap(RANK_LEGEND, width, first=2, indent=2)]
     return lines

@@ -7,13 +7,13 @@ in worker processes if asked, and prints scores and surviving mutants.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from .._lifeline import worker_pool
 from . import echo, echo_json, friendly_errors
 
 if TYPE_CHECKING:
@@ -61,7 +61,8 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
         together = tuple(map(str, files))  # loaded beside each file, as cards test loads them
         tasks = [(str(f), edition, tuple(chosen), together) for f in files]
         done: list[CardMutation] = []
-        with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and len(tasks) > 1 else nullcontext() as pool:
+        # Workers die with this process and leave no files, even when it is killed outright (``_lifeline``).
+        with worker_pool(min(jobs, len(tasks))) if jobs > 1 and tasks else nullcontext() as pool:
             for result in (pool.map(_one, tasks) if pool is not None else map(_one, tasks)):
                 done.append(result)
                 if not as_json:

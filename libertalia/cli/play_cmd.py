@@ -43,6 +43,9 @@ import attrs
 import click
 from click.core import ParameterSource
 from rich.console import Console
+from rich.live import Live
+from rich.spinner import Spinner
+from rich.text import Text
 
 from ..agents import Agent
 from ..bots.registry import BOT_HELP
@@ -56,6 +59,8 @@ from ..stats import bot_factory
 from . import console, echo, friendly_errors, load, notes, rules_args
 from .display import RANK_LEGEND, card_view, decision_view, option_texts, print_events, ranked, table_view
 from .replay_cmd import check_cards
+from .summaries import final_summary, seat_name, summaries_for
+from .terminal import safe_text
 
 INTRO = "Type an option's number or its key; 'help' lists show, log, undo, save and quit."
 HELP = f"""Answer with an option's number or its key (in any case). At any prompt you may also type:
@@ -289,8 +294,7 @@ class _Session:
         self.out.print(INTRO)
         while (d := self.game.decision) is not None:
             if d.player != self.seat:
-                agent = self.agents[d.player]
-                self.game = self.game.choose(agent.choose(self.game.observation(d.player), d))
+                self.bots_play()
                 continue
             self.autosave()  # the bots' answers since the last one
             self.show_table()
@@ -306,10 +310,33 @@ class _Session:
         self.print_events()
         return True
 
+    def bots_play(self) -> None:
+        """The bots answer until the person is asked or the game ends; a terminal shows a line while each thinks.
+
+        The line (rich's live display, which a pipe does not show) names the seat and its bot, and goes when
+        the person is asked: a slow bot no longer thinks in silence."""
+        spinner = Spinner("dots", style="dim")
+        with Live(spinner, console=self.out, transient=True, refresh_per_second=8) as live:
+            while (d := self.game.decision) is not None and d.player != self.seat:
+                spinner.update(text=self.thinking(d.player))
+                live.refresh()  # drawn now, not at the next tick: the bot may take long
+                agent = self.agents[d.player]
+                self.game = self.game.choose(agent.choose(self.game.observation(d.player), d))
+
+    def thinking(self, seat: int) -> Text:
+        return safe_text(f"{seat_name(seat, self.labels)} is thinking…", style="dim")
+
     def print_events(self) -> None:
-        """The events since the last ones shown."""
-        print_events(self.out, self.game.events, self.shown, self.names())
-        self.shown = len(self.game.events)
+        """The events since the last ones shown, each voyage's end followed by its summary of doubloons."""
+        events, names = self.game.events, self.names()
+        for end, summary in summaries_for(self.game, self.shown, self.labels, self.seat):
+            print_events(self.out, events[:end], self.shown, names)
+            self.out.print()
+            self.out.print(summary)
+            self.out.print()
+            self.shown = end
+        print_events(self.out, events, self.shown, names)
+        self.shown = len(events)
 
     def names(self) -> list[str]:
         return [c.name for c in self.game.rules.characters]
@@ -445,7 +472,7 @@ class _Session:
         try:
             finished = self.run()
             if finished:
-                _final(self.game)
+                _final(self.out, self.game, self.labels, self.seat)
             self.write(self.path)
         except KeyboardInterrupt:
             self.out.print()
@@ -666,7 +693,7 @@ def _begin_session(out: Console, players: int, seat: int, edition: str, loot: st
         with notes():
             rules, game, start = _resume(record, str(load_path), extra)
         if game.is_over:
-            _show_finished(out, game, str(load_path))
+            _show_finished(out, game, str(load_path), record.agents)
             return None
         players = record.players
         handicap = dict(enumerate(record.handicap)) if record.handicap else None
@@ -722,12 +749,13 @@ def _is_bot(name: str) -> bool:
     return True
 
 
-def _show_finished(out: Console, game: Game, path: str) -> None:
+def _show_finished(out: Console, game: Game, path: str, agents: Sequence[str] = ()) -> None:
     """A record of a game already over: its end and scores, and no file written."""
     out.print(f"{path} holds a finished game: nothing is left to play, and no file is written.")
     events = game.events
     print_events(out, events, max(0, len(events) - LOG_LINES), [c.name for c in game.rules.characters])
-    _final(game)
+    you = agents.index("human") if "human" in agents else None
+    _final(out, game, agents, you)
 
 
 def _read_answer() -> str:
@@ -755,9 +783,7 @@ def _confirm(question: str) -> bool:
         return False
 
 
-def _final(game: Game) -> None:
-    winners = set(game.winners())
-    echo("")
-    echo("Final scores:")
-    for p in game.players:
-        echo(f"  seat {p.seat}: {p.score}{'  <- winner' if p.seat in winners else ''}")
+def _final(out: Console, game: Game, labels: Sequence[str], you: int | None) -> None:
+    """The final screen: each seat's score, the winners, and where each seat's doubloons came from."""
+    out.print()
+    out.print(final_summary(game, labels, you))

@@ -117,16 +117,17 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
     """Play many games between bots and report win rates, scores and characters.
 
     The report says what was played (edition, loot sides, seeds, bots, version) and
-    explains its columns. A game that stops with an error (a card text that loops, say)
-    is reported with its seed and left out of the statistics; the others go on.  So it is
+    explains its columns. A game that stops with an error (a card text that loops, or a
+    bot's own bug) is reported with its seed, its bots and the error, and left out of the
+    statistics; the others go on, and the exit status is 1.  So it is
     when a record of --record cannot be written (a full disk, say): the games still count,
     and the message names the files.
 
     \b
     Exit status:
       0  every game was played and recorded
-      1  some games failed (each is named with its seed; the others are counted), or
-         some records could not be written (each file is named)
+      1  some games failed (each is named with its seed, bots and error; the others
+         are counted), or some records could not be written (each file is named)
       2  a usage error or bad input (an option, a card file), or a file that could
          not be read or written
       3  the machinery failed: the dask scheduler could not be reached, had no
@@ -161,6 +162,9 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
         tally = stats.Tally(cards_of=cards_of)
         if as_csv:
             echo(",".join(CSV_HEADER))
+        elif not as_json:  # what is being played, before the progress bar: a run can take hours
+            for line in run_header(run):
+                out.print(safe_text(line))
         with _executor(distributed, dask_address, jobs, dask_timeout) as executor, warnings.catch_warnings(), \
                 Progress(console=out, transient=True, disable=not out.is_terminal) as progress:
             warnings.simplefilter("ignore", RulesWarning)  # in the report's notes, not once per game
@@ -182,7 +186,8 @@ def simulate(games: int, players: int, bots: str, cards_of: str | None, seed: in
     if report["failed"]:
         if as_json or as_csv:  # the tables name them already; keep stdout machine-readable
             for f in report["failed"]:
-                echo(f"libertalia: game with seed {f['seed']} failed: {f['error']}: {f['message']}", err=True)
+                echo(f"libertalia: game with seed {f['seed']} (bots by seat: {', '.join(f['bots'])}) failed: "
+                     f"{f['error']}: {f['message']}", err=True)
         raise SystemExit(1)
     if report["unrecorded"]:
         raise SystemExit(1)
@@ -294,8 +299,7 @@ def csv_rows(s: stats.GameSummary) -> str:
 def _tables(out: Any, report: dict[str, Any]) -> None:
     """The report as tables, each with a legend: a newcomer should not need the docs to read it."""
     run = report["run"]
-    for line in _run_lines(run, report):
-        out.print(safe_text(line))
+    out.print(safe_text(finished_line(report)))  # the run's header was printed before the games
     if report["failed"]:
         _failed_table(out, report["failed"])
     if not report["games"]:
@@ -306,14 +310,19 @@ def _tables(out: Any, report: dict[str, Any]) -> None:
     _characters_table(out, report["characters"], len(report["seats"]), report.get("cards_of"))
 
 
-def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
-    """What was simulated: enough to tell two reports apart and to run one again."""
+def finished_line(report: dict[str, Any]) -> str:
+    """How many games of the run finished (a failed game is named in its own table)."""
+    failed = report["failed"]
+    return f"{report['games']} games finished" + (f" ({len(failed)} failed, not counted)" if failed else "")
+
+
+def run_header(run: dict[str, Any]) -> list[str]:
+    """What is simulated (the report's head, shown before the games are played): enough to run it again."""
     first, last = run["seed"], run["seed"] + run["games"] - 1
     seeds = f"seed {first}" if first == last else f"seeds {first} to {last}"
     players = "1 (solo, against Automa)" if run["players"] == 1 else str(run["players"])
     cards = "the edition's" + (f", plus {', '.join(run['extra_cards'])}" if run["extra_cards"] else "")
     loot = loot_groups(run)
-    failed = report["failed"]
     return [
         f"{run['title']} ({run['edition']})",
         f"  players:      {players}; {run['games']} games, {seeds}",
@@ -325,7 +334,6 @@ def _run_lines(run: dict[str, Any], report: dict[str, Any]) -> list[str]:
         f"  version:      libertalia {run['version']}, rules fingerprint {run['rules_fingerprint']}",
         *(line for note in run["notes"] for line in textwrap.wrap(note, 78, initial_indent="  note:         ",
                                                                     subsequent_indent=" " * 16)),
-        f"{report['games']} games finished" + (f" ({len(failed)} failed, not counted)" if failed else ""),
     ]
 
 
@@ -361,12 +369,14 @@ def _table(title: str, *columns: str, left: str = "") -> Table:
 
 
 def _failed_table(out: Any, failed: list[dict[str, Any]]) -> None:
-    table = _table("Failed games", "seed", "error", left="error")
-    for f in failed:
-        table.add_row(str(f["seed"]), safe_text(f"{f['error']}: {f['message']}"))  # Text: no markup in messages
+    table = _table("Failed games", "seed", "bots by seat", "error", left="error")
+    for f in failed:  # Text: no markup in messages or bot names
+        table.add_row(str(f["seed"]), safe_text(", ".join(f["bots"])), safe_text(f"{f['error']}: {f['message']}"))
     out.print(table)
     _legend(out, "Left out of every table below. To look at one again, run it alone:",
-            "  --games 1 --seed SEED with the same options (--record DIR keeps its record).")
+            "  --games 1 --seed SEED with the same options (--record DIR keeps its record).",
+            "An error that is not one of the library's own (libertalia.errors) is a bug in",
+            "  a bot or the engine: please report it with the seed and the options.")
 
 
 def _seats_table(out: Any, rows: list[dict[str, Any]], bots: list[str]) -> None:

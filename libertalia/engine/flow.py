@@ -151,8 +151,11 @@ def _voyage(w: Work) -> None:
             p.coins += income
             w.log(journal.INCOME, seat, income)
         else:
-            p.coins = int(board.start_doubloons)
-            w.log(journal.START_COINS, seat, p.coins)
+            # Added, not set: the anchor banked the last voyage's purse to 0, and a handicap given at the
+            # start stays on top of voyage 1's doubloons (docs/rulings.md, E39).
+            start = int(board.start_doubloons)
+            p.coins += start
+            w.log(journal.START_COINS, seat, start)
     w.day = 1
     _start_day(w)
 

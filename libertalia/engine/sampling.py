@@ -35,6 +35,14 @@ What a seat does not know, and is drawn again
   graveyard of its moment.  Cards known to be in the hand stay there; sizes never change.
 - Other seats' unrevealed picks (commit, then reveal): each is drawn again, uniformly from
   that seat's (possibly resampled) hand.
+- Other seats' answers held by the step waiting for a question.  A step asks all its
+  questions before anything moves (E32: with "each other player discards a character from
+  their hand" every player picks, then the cards go), so an answer given to a step still
+  waiting has changed nothing anyone saw.  Each is drawn again, uniformly among the options
+  that seat has in the sample (``_Replay``), never replayed from the real game: the sampled
+  hand may not hold the card really picked.  The seat's own answers are kept.  Should a
+  drawn answer change the question the seat itself is asked (no card does so yet), the real
+  hands and answers are kept instead: a sample must show its seat what the game shows it.
 - The seed, which decides every later draw (loot of later voyages, the Stowaway's token,
   the deals): a fresh one from ``rng``.  ``undealt`` keeps its order, which nothing reads:
   a deal draws a random position in it.
@@ -68,10 +76,10 @@ from typing import Any
 
 import attrs
 
-from ..state import GameState, PlayerState
+from ..state import Decision, GameState, Option, PlayerState
 from . import flow, journal
 from .specs import BoardSpec, Rules, unchecked
-from .work import Work
+from .work import Asker, Work
 
 Zones = tuple[tuple[str, ...], tuple[str, ...]]
 """A seat's hand (sorted by rank) and graveyard."""
@@ -118,12 +126,76 @@ def sample_state(rules: Rules, state: GameState, seat: int, rng: random.Random) 
     )
     if s.watching is not None:
         sampled = _watch_again(rules, s, sampled)
-    if s.decision is not None and s.decision.player in redrawn:
-        # The question was put to a seat whose hand or graveyard was drawn again: ask it again.
-        w = Work(rules, sampled)
-        flow.run(w)
-        sampled = w.freeze()
+    if s.decision is None:
+        return sampled
+    if s.decision.player in redrawn or _replayed(sampled):
+        # The question was put to a seat whose hand or graveyard was drawn again, or the step
+        # waiting holds answers that it replays: run it again, others' answers drawn anew.
+        again = _ask_again(rules, sampled, seat, rng)
+        if _asked(again.decision, seat) == _asked(s.decision, seat):
+            return again
+        # Another's hidden answer changed what this seat is asked (no bundled card does that):
+        # keep the real hands and answers rather than show the seat another question.
+        return attrs.evolve(sampled, seats=s.seats, frames=s.frames, flow_answers=s.flow_answers,
+                            commits=_picks(s, seat, rng), decision=s.decision)
     return sampled
+
+
+def _picks(s: GameState, seat: int, rng: random.Random) -> tuple[str | None, ...]:
+    """Other seats' unrevealed picks drawn again from their real hands."""
+    automa = s.automa
+    return tuple(pick if pick is None or other in (seat, automa) else
+                 s.seats[other].hand[rng.randrange(len(s.seats[other].hand))]
+                 for other, pick in enumerate(s.commits))
+
+
+def _replayed(s: GameState) -> bool:
+    """Whether the step waiting for an answer holds answers it was given before (``Work.question``)."""
+    return bool(s.flow_answers) or any(f.answers for f in s.frames)
+
+
+def _asked(d: Decision | None, seat: int) -> tuple[object, ...]:
+    """What ``seat`` sees of a question (``Observation.decision``): all of its own, who and what of another's."""
+    if d is None:
+        return ()
+    if d.player == seat:
+        return (d.player, d.kind, d.options, d.prompt, d.source)
+    return (d.player, d.kind, d.source)
+
+
+def _ask_again(rules: Rules, sampled: GameState, seat: int, rng: random.Random) -> GameState:
+    """The waiting step run again on the sample, up to its question (see ``_Replay``)."""
+    w = _Replay(rules, sampled, seat, rng)
+    flow.run(w)
+    return w.freeze()
+
+
+class _Replay(Work):
+    """A working copy that runs a waiting step again, drawing anew the answers it replays from other seats.
+
+    A step asks all its questions before anything moves (it is run again from its start at each
+    answer), so an answer it holds has changed nothing anyone saw: another seat's character to
+    discard, say, picked before the next seat is asked.  The sampling seat cannot know it, so each
+    is drawn again, uniformly among the options that seat has in the sample (a redrawn hand may
+    no longer hold the card picked in the real game).  The seat's own answers are kept; one that
+    is no longer an option is drawn again too, so that the step never replays an impossible answer.
+    """
+
+    __slots__ = ("viewer", "draws")
+
+    def __init__(self, rules: Rules, s: GameState, viewer: int, draws: random.Random) -> None:
+        super().__init__(rules, s)
+        self.viewer = viewer
+        self.draws = draws
+
+    def question(self, asker: Asker, seat: int, kind: str, options: Sequence[Option], prompt: str,
+                 source: str | None) -> str | None:
+        pos = asker.pos
+        if pos < len(asker.answers) and len(options) > 1 and seat != self.automa:
+            answer = asker.answers[pos]
+            if seat != self.viewer or all(o.key != answer for o in options):
+                asker.answers[pos] = options[self.draws.randrange(len(options))].key
+        return super().question(asker, seat, kind, options, prompt, source)
 
 
 @attrs.frozen

@@ -8,7 +8,8 @@
 Importing this package imports numpy, gymnasium and pettingzoo; ``import libertalia`` does
 not import it, so the core library stays quick to load and free of those dependencies.
 The parts, one job each: ``keys`` (the action universe, plain Python), ``encoding`` (the
-observation vector and its layout) and ``aec`` (the env).  See docs/bots.md.
+observation vector and its layout), ``aec`` (the env) and ``single`` (one learning seat against
+fixed opponents, a ``gymnasium.Env``, and many such games in one process).  See docs/bots.md.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ except ModuleNotFoundError as exc:  # say what to install, not only what is miss
         name=exc.name) from exc
 
 from .aec import LibertaliaEnv, env, final_rewards, raw_env
-from .encoding import DECISION_KINDS, PHASES, observation_layout
+from .encoding import DECISION_KINDS, OBSERVATIONS, PHASES, observation_bounds, observation_layout
 from .keys import action_keys
+from .single import MaskedVectorEnv, SingleAgentEnv, single_agent_env, vector_env
 
-__all__ = ["DECISION_KINDS", "PHASES", "LibertaliaEnv", "action_keys", "env", "final_rewards",
-           "observation_layout", "raw_env"]
+__all__ = ["DECISION_KINDS", "OBSERVATIONS", "PHASES", "LibertaliaEnv", "MaskedVectorEnv", "SingleAgentEnv",
+           "action_keys", "env", "final_rewards", "observation_bounds", "observation_layout", "raw_env",
+           "single_agent_env", "vector_env"]

@@ -25,7 +25,7 @@ from ..engine.specs import Rules
 from ..errors import ArgumentError, SetupError
 from ..game import Game, new_game
 from ..loading.rules import LootOption, load_rules
-from .encoding import HIGH, Encoder
+from .encoding import HIGH, OBSERVATIONS, Encoder
 from .keys import action_keys, seat_count
 
 Reward = Literal["win", "margin"]
@@ -60,13 +60,17 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     ``load_rules`` takes it).  ``players=1`` is the solo game: ``"seat_0"`` plays against
     Automa (seat 1), whose choices the engine makes.  Rewards come once, when the game ends
     (``reward`` is ``"win"`` or ``"margin"``, see ``final_rewards``).  ``log=True`` keeps the
-    game's event log (``env.game.events``), at some cost per step.
+    game's event log (``env.game.events``), at some cost per step.  ``observation`` is
+    ``"dense"`` (the plain vector) or ``"scaled"`` (each value over its bound, in ``[0, 1]``:
+    ``observation_bounds``); ``loot_sides=True`` appends the uncharted sides the game drew
+    (the layout's ``loot_sides`` part).  Both change nothing else.
     """
 
     metadata: dict[str, Any] = {"name": "libertalia_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | Path = "galecrest", players: int = 4, *, loot: LootOption = None,
-                 reward: Reward = "win", render_mode: str | None = None, log: bool = False) -> None:
+                 reward: Reward = "win", render_mode: str | None = None, log: bool = False,
+                 observation: str = "dense", loot_sides: bool = False) -> None:
         super().__init__()
         if not isinstance(rules, Rules | str | Path):
             raise _args.wrong_type("LibertaliaEnv", "rules", "Rules, an edition name or a board file", rules)
@@ -80,6 +84,12 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ArgumentError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         _args.flag(log, "LibertaliaEnv", "log")
+        _args.flag(loot_sides, "LibertaliaEnv", "loot_sides")
+        if observation not in OBSERVATIONS:
+            raise ArgumentError(f"observation must be 'dense' or 'scaled', not {observation!r}")
+        self.observation_kind = observation
+        self.scaled = observation == "scaled"
+        self.loot_sides = loot_sides
         self.seats = seat_count(rules, players, "LibertaliaEnv")
         self.rules = rules
         self.players = players
@@ -88,13 +98,13 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.log = log
         self.keys = action_keys(rules, players)
         self.index = {key: i for i, key in enumerate(self.keys)}
-        self.encoder = Encoder(rules, players)
+        self.encoder = Encoder(rules, players, loot_sides=loot_sides)
         real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no agent
         self.possible_agents = [f"seat_{seat}" for seat in range(real)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.action_spaces = {a: gymnasium.spaces.Discrete(len(self.keys)) for a in self.possible_agents}
         self.observation_spaces = {a: gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(0.0, HIGH, (self.encoder.size,), np.float32),
+            "observation": gymnasium.spaces.Box(0.0, 1.0 if self.scaled else HIGH, (self.encoder.size,), np.float32),
             "action_mask": gymnasium.spaces.Box(0, 1, (len(self.keys),), np.int8),
         }) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
@@ -170,6 +180,10 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         x = game._glance(seat, self.encoder.encode)
         if x is None:
             x = self.encoder.encode(game.observation(seat))
+        if self.loot_sides:
+            self.encoder.mark_sides(x, game.rules)
+        if self.scaled:
+            self.encoder.scale(x)
         return {"observation": x, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     # ------------------------------------------------------------ playing

@@ -23,6 +23,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from .. import _args
 from ..engine.specs import Rules
 from ..state import CardRef, Decision
 from .keys import seat_count
@@ -33,9 +34,24 @@ DECISION_KINDS = ("play_character", "choose_character", "choose_loot", "may", "o
 """Decision kinds, in the order of the ``decision_kind`` one-hot."""
 HIGH = 1_000_000.0
 """The observation space's upper bound: above any count, score or position a game reaches."""
+OBSERVATIONS = ("dense", "scaled")
+"""The observation kinds: the plain counts and values, or each scaled to ``[0, 1]`` (``observation_bounds``)."""
+POINTS_BOUND = 100.0
+"""The scaled vector's bound for doubloons and score: a value above it is clipped to 1 (games rarely reach it)."""
+
+# Parts whose values are 0 or 1 (one-hots and flags); scaled, they are left as they are.
+_FLAGS = frozenset({"me", "phase", "decision_kind", "decision_mine", "decision_player", "decision_source",
+                    "committed", "track", "automa", "loot_sides"})
+_CARD_COUNTS = frozenset({"hand", "ship", "graveyard", "kept", "removed", "island_cards"})
+_TOKEN_COUNTS = frozenset({"day_loot", "loot_days", "loot", "kept_loot"})
 
 
-def _fields(rules: Rules, players: int) -> list[tuple[str, int]]:
+def _side_names(rules: Rules) -> list[tuple[str, str]]:
+    """(kind, side) for each side an uncharted kind may take, in the rules' order: the ``loot_sides`` part."""
+    return [(kind, spec.side) for kind, specs in rules.uncharted.items() for spec in specs]
+
+
+def _fields(rules: Rules, players: int, loot_sides: bool = False) -> list[tuple[str, int]]:
     """The vector's parts in order, as (name, length)."""
     n = seat_count(rules, players)
     v, k = len(rules.characters), len(rules.kinds)
@@ -56,23 +72,57 @@ def _fields(rules: Rules, players: int) -> list[tuple[str, int]]:
                  ("graveyard", v), ("kept", v)] + ([("removed", v)] if removes else [])
         each += [("loot", k), ("kept_loot", k)]
         out += [(f"seat_{seat}.{name}", size) for name, size in each]
+    if loot_sides:
+        out.append(("loot_sides", len(_side_names(rules))))
     return out
 
 
-def observation_layout(rules: Rules, players: int) -> dict[str, slice]:
+def observation_layout(rules: Rules, players: int, *, loot_sides: bool = False) -> dict[str, slice]:
     """Where each named part lies in the observation vector, in order (see docs/bots.md).
 
     Multi-row parts are flattened row by row: ``track`` is ``n`` rows (seats) of ``T`` spaces,
     ``island_cards`` and ``island_position`` ``n + 1`` rows (the seats, then "nobody": neutral
     and Pilferer cards) of ``V`` characters, ``loot_days`` ``D`` rows (days) of ``K`` kinds.
+    ``loot_sides`` (only when asked for) is, per uncharted kind in turn, one flag per side it may take.
     """
     seat_count(rules, players, "observation_layout")
+    _args.flag(loot_sides, "observation_layout", "loot_sides")
     layout: dict[str, slice] = {}
     at = 0
-    for name, size in _fields(rules, players):
+    for name, size in _fields(rules, players, loot_sides):
         layout[name] = slice(at, at + size)
         at += size
     return layout
+
+
+def observation_bounds(rules: Rules, players: int, *, loot_sides: bool = False) -> npt.NDArray[np.float32]:
+    """What ``observation="scaled"`` divides each value of the vector by (a value above it is clipped to 1).
+
+    Flags and one-hots: 1.  A card's count in a zone (and on the island): the seat count ``n``,
+    one copy of a character per seat.  A loot kind's count: its tokens in the bag.  ``voyage``:
+    the voyages; ``day``: the longest voyage's days; a reputation: the track's last space;
+    ``island_size``, ``island_position``: ``n * V``; ``hand_size``, ``graveyard_size``,
+    ``solo_deck_size``: ``V``; doubloons and score: ``POINTS_BOUND``.  Every bound is at least 1.
+    """
+    layout = observation_layout(rules, players, loot_sides=loot_sides)
+    n, v = seat_count(rules, players), len(rules.characters)
+    bag = dict(rules.board.bag)
+    tokens = [float(bag.get(kind, 1)) for kind in rules.kinds]
+    plain = {"voyage": len(rules.board.voyage_days), "day": max(rules.board.voyage_days), "island_size": n * v,
+             "island_position": n * v, "hand_size": v, "graveyard_size": v, "solo_deck_size": v,
+             "doubloons": POINTS_BOUND, "score": POINTS_BOUND, "reputation": len(rules.board.track_income) - 1}
+    out = np.ones(max((s.stop for s in layout.values()), default=0), np.float32)
+    for name, where in layout.items():
+        part = name.rpartition(".")[2]
+        if part in _FLAGS:
+            continue
+        if part in _CARD_COUNTS:
+            out[where] = n
+        elif part in _TOKEN_COUNTS:
+            out[where] = np.tile(tokens, (where.stop - where.start) // len(tokens))
+        else:
+            out[where] = plain[part]
+    return np.maximum(out, 1.0)
 
 
 class _Cards(dict[str, int]):
@@ -165,9 +215,9 @@ class Encoder:
     spare bin past the end, which is cut off, so no card needs a test.
     """
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: Rules, players: int, *, loot_sides: bool = False) -> None:
         self.seats = n = seat_count(rules, players)
-        self.layout = observation_layout(rules, players)
+        self.layout = observation_layout(rules, players, loot_sides=loot_sides)
         self.size = spare = max(s.stop for s in self.layout.values())
         self.at = at = {name: s.start for name, s in self.layout.items()}
         v = len(rules.characters)
@@ -210,6 +260,25 @@ class Encoder:
                                   *(at[f"seat_{seat}.{name}"] for seat in range(n) for name in numbers),
                                   *(at[f"seat_{seat}.hand_size"] for seat in range(n)),
                                   *(at[f"seat_{seat}.graveyard_size"] for seat in range(n))], dtype=np.intp)
+        # Each uncharted (kind, side) to its flag; a game's rules name the sides it drew.
+        self.sides = ({pair: at["loot_sides"] + i for i, pair in enumerate(_side_names(rules))}
+                      if loot_sides else {})
+        self.bounds = observation_bounds(rules, players, loot_sides=loot_sides)
+
+    def mark_sides(self, x: npt.NDArray[np.float32], game_rules: Rules) -> None:
+        """Set ``x``'s ``loot_sides`` flags from the sides a game drew (``game.rules``); nothing without that part."""
+        sides = self.sides
+        if sides:
+            for pair in game_rules.loot_sides.items():
+                at = sides.get(pair)
+                if at is not None:
+                    x[at] = 1.0
+
+    def scale(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """``x`` scaled in place to ``[0, 1]``: each value over its bound (``observation_bounds``), clipped to 1."""
+        np.divide(x, self.bounds, out=x)
+        np.minimum(x, 1.0, out=x)
+        return x
 
     def encode(self, obs: _Seen) -> npt.NDArray[np.float32]:
         """The vector for ``obs``, an ``Observation`` (a new array each call: callers may keep it)."""

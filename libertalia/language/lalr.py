@@ -42,7 +42,7 @@ _PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"'
                 "_DOT_JOIN": '"." and another sentence', "_SEMI_JOIN": '"; then" or "; if"',
                 "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"',
                 "_COMMA_AND": '", and"', "_INSTEAD_OF": '"instead of"', "_SEMI_ROW": '"; " and the next set or row',
-                "_INSTEAD_LAST": '"instead"'}
+                "_INSTEAD_LAST": '"instead"', "_COMMA_OTHER": '", other than"'}
 
 
 @functools.cache
@@ -315,6 +315,12 @@ class ToAst(Transformer[Token, Any]):
         first, *rest = items
         return ast.Step("choose_one", first, None, None, choices=tuple(rest), **self._at(meta))
 
+    @v_args(meta=True)
+    def choose_either(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"A, or B": the canonical "choose one: A; or B"."""
+        first, second = items
+        return ast.Step("choose_one", first, None, None, choices=(second,), **self._at(meta))
+
     def actions(self, items: list[Any]) -> tuple[Any, ...]:
         return tuple(items)
 
@@ -356,6 +362,24 @@ class ToAst(Transformer[Token, Any]):
         return ast.Change("lose", _present(items)[0], None, **self._at(meta))
 
     @v_args(meta=True)
+    def move_up(self, meta: Any, items: list[Any]) -> ast.Change:
+        """"move up 2 reputation": "gain 2 reputation" (a track is moved in reputation only)."""
+        return ast.Change("gain", self._track(meta, items[0], "up"), None, **self._at(meta))
+
+    @v_args(meta=True)
+    def move_down(self, meta: Any, items: list[Any]) -> ast.Change:
+        """"move down 2 reputation": "lose 2 reputation"."""
+        return ast.Change("lose", self._track(meta, items[0], "down"), None, **self._at(meta))
+
+    def _track(self, meta: Any, amount: Any, way: str) -> Any:
+        """The amount of a move on the reputation track, refused unless it counts reputation."""
+        if not (isinstance(amount, ast.Fixed) and amount.unit == "reputation"):
+            raise VariantError(f'one moves {way} on the reputation track only: write "move {way} 1 reputation", '
+                               f'or "{"gain" if way == "up" else "lose"}" for doubloons',
+                               _Where(**self._at(meta)), '"reputation"')
+        return amount
+
+    @v_args(meta=True)
     def steal(self, meta: Any, items: list[Any]) -> ast.PaysYou:
         """"steal 2 doubloons from the player on your left": that player pays you 2 doubloons."""
         n, *rest = _present(items)
@@ -368,12 +392,18 @@ class ToAst(Transformer[Token, Any]):
     @v_args(meta=True)
     def player_acts(self, meta: Any, items: list[Any]) -> Any:
         subject, (verb, amount) = items
+        if verb.startswith("moves "):
+            way = verb.split()[1]
+            verb = "gain" if way == "up" else "lose"
+            amount = self._track(meta, amount, way)
         if verb == "pays":
             return ast.PaysYou(subject, amount, **self._at(meta))
         return ast.Change(verb, amount, subject, **self._at(meta))
 
     def player_verb(self, items: list[Any]) -> tuple[str, Any]:
         word = str(items[0])
+        if word == "moves":  # "moves up 1 reputation": "gains 1 reputation" (checked in player_acts)
+            return f"moves {items[1]}", items[-1]
         return {"gains": "gain", "loses": "lose", "pays": "pays", "gives": "pays"}[word], items[-1]
 
     def player(self, items: list[Any]) -> ast.PlayerRef:
@@ -571,6 +601,15 @@ class ToAst(Transformer[Token, Any]):
         return ast.Positional(str(items[0]), items[1])
 
     @v_args(meta=True)
+    def ranked_by_attribute(self, meta: Any, items: list[Any]) -> ast.Positional:
+        """"the character with the highest rank …": "the highest-ranked character …"."""
+        other, ranking, *filters = items
+        than_this = any(f is _OTHER_THAN_THIS for f in filters)
+        kept = tuple(f for f in filters if f is not _OTHER_THAN_THIS)
+        np = ast.CharNP(other is not None or than_this, "character", kept, plural=False, **self._at(meta))
+        return ast.Positional(f"{ranking}-ranked", np)
+
+    @v_args(meta=True)
     def char_np(self, meta: Any, items: list[Any]) -> ast.CharNP:
         other, noun, *filters = items
         word = str(noun)
@@ -595,10 +634,11 @@ class ToAst(Transformer[Token, Any]):
         return ast.WithAbility(str(items[0]))
 
     def owned_by(self, items: list[Any]) -> ast.OwnedBy:
-        words = [str(i) for i in items]
-        if words[2] == "you":
+        # "that belongs to …" and "belonging to …" are "owned by …": only the owner's words are kept
+        words = [str(i) for i in items if str(i) not in _OWNED_BY_WORDS]
+        if words[0] == "you":
             return ast.OwnedBy("you")
-        if words[2] in ("another", "an"):  # "another player", "an opponent"
+        if words[0] in ("another", "an"):  # "another player", "an opponent"
             return ast.OwnedBy("other")
         return ast.OwnedBy("player", ast.PlayerOnSide(words[-1]))
 
@@ -639,6 +679,11 @@ class ToAst(Transformer[Token, Any]):
     def every_loot(self, items: list[Any]) -> ast.EveryLoot | ast.EveryLootBut:
         np, keep = items
         return ast.EveryLoot(np) if keep is None else ast.EveryLootBut(np, int(keep))
+
+    @v_args(meta=True)
+    def every_loot_yours(self, meta: Any, items: list[Any]) -> ast.EveryLoot:
+        """"all your relics": "every relic you hold"."""
+        return ast.EveryLoot(ast.LootNP(items[0], "held", "", **self._at(meta)))
 
     @v_args(meta=True)
     def loot_np(self, meta: Any, items: list[Any]) -> ast.LootNP:
@@ -690,7 +735,11 @@ class ToAst(Transformer[Token, Any]):
         return ast.LastVoyage(items[0])
 
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
-        return ast.HaveDoubloons(int(items[0]), str(items[1]) == "fewer")
+        # "at least N" (no comparison word) is "N or more"
+        return ast.HaveDoubloons(int(items[0]), len(items) > 1 and str(items[1]) == "fewer")
+
+    def have_no_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
+        return ast.HaveDoubloons(0, True)
 
     def no_other_has(self, items: list[Any]) -> ast.NoOtherHas:
         _other, cmp, pile = items
@@ -698,6 +747,8 @@ class ToAst(Transformer[Token, Any]):
 
     def quantity(self, items: list[Any]) -> tuple[str, ...]:
         words = tuple(str(i) for i in items)
+        if words[:2] == ("at", "least"):  # "at least 3": "3 or more"
+            return (words[2], "or", "more")
         return ("a",) if words == ("an",) else words
 
     def hold(self, items: list[Any]) -> ast.Hold | ast.HoldCount:
@@ -811,6 +862,8 @@ class ToAst(Transformer[Token, Any]):
 
     def they_have_doubloons(self, items: list[Any]) -> tuple[str, ast.HaveDoubloons]:
         words = [str(i) for i in items]
+        if words[-4:-2] == ["at", "least"]:  # "with at least 3 doubloons": "with 3 or more doubloons"
+            return words[0], ast.HaveDoubloons(int(words[-2]), False)
         n, cmp = words[-4], words[-2]
         return words[0], ast.HaveDoubloons(int(n), cmp == "fewer")
 
@@ -847,6 +900,10 @@ class ToAst(Transformer[Token, Any]):
     def every_loot_theirs(self, items: list[Any]) -> ast.EveryLootBut:
         np, keep = items
         return ast.EveryLootBut(np, int(keep), "their")
+
+
+_OWNED_BY_WORDS = frozenset({"owned", "by", "that", "belongs", "belong", "belonging", "to"})
+"""The words before the owner in ``owned_by`` (the owner's own words are never one of them)."""
 
 
 class _Where(NamedTuple):

@@ -108,6 +108,9 @@ class WordLexer(Lexer):
         if kind == "punct" and word == "," and len(following) > 1 and following[0][1] == "and" \
                 and following[1][1].lower() != "then" and "_COMMA_AND" in accepts:
             return "_COMMA_AND", word  # "discard this, and gain 4 doubloons": a serial comma
+        if kind == "punct" and word == "," and len(following) > 1 and following[0][1] == "other" \
+                and following[1][1] == "than" and "_COMMA_OTHER" in accepts:
+            return "_COMMA_OTHER", word  # "the highest-ranked character on the island, other than this one"
         if kind == "punct" and word == ";" and following and "_SEMI_ROW" in accepts and (
                 following[0][1].lower() == "each" or following[0][1].isdigit() or following[0][1] in NUMBER_WORDS):
             return "_SEMI_ROW", word  # "each set of 2 maps is worth 6 doubloons; each set of 3 …"

@@ -29,6 +29,8 @@ VARIANT_OF = {
     "or_if": "postfix_if", "if_you_did_not": "unless", "count_named_affected": "count_affected",
     "you_have_characters": "there_is", "pile_empty": "there_is", "steal": "player_acts",
     "count_loot_each": "count_loot", "other_than_this": "char_np", "timing": "trigger", "is_the_only": "is_like",
+    "move_up": "gain", "move_down": "lose", "choose_either": "choose_action", "every_loot_yours": "every_loot",
+    "ranked_by_attribute": "positional", "have_no_doubloons": "have_doubloons",
 }
 
 

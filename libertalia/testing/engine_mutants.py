@@ -533,6 +533,10 @@ def _check(args: argparse.Namespace) -> int:
     if not Path(libertalia.__file__).resolve().is_relative_to(root):
         print(f"MUTANT-CHECK {json.dumps({'error': f'libertalia imported from {libertalia.__file__}'})}")
         return 3
+    if args.parent:  # dies with the run that started it, taking the copy and whatever it started along
+        from libertalia import _lifeline
+
+        _lifeline.guard(args.parent, root)
     verdict = _check_stages(args)
     print(f"MUTANT-CHECK {json.dumps(verdict)}", flush=True)
     return 0
@@ -699,12 +703,16 @@ def package_copy(package: Path = PACKAGE) -> Iterator[Path]:
 
 def _run_check(root: Path, cards: Sequence[str], tests: Sequence[str], texts: Path, fuzz_seed: int,
                timeout: float, fuzz_after: int = FUZZ_AFTER) -> dict[str, Any]:
-    """The kill check in a subprocess on the copy at ``root``; a timeout kills its whole process group."""
+    """The kill check in a subprocess on the copy at ``root``; a timeout kills its whole process group.
+
+    The check ties itself to this process (``_lifeline.guard``): killed outright, this process takes the
+    check, whatever it started and the copy with it."""
     # Hypothesis keeps failing examples in .hypothesis/ under the working folder and replays them first: one
     # mutant's failure would kill every later one.  Each check starts without it.
     shutil.rmtree(root / ".hypothesis", ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, "-m", "libertalia.testing.engine_mutants", "--check", "--root", str(root),
+           "--parent", str(os.getpid()),
            "--texts", str(texts), "--fuzz-seed", str(fuzz_seed), "--fuzz-after", str(fuzz_after),
            "--cards", *cards, "--", *tests]
     started = time.perf_counter()
@@ -810,6 +818,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--texts", default="", help=argparse.SUPPRESS)
     p.add_argument("--fuzz-after", type=int, default=FUZZ_AFTER, help=argparse.SUPPRESS)
     p.add_argument("--root", default="", help=argparse.SUPPRESS)
+    p.add_argument("--parent", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--cards", nargs="*", default=[], help=argparse.SUPPRESS)
     p.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
     return p

@@ -47,12 +47,14 @@ import random
 import threading
 import warnings
 from collections.abc import Callable, Collection, Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, as_completed
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from .. import _lifeline
 from ..agents import RandomAgent
 from ..engine.specs import Rules
 from ..errors import LibertaliaError, RulesWarning, StepBudgetExceeded
@@ -466,8 +468,8 @@ def sweep(rules: Rules, pairs: Sequence[tuple[str, str]], games: int = 5, *, see
     """
     cards = list(dict.fromkeys(name for pair in pairs for name in pair))
     files = _mod_files(rules)
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and len(pairs) + len(cards) > 1 else None
-    try:
+    # Workers die with this process and leave no files, even when it is killed outright (``_lifeline``).
+    with _lifeline.worker_pool(jobs) if jobs > 1 and len(pairs) + len(cards) > 1 else nullcontext() as pool:
         solo_tasks: list[Task] = [(_key(_alone_args(rules, card, files)), (card,), games, seed, players, ())
                                   for card in cards]
         solo = [r for r in _play_all(rules, solo_tasks, pool, jobs, progress) if isinstance(r, SoloReport)]
@@ -477,9 +479,6 @@ def sweep(rules: Rules, pairs: Sequence[tuple[str, str]], games: int = 5, *, see
         todo = [pair for pair in pairs if not set(pair) & set(failed)]
         tasks: list[Task] = [(_key(args), pair, games, seed, players, kept_out) for pair in todo]
         played = iter(r for r in _play_all(rules, tasks, pool, jobs, progress) if isinstance(r, PairReport))
-    finally:
-        if pool is not None:
-            pool.shutdown()
     reports = []
     for pair in pairs:
         if set(pair) & set(failed):

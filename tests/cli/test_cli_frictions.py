@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import libertalia as lt
 from libertalia import stats
 from libertalia.cli import main
-from libertalia.cli.display import TEXT_LIMIT, decision_lines, option_texts, short_text
+from libertalia.cli.display import card_text, decision_lines, option_texts
 from tests.helpers import time_limit
 
 
@@ -74,25 +74,25 @@ def test_solo_data_warning_is_one_plain_line(tmp_path: Path) -> None:
 
 
 def test_choice_list_shows_each_cards_text() -> None:
-    """A choice of characters shows, under each, what the card does (its text, shortened), with no 'show NAME'."""
+    """A choice of characters shows, under each, what the card does (its whole text), with no 'show NAME'."""
     rules = lt.load_rules("galecrest")
     game = lt.new_game(rules, 3, seed=3)
     decision = game.decision
     assert decision is not None
     texts = option_texts(decision, rules)
     assert set(texts) == {o.key for o in decision.options if rules.card(o.key).text.strip()}
-    assert all(len(t) <= TEXT_LIMIT for t in texts.values())
+    assert all(t == card_text(rules.card(k).text) for k, t in texts.items())
     shown = "\n".join(line.plain for line in decision_lines(decision, 80, texts=texts))
+    assert "…" not in shown
     for option in decision.options:
-        first_words = " ".join(rules.card(option.key).text.split()[:4])
-        assert first_words in shown, option.key
+        assert " ".join(rules.card(option.key).text.split()) in " ".join(shown.split()), option.key
 
 
-def test_short_text_cuts_at_a_word() -> None:
-    """A long card text is cut between words and marked, never mid-word."""
-    assert short_text("gain  1\n doubloon.") == "gain 1 doubloon."
-    cut = short_text("alpha beta gamma delta", limit=12)
-    assert cut == "alpha beta…"
+def test_card_text_keeps_one_ability_a_line() -> None:
+    """A card text under an option keeps its abilities on lines of their own, spaces made single, nothing cut."""
+    assert card_text("sun:  gain 1\n\n  moon: lose   2 doubloons.  ") == "sun: gain 1\nmoon: lose 2 doubloons."
+    long = "dusk: " + " ".join(["word"] * 80) + "."
+    assert card_text(long) == long
 
 
 def test_play_prompt_shows_card_texts(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 import libertalia as lt
 from libertalia import saves
+from libertalia.bots.greedy import GreedyAgent
 from libertalia.engine import flow, sampling
 from libertalia.engine.work import Work
 from libertalia.testing import check_invariants, games
@@ -331,3 +333,55 @@ def test_the_top_solo_cards_back_is_seen_and_kept() -> None:
     for i in range(20):
         assert game.observation(0).sample_game(random.Random(i)).observation(0).solo_top_picks == seen
     assert lt.new_game(_rules("galecrest"), 3, 1).observation(0).solo_top_picks == ()
+
+
+DRILL = """\
+name: Drill Sergeant
+rank: 43
+text: |
+  sun: each other player discards a character from their hand.
+"""
+
+
+def _mid_discard(folder: Path) -> lt.Game:
+    """Seat 1 made a Surgeon pick from a declared position (its hand is drawn again), then answered the Drill
+    Sergeant's "each other player discards" with Topman; seat 2 is asked next, nothing discarded yet (E32)."""
+    (folder / "drill.yaml").write_text(DRILL)
+    rules = lt.load_rules("galecrest", extra_cards=[folder])
+    game = lt.new_game(rules, 3, seed=1, setup={
+        "reputation": [1, 2, 3], "loot": [["chest", "map", "relic"], ["chest", "map", "relic"]],
+        "players": [{"hand": ["Cook", "Drill Sergeant", "Gambler"]},
+                    {"hand": ["Surgeon", "Topman", "Aristocrat", "Bosun"], "graveyard": ["Scout", "Beggar"]},
+                    {"hand": ["Watchman", "Treasurer", "Merchant", "Carpenter"]}]})
+    for key in ("Cook", "Surgeon", "Watchman", "chest", "map", "Scout", "map", "relic",
+                "Drill Sergeant", "Bosun", "Merchant", "Topman"):
+        game = game.choose(key)
+    assert game.decision is not None and (game.decision.player, game.decision.source) == (2, "Drill Sergeant")
+    assert 1 in sampling.hidden_zones(game.rules, game.state)
+    return game
+
+
+def test_another_seats_answer_held_by_a_waiting_step_is_drawn_again(tmp_path: Path) -> None:
+    """An answer a step holds moved nothing yet: others' samples draw it anew from the seat's sampled options."""
+    game = _mid_discard(tmp_path)
+    held = set()
+    for i in range(40):
+        for observer in (0, 2):
+            sample = game.observation(observer).sample_game(random.Random(i))
+            assert _public(sample.observation(observer)) == _public(game.observation(observer))
+            (answer,) = sample.state.frames[-1].answers
+            assert answer in sample.players[1].hand
+            held.add(answer)
+            for key in sample.legal_keys():  # the step replays the drawn answer: the discard happens
+                after = sample.choose(key)
+                assert answer in after.players[1].graveyard and answer not in after.players[1].hand
+    assert len(held) > 1
+    own = game.observation(1).sample_game(random.Random(0))
+    assert own.state.frames[-1].answers == ("Topman",)  # a seat's own answer is kept
+
+
+def test_greedy_bots_look_ahead_past_a_hidden_discard(tmp_path: Path) -> None:
+    """The greedy bot's look-ahead from that position (issue 33) plays on, whatever its seed."""
+    game = _mid_discard(tmp_path)
+    for seed in range(4):
+        assert game.play_out([GreedyAgent(seed * 3 + i, samples=2) for i in range(3)]).is_over

@@ -113,3 +113,24 @@ def test_any_game_new_game_accepts_saves_loads_and_records(
             break
         game = game.choose(rnd.choice(game.legal_keys()))
     _saved_loaded_and_recorded(game)
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_a_handicap_stays_on_top_of_the_first_voyages_doubloons(edition: str) -> None:
+    """E39: a handicap's extra doubloons are still in the purse once voyage 1 begins, in both editions."""
+    rules = lt.load_rules(edition)
+    plain = lt.new_game(rules, 3, seed=4)
+    helped = lt.new_game(rules, 3, seed=4, handicap={1: 5})
+    assert [p.doubloons for p in helped.state.seats] == [
+        p.doubloons + (5 if p.seat == 1 else 0) for p in plain.state.seats]
+
+
+def test_a_classic_handicap_is_banked_with_the_first_campaign() -> None:
+    """E39, C5: in the 2012 game the handicap is banked with campaign 1; later campaigns start from 10 alike."""
+    rules = lt.load_rules("classic")
+    agents = [lt.agents.FirstOptionAgent() for _ in range(3)]
+    plain = lt.new_game(rules, 3, seed=4).play_out(agents)
+    helped = lt.new_game(rules, 3, seed=4, handicap={0: 7}).play_out(agents)
+    assert helped.final_scores()[0] >= plain.final_scores()[0]
+    starts = [e for e in helped.events if type(e).__name__ == "StartingDoubloons"]
+    assert {e.doubloons for e in starts} == {10}

@@ -12,7 +12,8 @@ the bag: a tile whose ``count`` differs is refused whatever its text says, so th
 carries the board's count, and each file's own count is reported apart, as a file-level finding
 that is not a sentence's.
 
-Run from the worktree root: ``PYTHONPATH=$PWD python tests/fan_set/measure.py [--json]``.
+Run from the worktree root: ``PYTHONPATH=$PWD python tests/fan_set/measure.py [--json] [--set printed]``.
+``--set printed`` measures the second set, ``printed/``: cards written the way printed cards read.
 The output is deterministic: files and lines in order, error locations rewritten to the fan-set
 file and line they came from (the temporary file's path and line mean nothing to a reader).
 """
@@ -84,6 +85,11 @@ class CountCheck:
     matches: bool
 
 
+def set_folder(name: str | None) -> Path:
+    """The folder of the set measured: this one, or the named set beside the first (``printed``)."""
+    return HERE if name is None else HERE / name
+
+
 def shown_path(path: Path) -> str:
     """The path as a reader in the worktree root sees it."""
     return str(path.relative_to(HERE.parent.parent))
@@ -106,12 +112,12 @@ def check_line(kind: str, path: Path, header: dict[str, Any], number: int, line:
     return Outcome(shown, number, line, True, "")
 
 
-def measure() -> tuple[list[Outcome], list[CountCheck]]:
-    """Every ability line of the fan set, in file order, checked one at a time; and the loot counts."""
+def measure(folder: Path = HERE) -> tuple[list[Outcome], list[CountCheck]]:
+    """Every ability line of the set in ``folder``, in file order, checked one at a time; and the loot counts."""
     bag = dict(lt.load_rules("galecrest").board.bag)
     outcomes, counts = [], []
     for kind in KINDS:
-        for path in sorted((HERE / kind).glob("*.yaml")):
+        for path in sorted((folder / kind).glob("*.yaml")):
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
             header = {key: data[key] for key in HEADER_KEYS[kind]}
             if kind == "loot":
@@ -140,6 +146,8 @@ def print_table(outcomes: list[Outcome], counts: list[CountCheck]) -> None:
         print(f"{o.file:<{width}}  {o.line:>4}  {'yes' if o.accepted else 'no ':<3}  {o.error}")
     t = totals(outcomes)
     print(f"\naccepted {t['accepted']} / {t['sentences']} sentences: {t['rate_percent']}%")
+    if not counts:
+        return
     print("\nloot counts (file-level, not counted above):")
     for c in counts:
         verdict = "matches" if c.matches else "differs: the loader refuses the file for it"
@@ -149,8 +157,9 @@ def print_table(outcomes: list[Outcome], counts: list[CountCheck]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--json", action="store_true", help="print the lines and totals as JSON")
+    parser.add_argument("--set", dest="set_name", metavar="NAME", help="measure the set in this sub-folder (printed)")
     args = parser.parse_args(argv)
-    outcomes, counts = measure()
+    outcomes, counts = measure(set_folder(args.set_name))
     if args.json:
         report = {
             "lines": [asdict(o) for o in outcomes],

@@ -109,6 +109,31 @@ PAIRS = [
     ("sun: draw two loot from the bag.", "sun: draw 2 random loot from the bag."),
     ("sun: give every map you hold to the bag.", "sun: return every map you hold to the bag."),
     ("sun: return a map you hold to the player on your left.", "sun: give a map you hold to the player on your left."),
+    ("moon: move up 1 reputation.", "moon: gain 1 reputation."),
+    ("anchor: move down 1 reputation for each relic you hold.", "anchor: lose 1 reputation for each relic you hold."),
+    ("sun: every other player moves down 1 reputation.", "sun: every other player loses 1 reputation."),
+    ("dusk: if you hold at least 2 chest, gain 3 doubloons.", "dusk: if you hold 2 or more chest, gain 3 doubloons."),
+    ("moon: lose 2 doubloons if you have at least 6 doubloons.",
+     "moon: lose 2 doubloons if you have 6 or more doubloons."),
+    ("sun: each player who has at least 7 doubloons loses 2 doubloons.",
+     "sun: each player who has 7 or more doubloons loses 2 doubloons."),
+    ("anchor: gain 4 doubloons if there are at least 4 characters in your ship.",
+     "anchor: gain 4 doubloons if there are 4 or more characters in your ship."),
+    ("moon: copy the night ability of a character in your ship.",
+     "moon: use the moon ability of a character in your ship."),
+    ("sun: discard a character on the island that belongs to another player.",
+     "sun: discard a character on the island owned by another player."),
+    ("sun: discard a character in any ship belonging to the player on your right.",
+     "sun: discard a character in any ship owned by the player on your right."),
+    ("dusk: return all your loot to the bag.", "dusk: return every loot you hold to the bag."),
+    ("sun: lose 1 reputation, or lose 3 doubloons.", "sun: choose one: lose 1 reputation; or lose 3 doubloons."),
+    ("sun: discard the character with the lowest rank in an opponent's ship.",
+     "sun: discard the lowest-ranked character in an opponent's ship."),
+    ("dusk: put the other character with the highest rank in your ship into your hand.",
+     "dusk: put the highest-ranked other character in your ship into your hand."),
+    ("sun: discard the lowest-ranked character on the island, other than this card.",
+     "sun: discard the lowest-ranked other character on the island."),
+    ("moon: if you have no doubloons, gain 2 doubloons.", "moon: if you have 0 or fewer doubloons, gain 2 doubloons."),
 ]
 
 
@@ -126,6 +151,8 @@ def test_a_variant_parses_to_its_canonical_tree(variant: str, canonical: str) ->
     "sun: if you have 3 or more characters, gain 1 doubloon.",  # says not where
     "sun: lose 1 doubloon and take a map from the bag, or 2 doubloons if you hold a map.",  # whose amount?
     "sun: discard this instead of placing it on your ship.",  # placed on what?
+    "sun: move up 2 doubloons.",  # a track of reputation only
+    "sun: the player on your left moves down 1 doubloon.",
 ])
 def test_a_variant_with_no_one_meaning_is_refused_saying_what_to_write(text: str) -> None:
     """A variant the parser reads but cannot give one meaning raises WordingError, with what to write."""
@@ -233,3 +260,15 @@ def test_a_tile_scoring_its_own_kind_as_a_collection_runs_once(tmp_path: Path, k
     rules = _tile(tmp_path, kind, text)
     tile = next(t for t in rules.loot if t.kind == kind)
     assert lt.render(tile.abilities) == canonical
+
+
+@pytest.mark.parametrize(("variant", "canonical"), [
+    ("dusk: if you hold at least 2 maps, gain 3 doubloons.", "dusk: if you hold 2 or more map, gain 3 doubloons."),
+    ("sun: return all your relics to the bag.", "sun: return every relic you hold to the bag."),
+])
+def test_a_plural_kind_in_a_printed_wording_loads_as_its_canonical_card(variant: str, canonical: str,
+                                                                         tmp_path: Path) -> None:
+    """Plain-English variants: "at least 2 maps" and "all your relics" load as the canonical singular kind."""
+    rules = mod_rules(write_cards(tmp_path / "v", {"Plural Reader": (61, variant)}))
+    plain = mod_rules(write_cards(tmp_path / "c", {"Plural Reader": (61, canonical)}))
+    assert rules.card("Plural Reader").abilities == plain.card("Plural Reader").abilities

@@ -29,13 +29,13 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import attrs
 import yaml
 
+from ... import _lifeline
 from ...agents import RandomAgent
 from ...engine.flow import selection_question
 from ...engine.program import actions as act
@@ -872,7 +872,7 @@ def _map(fn: Callable[[Any], Any], tasks: list[Any], jobs: int, *, progress: Cal
             if progress is not None and sizes is not None:
                 progress(sizes[i])
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with _lifeline.worker_pool(jobs) as pool:  # workers die with this process and leave no files
         futures = [pool.submit(fn, task) for task in tasks]
         for i, future in enumerate(futures):
             yield future.result()
