@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import functools
+import os
 import signal
+import subprocess
+import tempfile
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +154,32 @@ def time_limit(seconds: float = 20.0, *, wall: float | None = None) -> Iterator[
         signal.setitimer(signal.ITIMER_REAL, 0)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def run_group(args: Sequence[str], *, timeout: float, **options: Any) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run`` in a session of its own, whose whole process group is killed in every outcome.
+
+    ``subprocess.run`` kills only the process it started when ``timeout`` runs out, and waits for its
+    output pipes to close: a shell's children (a ``simulate --jobs`` pool, a command left in the
+    background) would run on, and hold the pipes open.  Here the output goes to files, the wait is
+    for the process started, and then its group is killed.  ``timeout`` guards against a hang; it is
+    never a measure of speed: give it minutes.
+    """
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as out, \
+            tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as err:
+        process = subprocess.Popen(args, start_new_session=True, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                   **options)
+        try:
+            process.wait(timeout=timeout)
+        finally:
+            kill_group(process.pid)
+            process.wait()
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(list(args), process.returncode, out.read(), err.read())
+
+
+def kill_group(leader: int) -> None:
+    """SIGKILL to the process group ``leader`` started (``start_new_session=True``), if any of it is left."""
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(leader, signal.SIGKILL)

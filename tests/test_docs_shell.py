@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import run_group
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -27,7 +28,7 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[a-z]*)(?P<info>[^\n]*)\n(?P
 SHELLS = {"sh", "bash", "shell"}
 NAMED_FILE = re.compile(r"\A#\s*(?P<path>[\w./-]+\.ya?ml)\s*\n")
 INDEX_INSTALL = re.compile(r"pip install\s+(?:-\S+\s+)*[\"']?libertalia\b")
-BLOCK_TIMEOUT = 120  # seconds; the docs use small --games and --texts counts
+BLOCK_TIMEOUT = 900  # seconds: a guard against a hang, not a measure (the docs use small --games and --texts counts)
 
 # Blocks marked ```sh no-run, by document and a word of their first command: installing the
 # checkout, a cluster's machines, and runs meant to take minutes or hours.
@@ -43,6 +44,7 @@ NO_RUN = {
     ("docs/simulation.md", "libertalia simulate --games 2000 --dask local"),
     ("docs/simulation.md", "libertalia simulate --games 1000 --players 4 --jobs 1"),  # measured timings
     ("docs/testing.md", "LIBERTALIA_FUZZ_EXAMPLES"),
+    ("docs/testing.md", 'python -m pytest -q -m "not slow"'),  # the suite itself
     ("docs/testing.md", "libertalia cards contracts --texts 10000"),
     ("docs/testing.md", "python -m libertalia.testing.laws --positions 200"),  # minutes: every law family
     ("docs/testing.md", "python -m libertalia.testing.engine_mutants --mutants 64"),  # half an hour and more
@@ -90,7 +92,7 @@ def test_blocks_that_do_not_run_are_few_and_listed() -> None:
                 match = [key for key in NO_RUN if key[0] == _name(path) and first.startswith(key[1])]
                 assert match, f"{_name(path)}:{line}: a no-run block not in NO_RUN: {first!r}"
                 marked.update(match)
-    assert marked == NO_RUN and len(NO_RUN) <= 16
+    assert marked == NO_RUN and len(NO_RUN) <= 17  # 17th: the quick run, the suite itself
 
 
 @pytest.mark.skipif(shutil.which("libertalia") is None, reason="the libertalia command is not installed")
@@ -110,8 +112,8 @@ def test_shell_blocks_run(doc: Path, tmp_path: Path, tmp_path_factory: pytest.Te
             target.write_text(body[named.end():], encoding="utf-8")  # as saved: the name line is the doc's
         if lang not in SHELLS or "no-run" in info.split():
             continue
-        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", body], cwd=work, env=env, text=True,
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=BLOCK_TIMEOUT, check=False)
+        # In a process group of its own, killed whatever happens: a block's pool or background job ends with it.
+        done = run_group(["bash", "-e", "-o", "pipefail", "-c", body], cwd=work, env=env, timeout=BLOCK_TIMEOUT)
         assert done.returncode == 0, (f"{_name(doc)}:{line} exited {done.returncode}\n{body}\n"
                                       f"--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-3000:]}")
         ran += 1

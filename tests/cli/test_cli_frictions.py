@@ -16,6 +16,7 @@ import libertalia as lt
 from libertalia import stats
 from libertalia.cli import main
 from libertalia.cli.display import card_text, decision_lines, option_texts
+from tests.helpers import time_limit
 
 
 def _cli(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -50,8 +51,9 @@ def test_simulate_sigint_exits_130(tmp_path: Path) -> None:
                              "--csv"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        assert proc.stdout is not None and proc.stdout.readline().startswith("seed,"), "no CSV header"
-        assert proc.stdout.readline(), "no game came back"  # the games are under way
+        with time_limit(300, wall=300):  # a guard: a child that never writes fails the test, never hangs it
+            assert proc.stdout is not None and proc.stdout.readline().startswith("seed,"), "no CSV header"
+            assert proc.stdout.readline(), "no game came back"  # the games are under way
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=300)  # a guard against a hang, not a measure
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -13,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import time_limit
+
 ROOT = Path(__file__).resolve().parents[2]
+GUARD = 300  # seconds: how long a wait may take before the test calls it a hang; never a measure of speed
 
 
 def _env() -> dict[str, str]:
@@ -58,28 +62,33 @@ def started() -> Iterator[list[subprocess.Popen[bytes] | int]]:
     """Processes a test starts; whatever is left of them is killed afterwards (by pid, nothing else)."""
     mine: list[subprocess.Popen[bytes] | int] = []
     yield mine
-    for p in mine:
+    for p in mine:  # every one, even if an earlier one will not go: nothing of the test outlives it
         pid = p if isinstance(p, int) else p.pid
         if _running(pid):
-            os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    for p in mine:
         if not isinstance(p, int):
-            p.wait(timeout=10)
+            p.communicate(timeout=300)  # reaped, its pipes closed
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_pool_workers_die_with_a_parent_killed_outright(started: list[subprocess.Popen[bytes] | int]) -> None:
-    """kill -9 of `simulate --jobs 2` takes its two workers with it within seconds, their queue unplayed."""
+    """kill -9 of `simulate --jobs 2` takes its two workers with it, their queue of 4,000 games unplayed.
+
+    The wait is a guard against workers that never go, not a measure: a loaded machine may take a while.
+    """
     sim = subprocess.Popen([sys.executable, "-m", "libertalia", "simulate", "--games", "4000", "--jobs", "2",
                             "--players", "2", "--json"], cwd=ROOT, env=_env(),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     started.append(sim)
-    assert _wait_for(lambda: len(_children(sim.pid)) >= 2, 60), "the pool never started"
+    assert _wait_for(lambda: len(_children(sim.pid)) >= 2, GUARD), "the pool never started"
     time.sleep(1)  # the workers are playing their first chunks
     workers = _children(sim.pid)
     started.extend(workers)
     os.kill(sim.pid, signal.SIGKILL)
-    sim.wait(timeout=10)
-    assert _wait_for(lambda: not any(_running(w) for w in workers), 5), \
+    sim.wait(timeout=GUARD)
+    assert _wait_for(lambda: not any(_running(w) for w in workers), GUARD), \
         f"workers {[w for w in workers if _running(w)]} outlived their parent"
 
 
@@ -107,7 +116,7 @@ def _dask(started: list[subprocess.Popen[bytes] | int], *args: str) -> subproces
 def _scheduler(started: list[subprocess.Popen[bytes] | int]) -> tuple[str, subprocess.Popen[bytes]]:
     port = _free_port()
     process = _dask(started, "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port))
-    assert _wait_for(lambda: _listening(port), 60), "the scheduler did not start"
+    assert _wait_for(lambda: _listening(port), GUARD), "the scheduler did not start"
     return f"tcp://127.0.0.1:{port}", process
 
 
@@ -128,10 +137,11 @@ def _simulate(started: list[subprocess.Popen[bytes] | int], address: str, *args:
 def _first_rows(sim: subprocess.Popen[bytes]) -> None:
     """Wait until the run's first games have come back (the CSV header, then a row)."""
     assert sim.stdout is not None
-    assert sim.stdout.readline().startswith(b"seed,") and sim.stdout.readline(), "no game came back"
+    with time_limit(GUARD, wall=GUARD):  # a read that never returns fails the test instead of hanging it
+        assert sim.stdout.readline().startswith(b"seed,") and sim.stdout.readline(), "no game came back"
 
 
-def _one_line(sim: subprocess.Popen[bytes], seconds: float = 60) -> str:
+def _one_line(sim: subprocess.Popen[bytes], seconds: float = GUARD) -> str:
     """The run's stderr, which must be one line, once it has stopped with exit status 3."""
     _, err = sim.communicate(timeout=seconds)
     lines = err.decode().strip().splitlines()
