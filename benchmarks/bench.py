@@ -13,7 +13,7 @@ observation vectors (what a learner pays without the env).  Then the time to imp
 library and to load the rules in fresh processes (warm cache, median of five), and the size
 of a finished game: its state in memory and its ``to_json`` text.  Speed is measured here,
 never in the pass/fail tests.  On a shared machine compare ratios, not absolute figures:
-``python ../shared/bench/ratio.py`` sets the engine against a bare mutable toy.
+``python benchmarks/ratio.py`` sets the engine against a bare mutable toy.
 """
 
 from __future__ import annotations

@@ -37,13 +37,13 @@ Batch = Callable[[int, int], int]
 """(first seed, games) -> steps taken; the games are played when called."""
 
 
-def play_batch(rules: lt.Rules, players: int) -> Batch:
-    """``lt.play`` with random agents, log off (the env's default): decisions counted as steps."""
+def play_batch(rules: lt.Rules, players: int, log: bool = False) -> Batch:
+    """``lt.play`` with random agents, log off by default (as the env plays): decisions counted as steps."""
     def run(seed0: int, games: int) -> int:
         steps = 0
         for seed in range(seed0, seed0 + games):
             agents = [lt.agents.RandomAgent(seed * 16 + i) for i in range(players)]
-            steps += len(lt.play(rules, agents, seed=seed, log=False).history)
+            steps += len(lt.play(rules, agents, seed=seed, log=log).history)
         return steps
     return run
 
@@ -114,16 +114,17 @@ def spiel_batch(name: str, params: dict[str, Any]) -> Batch:
     return run
 
 
-def ratio(mine: Batch, games: int, base: Batch, base_games: int, rounds: int, per: str) -> tuple[float, float, float]:
-    """Median over ``rounds`` of ``mine``'s rate over ``base``'s, their batches back to back.
+def ratios(mine: Batch, games: int, base: Batch, base_games: int, rounds: int,
+           per: str) -> tuple[list[float], list[float], list[float]]:
+    """Each round's ratio of ``mine``'s rate over ``base``'s, their batches back to back.
 
     ``per="game"``: the cost of one of ``mine``'s games in ``base`` games (time per game over
-    time per game); ``per="step"``: ``mine``'s steps per second over ``base``'s.  Also the two
-    median rates (games or steps per second) for the record.
+    time per game); ``per="step"``: ``mine``'s steps per second over ``base``'s.  Also each
+    round's two rates (games or steps per second) for the record.
     """
     mine(0, 1)
     base(0, 1)  # warm: rules, caches, imports
-    ratios, a_rates, b_rates = [], [], []
+    each, a_rates, b_rates = [], [], []
     for r in range(rounds):
         t = time.perf_counter()
         a_steps = mine(1000 + r * games, games)
@@ -133,13 +134,19 @@ def ratio(mine: Batch, games: int, base: Batch, base_games: int, rounds: int, pe
         b_time = time.perf_counter() - t
         if per == "game":
             a, b = games / a_time, base_games / b_time
-            ratios.append(b / a)
+            each.append(b / a)
         else:
             a, b = a_steps / a_time, b_steps / b_time
-            ratios.append(a / b)
+            each.append(a / b)
         a_rates.append(a)
         b_rates.append(b)
-    return statistics.median(ratios), statistics.median(a_rates), statistics.median(b_rates)
+    return each, a_rates, b_rates
+
+
+def ratio(mine: Batch, games: int, base: Batch, base_games: int, rounds: int, per: str) -> tuple[float, float, float]:
+    """Median over ``rounds`` of ``ratios``: the ratio, then the two median rates."""
+    each, a_rates, b_rates = ratios(mine, games, base, base_games, rounds, per)
+    return statistics.median(each), statistics.median(a_rates), statistics.median(b_rates)
 
 
 def main() -> None:

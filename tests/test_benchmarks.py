@@ -1,0 +1,46 @@
+"""The speed yardstick in ``benchmarks/`` runs: the toy is seeded and ``ratio.py`` prints its figures.
+
+Speed itself is never asserted here; these tests only keep the benchmark scripts working.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _toy() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchmarks_toy", BENCHMARKS / "toy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_toy_plays_a_seeded_game_deterministically() -> None:
+    """The toy yardstick is seeded: the same seed and seats give the same scores, other seeds others."""
+    toy = _toy()
+    for players in (2, 4, 6):
+        games = [toy.play_game(seed, players) for seed in range(20)]
+        assert games == [toy.play_game(seed, players) for seed in range(20)]
+        assert all(len(scores) == players for scores in games)
+        assert len(set(games)) > 1
+
+
+def test_ratio_script_runs_one_small_round() -> None:
+    """ratio.py runs one round of one game and prints its engine-against-toy figures (no timing checked)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LIBERTALIA_CACHE_DIR": "off"}
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "ratio.py"), "--rounds", "1", "--games", "1",
+                           "--players", "3"], env=env, text=True, capture_output=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("3 players, galecrest, 1 rounds of 1 games")
+    for label in ("play/toy", "choose/toy", "env/play", "spiel/ttt"):
+        assert any(text.startswith(label) for text in lines), done.stdout
