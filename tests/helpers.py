@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -183,3 +186,16 @@ def kill_group(leader: int) -> None:
     """SIGKILL to the process group ``leader`` started (``start_new_session=True``), if any of it is left."""
     with suppress(ProcessLookupError, PermissionError):
         os.killpg(leader, signal.SIGKILL)
+
+
+def module_from_file(name: str, path: Path) -> ModuleType:
+    """A script of the checkout that is no package module (a benchmark, the build hook), imported from ``path``.
+
+    It is registered under ``name`` first, as an import would, so that its dataclasses can find their module.
+    """
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

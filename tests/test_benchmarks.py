@@ -5,23 +5,20 @@ Speed itself is never asserted here; these tests only keep the benchmark scripts
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+from tests.helpers import module_from_file
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 
 
 def _toy() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmarks_toy", BENCHMARKS / "toy.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_from_file("benchmarks_toy", BENCHMARKS / "toy.py")
 
 
 def test_toy_plays_a_seeded_game_deterministically() -> None:

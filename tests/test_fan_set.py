@@ -4,30 +4,25 @@ file whose lines all pass pins them with examples that hold (issue 21)."""
 from __future__ import annotations
 
 import functools
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from libertalia.loading.examples import run_examples
+from tests.helpers import module_from_file
 
 FAN = Path(__file__).parent / "fan_set"
 
 
 @functools.cache
 def _measure_module():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("fan_measure", FAN / "measure.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fan_measure"] = module
-    spec.loader.exec_module(module)
-    return module
+    return module_from_file("fan_measure", FAN / "measure.py")
 
 
 @functools.cache
-def _outcomes() -> list:  # type: ignore[type-arg]
-    outcomes, _counts = _measure_module().measure()
+def _outcomes(folder: Path = FAN) -> list:  # type: ignore[type-arg]
+    """The measure of the set in ``folder`` (the first fan set, or ``PRINTED``), once per run."""
+    outcomes, _counts = _measure_module().measure(folder)
     return list(outcomes)
 
 
@@ -75,15 +70,9 @@ def test_lady_quills_accepted_line_does_what_it_says(tmp_path: Path) -> None:
 PRINTED = FAN / "printed"
 
 
-@functools.cache
-def _printed_outcomes() -> list:  # type: ignore[type-arg]
-    outcomes, _counts = _measure_module().measure(PRINTED)
-    return list(outcomes)
-
-
 def test_the_printed_set_keeps_what_it_reads() -> None:
     """Issue 34: of the 25 cards written as printed cards read (6 read at the first try), the 13 read now stay read."""
-    outcomes = _printed_outcomes()
+    outcomes = _outcomes(PRINTED)
     totals = _measure_module().totals(outcomes)
     assert totals["sentences"] == 25
     assert totals["accepted"] >= 13, [o for o in outcomes if not o.accepted]
@@ -93,7 +82,7 @@ def test_the_printed_set_keeps_what_it_reads() -> None:
 def test_every_printed_file_read_by_the_checker_pins_its_line(path: Path) -> None:
     """Issue 34: each printed-set file whose line is accepted has examples, and they hold."""
     shown = f"tests/fan_set/printed/{path.parent.name}/{path.name}"
-    lines = [o for o in _printed_outcomes() if o.file == shown]
+    lines = [o for o in _outcomes(PRINTED) if o.file == shown]
     assert lines, shown
     if not all(o.accepted for o in lines):
         pytest.skip("a line is still refused: the file cannot load, so it cannot carry examples yet")

@@ -36,6 +36,7 @@ if __package__ in (None, ""):  # run as a script: the checkout's root on the pat
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.engine.test_resume import _saved, play_line  # noqa: E402
+from tests.helpers import module_from_file
 
 PATH = Path(__file__).with_name("data") / "compiled_digests.json"
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,11 +152,7 @@ def test_the_engine_modules_are_compiled() -> None:
 
 def _hook() -> Any:
     """hatch_build.py, the build hook at the checkout's root."""
-    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_from_file("hatch_build", ROOT / "hatch_build.py")
 
 
 @pytest.mark.skipif(not (ROOT / "hatch_build.py").exists(),
