@@ -17,11 +17,12 @@ from libertalia import _lifeline
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Each command with --jobs 2 and work enough to keep both workers busy for a while.
+# Each command with --jobs 2 and far more work than any machine finishes in the seconds before the kill: the
+# test kills it once its workers are up, so the work asked costs nothing, and a quiet machine must not finish it.
 COMMANDS = {
     "mutate": ["cards", "mutate", str(ROOT / "cards" / "galecrest" / "characters"), "--jobs", "2"],
-    "interactions": ["cards", "interactions", "--cards", "Witch", "--games", "3", "--jobs", "2"],
-    "contracts": ["cards", "contracts", "--texts", "40", "--quick", "--jobs", "2"],
+    "interactions": ["cards", "interactions", "--cards", "Witch", "--games", "500", "--jobs", "2"],
+    "contracts": ["cards", "contracts", "--texts", "5000", "--jobs", "2"],
     "simulate": ["simulate", "--games", "4000", "--players", "2", "--jobs", "2", "--json"],
 }
 
