@@ -45,6 +45,9 @@ class Example:
     seed: int
     seats: tuple[Mapping[str, Expected], ...]
     game: Mapping[str, Expected]
+    offered: tuple[tuple[str, ...] | None, ...] = ()
+    """Per answer, the keys the game must offer when it is given (None: not checked); an answer
+    written ``{answer: KEY, offered: [KEYS]}`` states what the question offered, not only what was chosen."""
 
     def failure(self, problems: Iterable[str]) -> ExampleFailure:
         return ExampleFailure(self.it, list(problems), path=self.path, line=self.line, column=self.column)
@@ -95,6 +98,7 @@ def _example(entry: Field) -> Example:
     if play and len(play) != players:
         raise f["play"].error(f"play needs one character per seat ({players}), got {len(play)}",
                               f"{players} card names")
+    answers, offered = _answers(f["answers"]) if "answers" in f else ((), ())
     seats = tuple(_seat(v, i) for i, v in enumerate(f["expect"].as_list()))
     if not 1 <= len(seats) <= players:
         raise f["expect"].error(f"expect lists {len(seats)} seats, but the game has {players}",
@@ -107,24 +111,51 @@ def _example(entry: Field) -> Example:
         setup=setup,
         players=players,
         play=play,
-        answers=_keys(f["answers"], "answers") if "answers" in f else (),
+        answers=answers,
+        offered=offered,
         seed=f["seed"].as_int("seed", 0, rng.SEED_LIMIT - 1) if "seed" in f else 0,
         seats=seats,
         game=_game_expectations(f),
     )
 
 
+def _answers(field: Field) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
+    """The answer keys, and per answer the keys it must be offered among (None: not stated).
+
+    An item is a key, or ``{answer: KEY, offered: [KEYS]}``: the question's whole set of options
+    (order ignored), so an example pins what a card asks as well as what it was told.
+    """
+    keys: list[str] = []
+    offered: list[tuple[str, ...] | None] = []
+    for i, item in enumerate(field.as_list()):
+        if item.node.kind != "mapping":
+            keys.append(_key(item, "answers"))
+            offered.append(None)
+            continue
+        f = item.mapping({"answer": True, "offered": True}, f"answers[{i}]")
+        key = _key(f["answer"], f"answers[{i}].answer")
+        options = _keys(f["offered"], f"answers[{i}].offered")
+        if key not in options:
+            raise f["offered"].error(f"answers[{i}] answers {key!r}, which its offered list does not hold",
+                                     f"a list of the keys offered, {key!r} among them")
+        keys.append(key)
+        offered.append(options)
+    return tuple(keys), tuple(offered) if any(o is not None for o in offered) else ()
+
+
+def _key(item: Field, what: str) -> str:
+    """One answer key; a bare yes/no (a YAML boolean) is the key "yes"/"no"."""
+    value = item.value
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    if not isinstance(value, str):
+        raise item.error(f"{what} must list keys (text), not {value!r}", "a key such as Cook or chest")
+    return value
+
+
 def _keys(field: Field, what: str) -> tuple[str, ...]:
     """Answer keys; a bare yes/no (a YAML boolean) is the key "yes"/"no"."""
-    out = []
-    for item in field.as_list():
-        value = item.value
-        if isinstance(value, bool):
-            value = "yes" if value else "no"
-        if not isinstance(value, str):
-            raise item.error(f"{what} must list keys (text), not {value!r}", "a key such as Cook or chest")
-        out.append(value)
-    return tuple(out)
+    return tuple(_key(item, what) for item in field.as_list())
 
 
 def _seat(field: Field, seat: int) -> dict[str, Expected]:

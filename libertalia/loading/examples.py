@@ -216,6 +216,10 @@ def _play(example: Example, rules: Rules) -> Game:
         asked.add(seat)
         game = _answer(game, f"play[{seat}]", example.play[seat])
     for i, key in enumerate(example.answers):
+        options = example.offered[i] if i < len(example.offered) else None
+        if options is not None and Counter(options) != Counter(game.legal_keys()):
+            raise _Refused(f"answers[{i}] {key!r}: the question should offer {_show(options)}, but "
+                           f"{_waiting(game)}")
         game = _answer(game, f"answers[{i}]", key)
     return game
 
