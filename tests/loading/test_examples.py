@@ -123,7 +123,8 @@ def test_an_answer_can_state_what_its_question_offered(tmp_path: Path) -> None:
     assert result.passed, result.failure
     assert result.example.answers == ("chest", "amulet")
     assert result.example.offered == (("relic", "chest", "amulet"), None)
-    wrong = queen(tmp_path, plays + "    answers: [{answer: chest, offered: [chest, amulet]}]\n    expect:\n      - {}\n")
+    wrong = queen(tmp_path, plays + "    answers: [{answer: chest, offered: [chest, amulet]}]\n"
+                                    "    expect:\n      - {}\n")
     assert "answers[0] 'chest': the question should offer [chest, amulet], but seat 0 is asked choose_loot" \
            in str(failure(wrong))
 
