@@ -235,6 +235,12 @@ def _taken_from(v: list[Any], c: Clock) -> Built:
     return LootTaken(seat, loot, zone, holder, None, source, c.timing(source), **c.at)
 
 
+def _taken_by(v: list[Any], c: Clock) -> Built:
+    seat, loot, place, source, card = v
+    zone, holder = _loot_place(place)
+    return LootTaken(seat, loot, zone, holder, card, source, c.timing(source), **c.at)
+
+
 def _returned(v: list[Any], c: Clock) -> Built:
     seat, pairs, source = v
     places = [_loot_place(place) for place, _ in pairs]
@@ -333,6 +339,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("nPnw", _given, (0, 2)),  # GIVE_LOOT_FROM: seat, (place, kind) pairs, to, source
     Template("nWw", lambda v, c: LootDrawn(v[0], v[1], v[2], c.timing(v[2]), **c.at), (0,)),  # DRAW_LOOT_BY
     Template("nwwwww", _swapped, (0,)),  # SWAP_LOOT_FROM: seat, kind, its place, other kind, its place, source
+    # ---- A token taken by a character's ability (the Cook's second take): the character, as held, too.
+    Template("nawww", _taken_by, (0,)),  # TAKE_LOOT_BY_CARD: seat, kind, place, source, card
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these), in ``TEMPLATES``' order.
@@ -398,6 +406,7 @@ KEEP_LOOT_BY: Final = 56
 GIVE_LOOT_FROM: Final = 57
 DRAW_LOOT_BY: Final = 58
 SWAP_LOOT_FROM: Final = 59
+TAKE_LOOT_BY_CARD: Final = 60
 
 MARKERS = frozenset({DUSK, NIGHT, ANCHOR, POSITION})
 """The templates that are bookkeeping only: they stand for no event."""
@@ -415,6 +424,7 @@ LEGACY: dict[int, tuple[int, tuple[int, ...]]] = {
     KEEP_BY: (KEEP, (0, 1)),
     KEEP_LOOT_BY: (KEEP_LOOT, (0, 1)),
     DRAW_LOOT_BY: (DRAW_LOOT, (0, 1)),
+    TAKE_LOOT_BY_CARD: (TAKE_LOOT_FROM, (0, 1, 2, 3)),
 }
 """Each template that adds arguments to an older one: (the older template, the arguments of
 the new one that are its arguments, in order).  A reader that follows only what the older
