@@ -89,15 +89,19 @@ class _Watched(Work):
         self.states: list[GameState | None] = []
 
     def log(self, template: int, *args: object) -> None:
+        before = len(self.journal) if self.journal is not None else 0
         Work.log(self, template, *args)
-        if template in journal.MARKERS:
-            self.states.append(None)
+        if self.journal is None:
             return
-        pending, self.journal = self.journal, None  # a snapshot without the log: nothing is packed early
-        try:
-            self.states.append(self.freeze())
-        finally:
-            self.journal = pending
+        for logged, _ in self.journal[before:]:  # the record, and a VIA marker before it (a borrowed text's)
+            if logged in journal.MARKERS:
+                self.states.append(None)
+                continue
+            pending, self.journal = self.journal, None  # a snapshot without the log: nothing is packed early
+            try:
+                self.states.append(self.freeze())
+            finally:
+                self.journal = pending
 
 
 def moments(game: Game, key: str) -> tuple[Game, tuple[Moment, ...]]:
