@@ -22,6 +22,13 @@ def columns(seats: int) -> int:
     return 2 if seats in (1, 2, 4) else 3
 
 
+def card_width(room: float, gap: float = 6) -> float:
+    """A seat's cards as wide as fill its rows: as many ``MINI`` cards as ``room`` holds, widened to share
+    what is left over (a row of four in a half-width panel would otherwise leave a ninth of it empty)."""
+    per_row = max(1, int((room + gap) // (MINI + gap)))
+    return max(MINI, (room - (per_row - 1) * gap) // per_row)  # whole: the replay page packs whole moves best
+
+
 def seats_block(rules: Rules, seen: Seen, seat: int | None, picks: Sequence[str | bool | None],
            decision: Decision | None, marked: Marks, y: float) -> tuple[list[str], float]:
     """Every seat's panel, in rows of ``columns`` that use the whole width; a row is as tall as its tallest."""
@@ -52,6 +59,7 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
            room: float) -> list[tuple[str, list[Piece], float]]:
     """A seat's zones, each a label and its pieces, with their heights once wrapped to ``room``."""
     order = rules.kind_order
+    w = card_width(room)
     taken = Counter({k: n for (s, k), n in marked.taken.items() if s == p.seat})
     moved = Counter({k: n for (s, k), n in marked.moved.items() if s == p.seat})
     buried = Counter({k: n for (s, k), n in marked.discarded.items() if s == p.seat})
@@ -68,10 +76,10 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
                 mark = what
             elif ship and (p.seat, base_name(n)) in marked.acted:
                 mark = "acted"
-            pieces.append(card(n, rank_of(rules, n), owner_colour(p.seat, n), ability_of(rules, n), w=MINI, size=10,
+            pieces.append(card(n, rank_of(rules, n), owner_colour(p.seat, n), ability_of(rules, n), w=w, size=10,
                                mark=mark))
         if hidden:
-            pieces.append(card("", "", "", "", w=MINI, size=10, hidden=hidden))
+            pieces.append(card("", "", "", "", w=w, size=10, hidden=hidden))
         return pieces
 
     acted_tokens: set[str] = set()
@@ -104,7 +112,7 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
             zones.append(("Today's pick", [words("chosen, secret", size=11, room=room, cls="pick")]))
         else:
             zones.append(("Today's pick (secret)", [card(str(pick), rank_of(rules, str(pick)), seat_colour(p.seat),
-                                                         ability_of(rules, str(pick)), w=MINI, size=10,
+                                                         ability_of(rules, str(pick)), w=w, size=10,
                                                          dashed=True)]))
     out = []
     for name, pieces in zones:
