@@ -170,6 +170,7 @@ def test_the_measure_catches_an_overflow(browser: Any, shots: Path) -> None:
     page.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><g class="box card">'
                     '<rect x="10" y="10" width="40" height="30"/><text x="12" y="30" font-size="12">'
                     'far too long a name for this card</text></g></svg>', encoding="utf-8")
+    page.chmod(0o600)
     browser.get(page.as_uri())
     overflows = browser.execute_script(_OVERFLOWS)
     assert len(overflows) == 1 and "far too long" in overflows[0]
