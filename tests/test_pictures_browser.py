@@ -46,6 +46,30 @@ for (const g of svg.querySelectorAll('g.box')) {
     }
   }
 }
+// no two texts overlap, and no ring (a mark, the seat to act) crosses a text: the tag on the ring is meant to
+const meet = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
+                       && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+const texts = Array.from(svg.querySelectorAll('text')).filter(t => !t.closest('g.to-act-tag'))
+  .map(t => ({t: t, b: t.getBBox()}));
+texts.sort((p, q) => p.b.y - q.b.y);
+for (let i = 0; i < texts.length; i++) {
+  for (let j = i + 1; j < texts.length && texts[j].b.y < texts[i].b.y + texts[i].b.height; j++) {
+    if (meet(texts[i].b, texts[j].b)) {
+      out.push(JSON.stringify({overlap: [texts[i].t.textContent, texts[j].t.textContent]}));
+    }
+  }
+}
+for (const ring of svg.querySelectorAll('rect.mark-ring, rect.to-act')) {
+  const r = ring.getBBox(), half = parseFloat(ring.getAttribute('stroke-width')) / 2;
+  const outer = {x: r.x - half, y: r.y - half, width: r.width + 2 * half, height: r.height + 2 * half};
+  const inner = {x: r.x + half, y: r.y + half, width: r.width - 2 * half, height: r.height - 2 * half};
+  for (const {t, b} of texts) {
+    const inside = b.x >= inner.x && b.y >= inner.y && b.x + b.width <= inner.x + inner.width
+                   && b.y + b.height <= inner.y + inner.height;
+    if (meet(b, outer) && !inside) out.push(JSON.stringify({ring: ring.getAttribute('class'), crosses: t.textContent,
+                                                            text_box: [b.x, b.y, b.width, b.height]}));
+  }
+}
 const w = svg.getBBox();
 if (w.x < 0 || w.x + w.width > svg.width.baseVal.value + 0.5) out.push('the drawing is wider than the picture');
 return out;
@@ -248,3 +272,18 @@ def test_the_table_fits_every_width(browser: Any, shots: Path, scene: str) -> No
         shot = shots / f"table-{scene}-{width}.png"
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
         _keep(shot)
+
+
+def test_the_measure_catches_texts_on_each_other_and_a_ring_across_a_text(browser: Any, shots: Path) -> None:
+    """The overlap script itself: two texts on each other, and a mark's ring across a label, are reported."""
+    page = shots / "overlap-check.svg"
+    page.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200">'
+                    '<text x="10" y="30" font-size="12">first words</text>'
+                    '<text x="40" y="34" font-size="12">second words</text>'
+                    '<text x="10" y="100" font-size="12">a zone label</text>'
+                    '<rect x="5" y="98" width="120" height="40" fill="none" stroke-width="3" class="mark-ring"/>'
+                    '</svg>', encoding="utf-8")
+    page.chmod(0o600)
+    browser.get(page.as_uri())
+    found = browser.execute_script(_OVERFLOWS)
+    assert len(found) == 2 and "first words" in found[0] and "a zone label" in found[1], found

@@ -22,6 +22,12 @@ def columns(seats: int) -> int:
     return 2 if seats in (1, 2, 4) else 3
 
 
+_BELOW_LABEL = 24
+_AFTER = 4
+"""A zone's pieces start this far below its label's top, and the next zone's label this far below them:
+both clear of the ring a marked piece wears (3 px out, 3 px wide)."""
+
+
 def card_width(room: float, gap: float = 6) -> float:
     """A seat's cards as wide as fill its rows: as many ``MINI`` cards as ``room`` holds, widened to share
     what is left over (a row of four in a half-width panel would otherwise leave a ninth of it empty)."""
@@ -121,7 +127,7 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
         _, h = flow(pieces, 0, 0, room)
         key = name.split()[0].lower()
         out.append((key, [words(name, size=11, room=room, fill="#333", weight="bold", cls=f"zone-{key}"), *pieces],
-                    h + 18))
+                    h + _BELOW_LABEL + _AFTER))
     return out
 
 
@@ -165,7 +171,7 @@ def _panel(rules: Rules, p: PlayerState, x: float, y: float, w: float, h: float,
         head, rest = pieces[0], pieces[1:]
         inner.append(f'<g class="zone" data-zone={attr(zone)}>')
         inner += head.draw(x + 8, cy + 2)
-        drawn, _ = flow(rest, x + 8, cy + 18, w - 16)
+        drawn, _ = flow(rest, x + 8, cy + _BELOW_LABEL, w - 16)
         inner += drawn
         inner.append("</g>")
         cy += zh
