@@ -15,9 +15,10 @@ from .text import attr, label, text, width, wrap
 
 MARK = "#f2a900"
 """The colour of a mark: a piece the last step touched."""
-SMALLEST = 9
-"""The smallest print (a card's rank, owner and marks): a picture shrunk to an 800 px window still
-shows it at 7 px or more (the browser tests measure it)."""
+SMALLEST = 10
+"""The smallest print (a card's rank, owner and marks): the picture shrunk to three quarters (an 800 px
+window, or the replay page at 1100 px beside its events) still shows it at 7 px or more, as the browser
+tests measure."""
 
 
 @attrs.frozen
