@@ -23,6 +23,7 @@ from .. import _paths
 from ..errors import CardError, CardErrors, UnsayableError, WordingError
 from ..suggest import did_you_mean
 from ..syntax import ast
+from . import printed
 from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
 from .meaning import may_replace
 
@@ -268,12 +269,13 @@ class ToAst(Transformer[Token, Any]):
 
     # structure
     def start(self, items: list[Any]) -> tuple[ast.Ability, ...]:
-        return tuple(i for i in items if isinstance(i, ast.Ability))
+        # a printed "instead of taking a loot token, …" line is two abilities (a tuple)
+        return tuple(a for i in items for a in (i if isinstance(i, tuple) else (i,)) if isinstance(a, ast.Ability))
 
     @v_args(meta=True)
     def ability(self, meta: Any, items: list[Any]) -> ast.Ability:
         (timing, modifiers), steps = items[0], items[1]
-        return ast.Ability(timing, modifiers, steps, **self._at(meta))
+        return self._printed(ast.Ability(timing, modifiers, steps, **self._at(meta)))
 
     def trigger(self, items: list[Any]) -> tuple[str, tuple[str, ...]]:
         timing, *modifiers = (i for i in items if i is not None)
@@ -609,7 +611,7 @@ class ToAst(Transformer[Token, Any]):
 
     def article(self, items: list[Any]) -> str:
         word = str(items[0])
-        return "a" if word == "an" else word
+        return "a" if word in ("an", "target") else word  # "target character" (issue 34.1): "a character"
 
     def choose_one(self, items: list[Any]) -> ast.ChooseChar:
         article, np = items
@@ -927,6 +929,93 @@ class ToAst(Transformer[Token, Any]):
     def every_loot_theirs(self, items: list[Any]) -> ast.EveryLootBut:
         np, keep = items
         return ast.EveryLootBut(np, int(keep), "their")
+
+
+    # ------------------------------------------------------------ printed wordings (issue 34.1)
+    def _printed(self, ability: ast.Ability) -> ast.Ability:
+        """The ability with the printed wordings only a whole ability settles in canonical words (``printed``)."""
+        try:
+            return printed.resolve(ability)
+        except printed.Unreadable as exc:
+            raise VariantError(exc.message, _Where(ability.line, ability.column), exc.expected) from None
+
+    def ordinal(self, items: list[Any]) -> ast.Positional:
+        """"the last character on the island": a position ``printed`` reads by the ability's timing."""
+        return ast.Positional(str(items[0]), items[1])
+
+    def is_ordinal(self, items: list[Any]) -> ast.IsPositioned:
+        ref, verb, word, np = items
+        return ast.IsPositioned(ref, str(word), np, verb=str(verb))
+
+    def adjacent(self, items: list[Any]) -> ast.Zone:
+        """"adjacent to this one": a mark ``printed`` rewrites with "left of this" and "right of this"."""
+        return printed.ADJACENT
+
+    @v_args(meta=True)
+    def beside_either(self, meta: Any, items: list[Any]) -> ast.Beside:
+        """"the character next to this one": this has two neighbours, so the wording reads two ways."""
+        raise VariantError('"the character next to this one" reads two ways: the character left of this, or the '
+                           'character right of this', _Where(**self._at(meta)),
+                           '"the character left of this", "the character right of this", or "a character adjacent '
+                           'to this one" (the owner chooses)')
+
+    @v_args(meta=True)
+    def discard_loot(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        """"discard a relic you hold": a discarded token goes back to the bag, so "return … to the bag"."""
+        return ast.ReturnLoot(items[0], **self._at(meta))
+
+    @v_args(meta=True)
+    def discard_loot_held(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        """"discard a barrel": one you hold, back to the bag."""
+        return ast.ReturnLoot(self.one_of_yours(meta, items), **self._at(meta))
+
+    @v_args(meta=True)
+    def one_of_yours(self, meta: Any, items: list[Any]) -> ast.ChooseLoot:
+        """"one of your relics": "a relic you hold"."""
+        return ast.ChooseLoot(ast.LootNP(items[-1], "held", "", **self._at(meta)))
+
+    def all_players(self, items: list[Any]) -> ast.EveryPlayer:
+        """"all players" is every player; "all opponents", "your opponents", "other players" every other one."""
+        return ast.EveryPlayer(str(items[-1]) != "players" or any(str(i) == "other" for i in items if i is not None))
+
+    def plural_verb(self, items: list[Any]) -> tuple[str, Any]:
+        word = str(items[0])
+        if word == "move":
+            return self.player_verb([Token("MOVES", "moves"), *items[1:]])
+        return {"gain": "gain", "lose": "lose", "pay": "pays", "give": "pays"}[word], items[-1]
+
+    @v_args(meta=True)
+    def all_players_act(self, meta: Any, items: list[Any]) -> Any:
+        """"all opponents lose 1 doubloon": "every other player loses 1 doubloon"."""
+        return self.player_acts(meta, [items[0], items[-1]])
+
+    @v_args(meta=True)
+    def all_players_discard(self, meta: Any, items: list[Any]) -> ast.Discard:
+        return ast.Discard(items[-1], by=items[0], **self._at(meta))
+
+    @v_args(meta=True)
+    def all_players_return(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        return ast.ReturnLoot(items[-1], by=items[0], **self._at(meta))
+
+    @v_args(meta=True)
+    def have_the_most(self, meta: Any, items: list[Any]) -> ast.Compare:
+        """"you have the most reputation" is "the highest reputation"; of anything else, it reads two ways."""
+        most, measure = str(items[0]), items[1]
+        if isinstance(measure, ast.Reputation):
+            return ast.Compare("more" if most == "most" else "fewer", measure)
+        cmp, tie = ("more", "at least as many as") if most == "most" else ("fewer", "no more than")
+        raise VariantError(f'"the {most} …" reads two ways on a tie: {cmp} than every other player (a tie is not the '
+                           f'{most}), or {tie} any other player (a tie counts)', _Where(**self._at(meta)),
+                           f'"you have {cmp} … than every other player"'
+                           + (' or "you have at least as many … as every other player"' if most == "most" else ""))
+
+    @v_args(meta=True)
+    def instead_of_loot(self, meta: Any, items: list[Any]) -> tuple[ast.Ability, ast.Ability]:
+        """"Instead of taking a loot token, gain 3 doubloons" is two abilities: "take no loot." and the effect."""
+        (timing, modifiers), steps = items[0], items[-1]
+        at = self._at(meta)
+        no_loot = ast.Step("plain", (ast.TakeNoLoot(**at),), None, None, **at)
+        return (ast.Ability(timing, (), (no_loot,), **at), self._printed(ast.Ability(timing, modifiers, steps, **at)))
 
 
 _OWNED_BY_WORDS = frozenset({"owned", "by", "that", "belongs", "belong", "belonging", "to"})

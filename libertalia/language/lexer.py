@@ -114,6 +114,9 @@ class WordLexer(Lexer):
         if kind == "punct" and word == ";" and following and "_SEMI_ROW" in accepts and (
                 following[0][1].lower() == "each" or following[0][1].isdigit() or following[0][1] in NUMBER_WORDS):
             return "_SEMI_ROW", word  # "each set of 2 maps is worth 6 doubloons; each set of 3 …"
+        if kind == "punct" and word == "," and "COLON" in accepts and not (
+                following and following[0][1].lower() in _MODIFIERS):
+            return "COLON", ":"  # printed wordings (issue 34.1): "At dusk, gain 1 doubloon" is "dusk: …"
         if kind == "punct":
             return _joined(_PUNCT[word], following[0] if following else None, accepts, _instead_ahead(following)), word
         if kind == "junk":
@@ -136,6 +139,8 @@ class WordLexer(Lexer):
             return "_INSTEAD_LAST", word  # "…; each set of 3 maps is worth 13 doubloons instead."
         if word.lower() == "instead" and next_word == "of" and "_INSTEAD_OF" in accepts:
             return "_INSTEAD_OF", word  # "discard this instead of placing it in your ship"
+        if word.lower() == "one" and next_word == "of" and "_ONE_OF" in accepts:
+            return "_ONE_OF", word  # "one of your relics" (issue 34.1); "one map" stays the number 1
         if word == "and" and next_word.lower() == "then" and "_AND_JOIN" in accepts:
             return "_AND_JOIN", word
         if word == "and" and "_AND_KIND" in accepts and self._kind_follows(next_word, after_next):
@@ -184,6 +189,10 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
     if mark == "COMMA" and word == "or" and "_COMMA_OR" in accepts:
         return "_COMMA_OR"
     return mark
+
+
+_MODIFIERS = frozenset({"last", "once", "first"})
+"""The modifiers a "," after a timing brings in; any other word after it starts the effect, as after ":"."""
 
 
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(
