@@ -806,6 +806,8 @@ class ToAst(Transformer[Token, Any]):
 
     def there_is(self, items: list[Any]) -> ast.Exists | ast.CountExists:
         quantity, np = items
+        if quantity[0] == "no" and np.plural:  # "there are no other characters …" (issue 34.1): "no other character"
+            np = ast.CharNP(np.other, np.noun, np.filters, line=np.line, column=np.column)
         if quantity[0] in ("a", "no"):
             return ast.Exists(np, quantity[0] == "no")
         return ast.CountExists(int(quantity[0]), quantity[2], np)
@@ -1008,6 +1010,36 @@ class ToAst(Transformer[Token, Any]):
                            f'{most}), or {tie} any other player (a tie counts)', _Where(**self._at(meta)),
                            f'"you have {cmp} … than every other player"'
                            + (' or "you have at least as many … as every other player"' if most == "most" else ""))
+
+    def count_loot_yours(self, items: list[Any]) -> ast.CountLoot:
+        """"for each of your maps": "for each map you hold"."""
+        return ast.CountLoot(items[-1])
+
+    @v_args(meta=True)
+    def draw_from_bag(self, meta: Any, items: list[Any]) -> ast.Draw:
+        """"draw two loot tokens": "draw 2 random loot from the bag" (one draws from the bag only)."""
+        count, per = items[0], items[-1]
+        n = int(count) if isinstance(count, Token) and count.type == "NUMBER" else 1
+        return ast.Draw(n, per, **self._at(meta))
+
+    @v_args(meta=True)
+    def send_loot_held(self, meta: Any, items: list[Any]) -> ast.Give | ast.ReturnLoot:
+        """"return a map to the bag", "give a relic to …": a token you hold."""
+        kinds, *to = items
+        sent: ast.Give | ast.ReturnLoot = self.send_loot(meta, [self.one_of_yours(meta, [kinds]), *to])
+        return sent
+
+    def ranked_unhyphenated(self, items: list[Any]) -> ast.Positional:
+        """"the highest ranked character": "the highest-ranked character"."""
+        return ast.Positional(f"{items[0]}-ranked", items[-1])
+
+    def is_ranked_unhyphenated(self, items: list[Any]) -> ast.IsPositioned:
+        ref, verb, ranking, np = items
+        return ast.IsPositioned(ref, f"{ranking}-ranked", np, verb=str(verb))
+
+    def rival_printed(self, items: list[Any]) -> tuple[str, str]:
+        """"than each opponent", "than all other players": "than every other player"."""
+        return str(items[0]), "every"
 
     @v_args(meta=True)
     def instead_of_loot(self, meta: Any, items: list[Any]) -> tuple[ast.Ability, ast.Ability]:

@@ -25,6 +25,9 @@ from typing import Any
 from lark import Token
 from lark.lexer import Lexer, LexerState
 
+from ..suggest import similarity
+from .meaning import MISSPELT, PIECES
+
 # A card name runs over several Capitalised Words ("Wind Nymph", "Governor's Daughter").
 _SCAN = re.compile(
     r"(?P<nl>(?:\r?\n[\t ]*)+)"
@@ -145,6 +148,8 @@ class WordLexer(Lexer):
             return "_AND_JOIN", word
         if word == "and" and "_AND_KIND" in accepts and self._kind_follows(next_word, after_next):
             return "_AND_KIND", word  # "for each hook and each saber you hold"
+        if "KIND" in accepts and "NOUN" in accepts and _misspelt_piece(word):
+            return "WORD", word  # "discard a charcter": no loot kind, though discarding loot is said (issue 34.1)
         for name in names:
             if name in accepts:
                 return name, word
@@ -160,6 +165,11 @@ class WordLexer(Lexer):
         if "KIND" in accepts and word[:1].islower() and "'" not in word:
             return "KIND", word
         return (names[0] if names else ("KIND" if word[:1].islower() else "NAME")), word
+
+
+def _misspelt_piece(word: str) -> bool:
+    """Whether ``word`` is a close misspelling of "character" ("charcter"), not one of the words themselves."""
+    return word not in PIECES and any(similarity(word, noun) >= MISSPELT for noun in ("character", "characters"))
 
 
 def _instead_ahead(words: Sequence[tuple[str, str] | tuple[str, str, int, int, int]]) -> bool:

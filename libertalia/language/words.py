@@ -36,7 +36,9 @@ VARIANT_OF = {
     "discard_loot": "send_loot", "discard_loot_held": "send_loot", "one_of_yours": "choose_loot",
     "all_players": "player", "plural_verb": "player_verb", "all_players_act": "player_acts",
     "all_players_discard": "they_discard", "all_players_return": "they_return", "have_the_most": "highest_reputation",
-    "instead_of_loot": "take",
+    "instead_of_loot": "take", "count_loot_yours": "count_loot", "draw_from_bag": "take",
+    "send_loot_held": "send_loot", "ranked_unhyphenated": "positional", "is_ranked_unhyphenated": "is_positioned",
+    "rival_printed": "rival",
 }
 
 
