@@ -1041,6 +1041,47 @@ class ToAst(Transformer[Token, Any]):
         """"than each opponent", "than all other players": "than every other player"."""
         return str(items[0]), "every"
 
+    def _than(self, meta: Any, cmp: Any, number: Any) -> tuple[int, str]:
+        """"more than 3": (4, "more"); "fewer than 3": (2, "fewer"); "fewer than 0" counts nothing and is refused."""
+        n = int(number) + (1 if str(cmp) == "more" else -1)
+        if n < 0:
+            raise VariantError(f'nothing is "fewer than {number}"', _Where(**self._at(meta)), "a number of 1 or more")
+        return n, str(cmp)
+
+    @v_args(meta=True)
+    def quantity_than(self, meta: Any, items: list[Any]) -> tuple[str, ...]:
+        """"more than 3 maps": "4 or more maps"."""
+        n, cmp = self._than(meta, items[0], items[-1])
+        return (str(n), "or", cmp)
+
+    @v_args(meta=True)
+    def have_doubloons_than(self, meta: Any, items: list[Any]) -> ast.HaveDoubloons:
+        """"you have fewer than 5 doubloons": "you have 4 or fewer doubloons"."""
+        n, cmp = self._than(meta, items[0], items[1])
+        return ast.HaveDoubloons(n, cmp == "fewer")
+
+    @v_args(meta=True)
+    def they_have_doubloons_than(self, meta: Any, items: list[Any]) -> tuple[str, ast.HaveDoubloons]:
+        """"with more than 9 doubloons": "with 10 or more doubloons"."""
+        words = [i for i in items if isinstance(i, Token)]
+        n, cmp = self._than(meta, words[-4], words[-2])  # CMP "than" NUMBER "doubloons"
+        return str(words[0]), ast.HaveDoubloons(n, cmp == "fewer")
+
+    def hold_exactly(self, items: list[Any]) -> list[ast.Cond]:
+        """"you hold exactly 2 maps": "you hold 2 or more map and you hold 2 or fewer map"."""
+        n, kinds = int(items[0]), items[1]
+        return [ast.HoldCount(n, "more", kinds), ast.HoldCount(n, "fewer", kinds)]
+
+    def there_exactly(self, items: list[Any]) -> list[ast.Cond]:
+        """"there are exactly 2 characters in your ship": "… 2 or more … and … 2 or fewer …"."""
+        n, np = int(items[0]), items[1]
+        return [ast.CountExists(n, "more", np), ast.CountExists(n, "fewer", np)]
+
+    def have_exactly(self, items: list[Any]) -> list[ast.Cond]:
+        """"you have exactly 5 doubloons": "you have 5 or more doubloons and you have 5 or fewer doubloons"."""
+        n = int(items[0])
+        return [ast.HaveDoubloons(n, False), ast.HaveDoubloons(n, True)]
+
     @v_args(meta=True)
     def instead_of_loot(self, meta: Any, items: list[Any]) -> tuple[ast.Ability, ast.Ability]:
         """"Instead of taking a loot token, gain 3 doubloons" is two abilities: "take no loot." and the effect."""

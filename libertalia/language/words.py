@@ -38,7 +38,9 @@ VARIANT_OF = {
     "all_players_discard": "they_discard", "all_players_return": "they_return", "have_the_most": "highest_reputation",
     "instead_of_loot": "take", "count_loot_yours": "count_loot", "draw_from_bag": "take",
     "send_loot_held": "send_loot", "ranked_unhyphenated": "positional", "is_ranked_unhyphenated": "is_positioned",
-    "rival_printed": "rival",
+    "rival_printed": "rival", "quantity_than": "quantity", "have_doubloons_than": "have_doubloons",
+    "they_have_doubloons_than": "they_have_doubloons", "hold_exactly": "hold", "there_exactly": "there_is",
+    "have_exactly": "have_doubloons",
 }
 
 

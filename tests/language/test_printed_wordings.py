@@ -76,6 +76,20 @@ PAIRS = [
      "anchor: gain 2 doubloons if you have at least as many characters in your ship as every other player."),
     ("moon: gain 1 doubloon if there are no other characters in your ship.",
      "moon: gain 1 doubloon if there is no other character in your ship."),
+    # "more than N", "fewer than N" and "exactly N" on whole numbers
+    ("Night: If you have fewer than 4 doubloons, gain 2 doubloons.",
+     "moon: if you have 3 or fewer doubloons, gain 2 doubloons."),
+    ("sun: lose 1 reputation if there are more than 2 characters in your hand.",
+     "sun: lose 1 reputation if there are 3 or more characters in your hand."),
+    ("sun: every other player with more than 6 doubloons pays you 1 doubloon.",
+     "sun: every other player with 7 or more doubloons pays you 1 doubloon."),
+    ("anchor: if you hold exactly 1 loot, gain 5 doubloons.",
+     "anchor: if you hold 1 or more loot and you hold 1 or fewer loot, gain 5 doubloons."),
+    ("Day: If you have exactly 3 doubloons, gain 3 doubloons.",
+     "sun: if you have 3 or more doubloons and you have 3 or fewer doubloons, gain 3 doubloons."),
+    ("moon: gain 2 doubloons if there are exactly 2 characters in your ship.",
+     "moon: gain 2 doubloons if there are 2 or more characters in your ship and there are 2 or fewer characters in "
+     "your ship."),
     # "the most reputation" never ties
     ("anchor: if you have the most reputation, gain 3 doubloons.",
      "anchor: if you have the highest reputation, gain 3 doubloons."),
@@ -147,6 +161,7 @@ def test_a_printed_wording_read_two_ways_is_refused_naming_both(text: str, readi
     "sun: discard a Cook adjacent to this one.",  # a name the neighbour words cannot carry
     "dusk: discard a character adjacent to this one.",  # at dusk only the left neighbour is on the island
     "sun: discard the last character in your ship.",  # a ship has no row
+    "sun: gain 1 doubloon if you hold fewer than 0 relics.",  # nothing is fewer than 0
 ])
 def test_adjacency_and_order_where_no_canonical_form_says_them_are_refused(text: str) -> None:
     """Issue 34.1: "adjacent to this one" and "the last …" outside what "left/right of this" can say are refused."""
