@@ -85,10 +85,11 @@ def test_synonyms_are_reported_as_such_not_as_coverage(monkeypatch: pytest.Monke
 
 def test_a_spelling_of_one_reading_is_covered_by_play_and_a_slot_above_that_mattered() -> None:
     """A rule all of whose alternatives are one reading (`each`/`every`) is covered only with both proofs: the
-    sibling in its place parsed to its tree and played alike, and a slot above it changed its text's day."""
+    sibling in its place read as it (one tree or one program) and played alike, and a slot above it changed
+    its text's day."""
     found = _cover(galecrest(), next(p for p in productions() if p.label == "_every -> each"), 0, 1)
     assert found.entry.status == SPELLING, found.entry
-    assert "parsed to its tree and played alike" in found.entry.why
+    assert "read as it (one tree or one program) and played alike" in found.entry.why
     assert "mattered in a text with it" in found.entry.why and " each " in found.entry.why.split(" against ")[0]
 
 

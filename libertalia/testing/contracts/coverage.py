@@ -17,9 +17,10 @@ result, so a step that misread that alternative would be seen by whatever compar
 The positions are built to make choices bite: left and right neighbours that hold different
 things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
 the last day, the last voyage, and 2 players (with the Midshipman where the edition has one).
-A pair whose two texts have one canonical wording is a ``synonym`` (a plain-English variant:
-by itself it can never matter); it is covered only as the proven synonym of a sibling that
-mattered.  A production never spelled into an accepted text, or never seen to matter, is listed
+A pair whose two texts have one canonical wording, or compile to one program, is a ``synonym``
+(a plain-English variant: by itself it can never matter); it is covered as the proven synonym of
+a sibling that mattered, or, when every sibling in its place reads as it, in a text that a slot
+above it changed.  A production never spelled into an accepted text, or never seen to matter, is listed
 with the reason; one the checker refuses (in this edition, or in every text for its own sake) has
 a status of its own, with the checker's reason and an accepted text that shows it is to blame.
 
@@ -51,7 +52,7 @@ from ...language.compile import compile_ability
 from ...language.normalise import once_for_own_kind, singular_kinds
 from ...language.render import render
 from ...state import Decision
-from ..focus import FocusedPosition, focused_position
+from ..focus import FocusedPosition, bag_left, focused_position
 from ..texts import (
     _COUNTED,
     _TIMINGS,
@@ -93,8 +94,11 @@ at least once for its own sake: a sibling in its place is accepted (``REFUSED``,
 COVERED = (MATTERED, SYNONYM_COVERED, WITHIN, SPELLING)
 _REPUTATION = "reputation"  # the word a board without a reputation track refuses
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
-VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players")
+VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players", "hoard")
 """The positions each pair is played in, in turn, until the two texts' results differ."""
+_HOARD = 5
+"""Tokens of each kind the owner's seat is given in the "hoard" position (the bag keeping one of each): long
+set-scoring tables and large counts need large holdings to tell their rows apart."""
 SIBLINGS = 3
 """Sibling alternatives tried against each spelled text (drawn among those the walk allows there)."""
 _WALKS = 4  # walks per attempt until one spells an accepted text
@@ -565,6 +569,12 @@ class _Card:
     rules: Rules
     feature: str  # the character's name or the tile's kind
     timing: str  # the first timing it has, in day order
+    program: tuple[Any, ...] = attrs.field(eq=False, repr=False)  # what the engine runs: steps and scheduling
+
+    def same_reading(self, other: _Card) -> bool:
+        """One canonical wording, or one program (``than every other player`` and ``than any other player``
+        keep their words in the tree, and compile alike): the engine cannot tell the two apart."""
+        return self.canonical == other.canonical or self.program == other.program
 
 
 def _card(base: Rules, text: str, loot: bool) -> _Card | None:
@@ -580,11 +590,12 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
     except CardError:
         return None
     timing = next((t for t in _TIMINGS if any(c.timing == t for c in compiled)), "sun")
+    program = tuple((c.timing, c.last, c.once, c.first, c.early, c.passive, c.slots, c.steps) for c in compiled)
     if loot:
         old = next(s for s in base.loot if s.kind == kind)
         tile = LootSpec(kind=kind, side=old.side, count=old.count, text=text, abilities=abilities, compiled=compiled)
         rules = attrs.evolve(base, loot=tuple(tile if s.kind == kind else s for s in base.loot))
-        return _Card(text, render(abilities), rules, kind, timing)
+        return _Card(text, render(abilities), rules, kind, timing, program)
     rank = _rank(base)
     spec = CharacterSpec(name=MOD, rank=rank, text=text, abilities=abilities, compiled=compiled,
                          takes_loot=not any(c.passive and c.timing == "dusk" for c in compiled))
@@ -593,7 +604,7 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
         below = max(r for r in board.tie_breakers if r < rank)
         board = attrs.evolve(board, tie_breakers={**board.tie_breakers, rank: board.tie_breakers[below]})
     rules = attrs.evolve(base, board=board, characters=_with(base.characters, [spec]))
-    return _Card(text, render(abilities), rules, MOD, timing)
+    return _Card(text, render(abilities), rules, MOD, timing, program)
 
 
 def _rank(rules: Rules) -> float:
@@ -644,6 +655,10 @@ def _setup(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ra
         for s in seats:
             s["doubloons"] = coins
             s["loot"] = s["loot"][:keep]
+    elif variant == "hoard":
+        left = bag_left(rules, setup)
+        you = seats[position.featured[0].seat or 0]  # a token of today's loot is nobody's yet: the first seat's
+        you["loot"] = [*you.get("loot", ()), *(k for k in rules.kinds for _ in range(min(_HOARD, left[k] - 1)))]
     elif variant == "left != right":
         you = position.featured[0].seat or 0  # a token of today's loot is nobody's yet
         n = len(seats)
@@ -704,7 +719,7 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     reasons: Counter[str] = Counter()
     texts = pairs = games = 0
     synonyms = 0
-    same_tree: dict[int, str] = {}  # sibling index -> the two texts that parsed to one tree
+    same_tree: dict[int, str] = {}  # sibling index -> two texts read alike (one tree or program)
     credits: list[tuple[str, int, str]] = []
     compared = 0  # texts played against a sibling: a text with none to compare is not a try
     blamed: dict[str, str] = {}  # a refusal -> texts that show it is the production's (a sibling is accepted)
@@ -762,8 +777,8 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             other = _card(rules, other_text, loot) if other_text is not None and other_text != text else None
             if other is None:
                 continue
-            if other.canonical == card.canonical:
-                # Proof by play (a few pairs): one tree, one game.  Two games are not synonyms but a pair.
+            if other.same_reading(card):
+                # Proof by play (a few pairs): one reading, one game.  Two games are not synonyms but a pair.
                 proof = _first_difference(seed, production.label, attempt, card, [(alts.index(alt), other)]) \
                     if alike < tries else (None, "", 0, 0)
                 games += proof[2]
@@ -826,7 +841,8 @@ def _one_reading(rules: Rules, production: Production, kept: list[tuple[_Directe
         games += n
         if why:
             shown = ", ".join(f"<{_spelling(alts[i], _grammar().words)}>" for i, _ in trees)
-            what = (f"every sibling spelled in its place ({shown}) parsed to its tree and played alike"
+            what = (f"every sibling spelled in its place ({shown}) read as it (one tree or one program) and "
+                    "played alike"
                     if production.slot else "the only alternative of its rule")
             return f"{what}; {why}", games
     return "", games
@@ -837,7 +853,8 @@ def _not_seen(production: Production, texts: int, pairs: int, synonyms: int,
     """A production spelled but never seen to matter: a synonym of its siblings, or no effect seen."""
     if pairs == 0 and synonyms:
         return ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
-                                  "every sibling spelled here has the same canonical wording", trees)
+                                  "every sibling spelled here reads the same (one canonical wording or one program)",
+                                  trees)
     if not production.slot:
         why = "a rule of one alternative: no sibling to compare with"
     elif pairs:
@@ -902,7 +919,7 @@ def _above(rules: Rules, production: Production, speller: _Directed, walk_seed: 
             if text is None or replay.chosen.get(path) is not alt or text == card.text:
                 continue
             other = _card(rules, text, loot)
-            if other is not None and other.canonical != card.canonical:
+            if other is not None and not other.same_reading(card):
                 others.append((g.alternatives[rule].index(alt), other))
         if not others:
             continue
@@ -940,7 +957,8 @@ def _proven_synonyms(entries: list[ProductionCoverage]) -> list[ProductionCovera
         if e.status != MATTERED and proof is not None:
             sibling = labels.get((e.rule, proof[0]), f"{e.rule} alternative {proof[0]}")
             e = attrs.evolve(e, status=SYNONYM_COVERED,
-                             why=f"synonym of {sibling}, which mattered: {proof[1]} parse to one tree")
+                             why=f"synonym of {sibling}, which mattered: {proof[1]} read alike (one tree or "
+                                 "one program)")
         out.append(e)
     return out
 
