@@ -16,7 +16,8 @@ text with a sibling end the focus day in different states: the slot's choice cha
 result, so a step that misread that alternative would be seen by whatever compares results.
 The positions are built to make choices bite: left and right neighbours that hold different
 things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
-the last day, the last voyage, and 2 players (with the Midshipman where the edition has one).
+the last day, the last voyage, 2 players (with the Midshipman where the edition has one), and a
+hoard (the owner holding many of every kind).
 A pair whose two texts have one canonical wording, or compile to one program, is a ``synonym``
 (a plain-English variant: by itself it can never matter); it is covered as the proven synonym of
 a sibling that mattered, or, when every sibling in its place reads as it, in a text that a slot
