@@ -23,7 +23,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .. import _args
+from .. import _args, _vector
 from ..engine.specs import Rules
 from ..state import CardRef, Decision
 from .keys import seat_count
@@ -264,6 +264,27 @@ class Encoder:
         self.sides = ({pair: at["loot_sides"] + i for i, pair in enumerate(_side_names(rules))}
                       if loot_sides else {})
         self.bounds = observation_bounds(rules, players, loot_sides=loot_sides)
+        # The same indices for the compiled fill (``libertalia._vector``): a hidden card counts nowhere there.
+        def plain_cards(start: int) -> dict[str, int]:
+            return {**{name: start + i for name, i in cards.items()}, "?": _vector.HIDDEN}
+
+        self.fill = _vector.Fill(
+            self.size, at["me"], dict(self.phases), dict(self.decision_kinds), at["decision_player"],
+            at["decision_mine"], dict(self.sources), at["committed"], list(self.track_rows),
+            [{name: at["island_cards"] + row * v + i for name, i in cards.items()} for row in range(n + 1)],
+            self.to_position, kind_part(at["day_loot"]),
+            [kind_part(at["loot_days"] + day * len(kinds)) for day in range(max(rules.board.voyage_days))],
+            plain_cards(at["hand"]),
+            [[plain_cards(at[f"seat_{seat}.{z}"]) for z in card_zones] for seat in range(n)],
+            [[kind_part(at[f"seat_{seat}.loot"]), kind_part(at[f"seat_{seat}.kept_loot"])] for seat in range(n)],
+            list(self.automa), [int(i) for i in self.value_at])
+        if _vector.NATIVE:
+            self.encode = self.encode_compiled  # type: ignore[method-assign]  # the same bits, faster
+
+    def encode_compiled(self, obs: _Seen) -> npt.NDArray[np.float32]:
+        """``encode``'s vector from the compiled fill (``libertalia._vector``): what ``encode`` is where that
+        module is compiled.  Interpreted it is slower than ``encode``'s numpy, but gives the same bits."""
+        return np.frombuffer(self.fill.fill(obs), np.float32)
 
     def mark_sides(self, x: npt.NDArray[np.float32], game_rules: Rules) -> None:
         """Set ``x``'s ``loot_sides`` flags from the sides a game drew (``game.rules``); nothing without that part."""
