@@ -67,6 +67,13 @@ class Fill:
         self.automa = automa
         self.values = values
 
+    def __reduce__(self) -> tuple[type[Fill], tuple[Any, ...]]:
+        """Pickles as its constructor's arguments (a compiled class has no ``__dict__`` to pickle): an env,
+        which holds one, pickles and copies in either build."""
+        return Fill, (self.size, self.me, self.phases, self.decision_kinds, self.decision_player, self.decision_mine,
+                      self.sources, self.committed, self.track_rows, self.cells, self.to_position, self.day_loot,
+                      self.loot_days, self.hand, self.cards, self.kinds, self.automa, self.values)
+
     def fill(self, obs: Any) -> bytearray:
         """The vector for ``obs`` (an ``Observation`` or a ``Game._glance`` view), as new float32 bytes.
 

@@ -100,3 +100,16 @@ def test_the_env_encodes_with_the_fill_where_it_is_compiled() -> None:
     env.reset(seed=3)
     x = env.observe(env.agent_selection)["observation"]
     assert x.dtype == np.float32 and x.flags.writeable
+
+
+def test_an_env_pickles_and_copies_with_its_fill() -> None:
+    """Issue 36 item 2: the fill pickles as its constructor's arguments: an env pickles and copies in either build."""
+    import copy
+    import pickle
+
+    env = raw_env("galecrest", 3)
+    env.reset(seed=6)
+    agent = env.agent_selection
+    for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert twin.observe(agent)["observation"].tobytes() == env.observe(agent)["observation"].tobytes()
+        assert twin.encoder.fill.fill(twin.game.observation(0)) == env.encoder.fill.fill(env.game.observation(0))
