@@ -103,6 +103,8 @@ set-scoring tables and large counts need large holdings to tell their rows apart
 SIBLINGS = 3
 """Sibling alternatives tried against each spelled text (drawn among those the walk allows there)."""
 _WALKS = 4  # walks per attempt until one spells an accepted text
+_EDITION_ATTEMPTS = 128  # walks/4 per try to spell, on the reference board, a production this edition refuses:
+# printed paraphrases (refused in most places) are alternatives too, so an accepted text there is rarer
 _DECISIONS = 400  # answers per game before it is taken as looping (the step budget stops real loops)
 _ROOT = "ability"
 _AFTER_SLOT = 3  # terminals drawn freely after the slot, before every choice takes its cheapest alternative
@@ -1003,7 +1005,7 @@ def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int
         return ""
     board = _worker_rules(json.dumps({**rules.load_args, "edition": _REFERENCE}, sort_keys=True)).board
     elsewhere = attrs.evolve(rules, board=board)
-    for attempt in range(tries * 8):
+    for attempt in range(tries * _EDITION_ATTEMPTS):
         rng = random.Random(_seed(seed, production.label, attempt, _REFERENCE))
         timing, loot = roles[attempt % len(roles)]
         for _ in range(_WALKS):
