@@ -19,9 +19,9 @@ from ..errors import DataError, ExampleFailure
 from .yamlfile import Field, read
 
 _EXAMPLE_KEYS = {
-    "it": True, "setup": True, "players": False, "play": False, "answers": False, "seed": False,
+    "it": True, "setup": False, "players": False, "play": False, "answers": False, "seed": False,
     "expect": True, "phase": False, "day": False, "voyage": False, "island": False, "legal": False,
-    "over": False,
+    "over": False, "winners": False,
 }
 _SEAT_NUMBERS = ("doubloons", "score", "reputation")
 _SEAT_LISTS = ("hand", "ship", "graveyard", "loot", "kept", "kept_loot", "removed")
@@ -38,7 +38,7 @@ class Example:
     line: int
     column: int
     it: str
-    setup: Mapping[str, Any]
+    setup: Mapping[str, Any] | None  # None: the game is dealt from ``seed`` (the only start a solo game has)
     players: int
     play: tuple[str, ...]
     answers: tuple[str, ...]
@@ -84,13 +84,18 @@ def _example(entry: Field) -> Example:
     it = f["it"].as_str("it").strip()
     if not it:
         raise f["it"].error("it must say what the example shows", "a short sentence")
-    if not isinstance(f["setup"].value, dict):
-        raise f["setup"].error("setup must be a mapping (a declared position)", "key: value lines, see docs/api.md")
-    setup: dict[str, Any] = f["setup"].value
+    setup: dict[str, Any] | None = None
+    if "setup" in f:
+        if not isinstance(f["setup"].value, dict):
+            raise f["setup"].error("setup must be a mapping (a declared position)", "key: value lines, see docs/api.md")
+        setup = f["setup"].value
     if "players" in f:
         players = f["players"].as_int("players", 1)
-    elif isinstance(setup.get("players"), list) and setup["players"]:
+    elif setup is not None and isinstance(setup.get("players"), list) and setup["players"]:
         players = len(setup["players"])
+    elif setup is None:
+        raise entry.error("an example without setup is a game dealt from its seed: it needs a players count",
+                          "players: N (1 for a solo game), or a setup")
     else:
         raise f["setup"].error("setup needs a players list (one entry per seat), or the example a players count",
                                "players: [{hand: [...]}, ...] in setup")
@@ -100,9 +105,10 @@ def _example(entry: Field) -> Example:
                               f"{players} card names")
     answers, offered = _answers(f["answers"]) if "answers" in f else ((), ())
     seats = tuple(_seat(v, i) for i, v in enumerate(f["expect"].as_list()))
-    if not 1 <= len(seats) <= players:
-        raise f["expect"].error(f"expect lists {len(seats)} seats, but the game has {players}",
-                                f"1 to {players} entries, in seat order")
+    seated = 2 if players == 1 else players  # a solo game seats Automa too (seat 1)
+    if not 1 <= len(seats) <= seated:
+        raise f["expect"].error(f"expect lists {len(seats)} seats, but the game has {seated}",
+                                f"1 to {seated} entries, in seat order")
     return Example(
         path=entry.doc.path,
         line=entry.line,
@@ -184,4 +190,9 @@ def _game_expectations(f: dict[str, Field]) -> dict[str, Expected]:
         if not isinstance(f["over"].value, bool):
             raise f["over"].error("over must be true or false", "true or false")
         out["over"] = f["over"].value
+    if "winners" in f:  # the seats Game.winners() names once the game is over (R26), in any order
+        seats = f["winners"].as_list()
+        if not seats:
+            raise f["winners"].error("winners must name at least one seat", "seat numbers, such as [1]")
+        out["winners"] = tuple(str(s.as_int("a winning seat", 0)) for s in seats)
     return out
