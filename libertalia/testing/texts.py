@@ -452,7 +452,7 @@ class _Speller:
 
 def _meaning(alt: _Alt) -> str | None:
     """The action an alternative spells, where one form has several (its words say which)."""
-    if alt.alias == "send_loot":
+    if alt.alias in ("send_loot", "send_loot_held"):
         return "return_loot" if "bag" in alt.words else "give"
     if alt.alias == "take" and "draw" in alt.words:
         return "draw"
@@ -479,6 +479,14 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "action":
         return {"play": t == "sun", "use_ability": not s.loot or t == "dusk",
                 "discard_not_shipped": not s.loot and island}.get(a or "", True)
+    if rule == "ability" and a == "instead_of_loot":
+        return t == "dusk" and not s.loot  # a character's own dusk: "take no loot" stands alone there
+    if rule == "char_filter" and a == "adjacent":
+        # Said of what an action acts on, on the island by day (at dusk the right neighbours have left).
+        return not s.loot and island and t != "dusk" and s.cond is None and s.action not in (None, "keep") \
+            and not s.binds
+    if (rule, a) in (("char_sel", "ordinal"), ("cond", "is_ordinal")):
+        return t != "dusk"  # "the last character" reads two ways at dusk, which runs right to left
     if rule == "take_what":
         return "no" not in w  # "take no loot" must stand alone: ``_texts`` spells that ability whole
     if rule == "char_sel":
