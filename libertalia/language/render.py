@@ -209,6 +209,10 @@ def _amount(a: ast.Amount) -> str:
     if isinstance(a, ast.Fixed):
         unit = "reputation" if a.unit == "reputation" else ("doubloon" if a.n == 1 else "doubloons")
         per = f" for each {_counter(a.per)}" if a.per is not None else ""
+        if a.per is not None and a.every > 1:  # a rate per group (issue 34.2)
+            per = f" for every {a.every} {_counter(a.per)}"
+        if a.cap is not None:  # a cap (issue 34.2)
+            per += f", up to {a.cap} {'reputation' if a.unit == 'reputation' else _doubloons(a.cap)}"
         return f"{a.n} {unit}{per}"
     if isinstance(a, ast.Half):
         return "half your doubloons"
@@ -217,6 +221,10 @@ def _amount(a: ast.Amount) -> str:
     if isinstance(a, ast.ByTable):
         return f"doubloons by {_counter(a.counter)} ({_rows(a.rows)})"
     return f"doubloons for your {a.kind} in sets ({_rows(a.rows)})"
+
+
+def _doubloons(n: int) -> str:
+    return "doubloon" if n == 1 else "doubloons"
 
 
 def _rows(rows: tuple[ast.Row, ...]) -> str:
@@ -368,6 +376,8 @@ def _cond(c: ast.Cond) -> str:
         return f"{_ref(c.ref)} is the last voyage"
     if isinstance(c, ast.HaveDoubloons):
         return f"you have {c.n} or {'fewer' if c.at_most else 'more'} doubloons"
+    if isinstance(c, ast.ReputationIs):
+        return f"your reputation is {c.n} or {'fewer' if c.at_most else 'more'}"
     if isinstance(c, ast.NoOtherHas):
         return f"no other player has {c.cmp} characters in their {c.pile}"
     if isinstance(c, ast.Hold):

@@ -193,7 +193,8 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
 
     names = tuple(names)
     vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
-                               frozenset(rules.kinds), bool(rules.board.track_income))
+                               frozenset(rules.kinds), bool(rules.board.track_income),
+                               len(rules.board.track_income))
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
         checker.check(abilities, vocab, _report, loot=loot)

@@ -66,7 +66,7 @@ def _reads(node: object, out: set[str]) -> None:
         out.update(_kinds(node.kinds))
     elif isinstance(node, amt.CountKindsHeld):
         out.add("loot:*")
-    elif isinstance(node, amt.CountSpacesSide | msr.Reputation):
+    elif isinstance(node, amt.CountSpacesSide | msr.Reputation | cond.ReputationAt):
         out.add("track")
     elif isinstance(node, amt.Half | amt.UpTo | cond.HaveDoubloons | act.PaysYou | msr.Doubloons):
         out.add("coins")

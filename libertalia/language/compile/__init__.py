@@ -233,7 +233,7 @@ class _Compiler:
 
     def _amount(self, a: ast.Amount, scope: Scope) -> amt.Amount:
         if isinstance(a, ast.Fixed):
-            return amt.Fixed(a.n, None if a.per is None else self._counter(a.per, scope))
+            return amt.Fixed(a.n, None if a.per is None else self._counter(a.per, scope), a.every, a.cap)
         if isinstance(a, ast.Half):
             return amt.Half()
         if isinstance(a, ast.UpTo):
@@ -421,6 +421,8 @@ class _Compiler:
             return cond.LastVoyage()
         if isinstance(c, ast.HaveDoubloons):
             return cond.HaveDoubloons(c.n, c.at_most)
+        if isinstance(c, ast.ReputationIs):
+            return cond.ReputationAt(c.n, c.at_most)
         if isinstance(c, ast.NoOtherHas):
             return cond.NoOtherHas(c.pile, c.cmp == "fewer")
         if isinstance(c, ast.Hold):
