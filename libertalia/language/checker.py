@@ -357,7 +357,7 @@ def _check_borrow_target(act: ast.UseAbility, report: _Reporter, ctx: _Context) 
     if not isinstance(target, ast.Positional | ast.EveryChar) or target.np.other:
         return
     zone = target.np.zone
-    if zone is None or (zone.place in _OWN_PLACES[ctx.timing] and (zone.place != "your" or zone.pile == "ship")):
+    if zone is None or (zone.place in _OWN_PLACES[ctx.timing] and zone.pile in ("", "ship")):
         words = f"the {target.position}" if isinstance(target, ast.Positional) else "every"
         raise report(f'"{words} …" can name this character itself, whose ability cannot be borrowed',
                      act.line, act.column, f'"other", as in "{words} other character …"')

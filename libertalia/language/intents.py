@@ -100,14 +100,18 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "sun: steal a character from an opponent's hand and put it into your ship."),
     Intent(
         "another player's graveyard",
-        (rf"\b{_OTHERS} graveyards?\b", rf"\b{_SIDE_OWNER} graveyard\b", r"\bthe graveyard of\b",
-         r"\b(?:any|every|all|each) (?:other )?graveyards?\b", r"\b(?:opponent|player)'s graveyard\b"),
-        "the card language has no words for another player's graveyard: you count and take from your own",
-        "sun: gain 1 doubloon for each character in your graveyard.",
-        'say "your graveyard", or "their graveyard" for each player of a group ("every other player who has a '
+        (rf"\b(?!another player's |an opponent's ){_OTHERS} graveyards?\b", rf"\b{_SIDE_OWNER} graveyard\b",
+         r"\bthe graveyard of (?!the player on your (?:left|right)\b)",
+         r"\b(?:all|each) (?:other )?graveyards?\b", r"\b(?:any|every) (?:other graveyards?|graveyards)\b",
+         r"\b(?:opponent|player)'s graveyard\b(?<!another player's graveyard)(?<!an opponent's graveyard)"),
+        "the card language names other players' graveyards only as \"another player's graveyard\" (\"an "
+        "opponent's\"), \"any graveyard\" (\"every\", yours included) and \"the graveyard of the player on your "
+        "left\" (or right)",
+        "sun: put a character from another player's graveyard into your hand.",
+        'say one of those places, or "their graveyard" for each player of a group ("every other player who has a '
         'character in their graveyard loses 1 doubloon", "each opponent discards a character from their '
         'graveyard")',
-        "moon: gain 1 doubloon for each character in every graveyard."),
+        "moon: gain 1 doubloon for each character in all graveyards."),
     Intent(
         "a threshold on reputation",
         (rf"\breputation (?:is|was) (?:{_N}(?! or (?:more|fewer)\b)|at most|more than|less than|fewer than|above"

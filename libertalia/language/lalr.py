@@ -721,6 +721,15 @@ class ToAst(Transformer[Token, Any]):
             return ("top_ship" if words[-2] in ("highest", "most") else "bottom_ship", "", "")
         return _SHIP_PLACES[" ".join(words)]
 
+    def others_graveyard(self, items: list[Any]) -> tuple[str, str, str]:
+        """Other players' graveyards, the places their ships are with the pile "graveyard" (issue 34.2)."""
+        words = [str(i) for i in items]
+        if words[0] == "the":  # "the graveyard of the player on your left"
+            return (f"{words[-1]}_ship", "graveyard", "")
+        if words[0] in ("any", "every"):
+            return ("any_ship", "graveyard", words[0])
+        return ("other_ship", "graveyard", " ".join(words[:2]))
+
     # loot
     @v_args(meta=True)
     def choose_loot(self, meta: Any, items: list[Any]) -> ast.ChooseLoot | ast.RandomLoot | ast.ChooseLootN \

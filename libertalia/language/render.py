@@ -301,6 +301,12 @@ def _place(z: ast.Zone) -> str:
         return "the island"
     if z.place in ("your", "their"):
         return f"{z.place} {z.pile}"
+    if z.pile == "graveyard":  # other players' graveyards (issue 34.2)
+        if z.place == "any_ship":
+            return f"{z.wording or 'any'} graveyard"
+        if z.place == "other_ship":
+            return f"{z.wording or 'another player' + chr(39) + 's'} graveyard"
+        return f"the graveyard of the player on your {z.place.removesuffix('_ship')}"
     if z.place == "any_ship":
         return f"{z.wording or 'any'} ship"
     if z.place == "other_ship":

@@ -133,3 +133,60 @@ def test_your_reputation_is_4_or_more_counts_spaces_from_1(tmp_path: Path, space
     others = [s for s in range(6) if s != space][:2]
     game = _play(tmp_path, "sun: gain 4 doubloons if your reputation is 4 or more.", [space, *others], [])
     assert reps(game)[0] == space and coins(game)[0] == paid
+
+
+GRAVEYARDS = ["another player's graveyard", "an opponent's graveyard", "any graveyard", "every graveyard",
+              "the graveyard of the player on your left", "the graveyard of the player on your right"]
+
+
+@pytest.mark.parametrize("place", GRAVEYARDS)
+def test_other_players_graveyards_are_places_with_one_canonical_text(place: str) -> None:
+    """Form others_graveyard: each graveyard place renders as written and parses back to the same tree."""
+    text = f"sun: put the lowest-ranked character in {place} into your hand."
+    abilities = parse(text)
+    assert "\n".join(render_ability(a) for a in abilities) == text
+    (zone,) = [f for f in abilities[0].steps[0].actions[0].target.np.filters]  # type: ignore[union-attr]
+    assert isinstance(zone, ast.Zone) and zone.pile == "graveyard"
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+@pytest.mark.parametrize("timing", ["sun", "dusk", "moon", "anchor"])
+def test_other_graveyards_are_counted_and_tested_at_every_trigger_in_both_editions(edition: str, timing: str) -> None:
+    """others_graveyard: counting and testing other players' graveyards is accepted at every trigger."""
+    for text in (f"{timing}: gain 1 doubloon for each character in another player's graveyard.",
+                 f"{timing}: gain 2 doubloons if there is a character in the graveyard of the player on your left."):
+        assert text_problem(text, _rules(edition)) is None
+    assert text_problem(f"{timing}: put a character from any graveyard into your hand.", _rules(edition)) is None
+
+
+@pytest.mark.parametrize("timing", ["dusk", "moon", "anchor"])
+def test_other_graveyards_are_read_on_loot_tiles(timing: str) -> None:
+    """others_graveyard on a loot tile: the holder counts and takes from other graveyards."""
+    assert text_problem(f"{timing}: gain 1 doubloon for each character in every graveyard.", _rules("galecrest"),
+                        loot=True) is None
+
+
+def test_any_graveyard_counts_every_graveyard_and_left_counts_the_next_seat(tmp_path: Path) -> None:
+    """others_graveyard: "any graveyard" counts yours too; "the player on your left" is the next seat."""
+    text = ("sun: gain 1 doubloon for each character in any graveyard, then gain 1 reputation for each character "
+            "in the graveyard of the player on your left.")
+    rules = mod_rules(write_cards(tmp_path, {"Reckoner": (41.5, text)}))
+    game = start(3, rules=rules, reputation=[0, 1, 2], loot=[["chest", "amulet", "barrel"]], players=[
+        {"hand": ["Reckoner", *FILLERS], "graveyard": ["Cook"], "doubloons": 0},
+        {"hand": ["Explorer", *FILLERS], "graveyard": ["Surgeon", "Bosun"], "doubloons": 0},
+        {"hand": ["Treasurer", *FILLERS], "graveyard": ["Aristocrat"], "doubloons": 0}])
+    game = answer(game, "Reckoner", "Explorer", "Treasurer")
+    assert coins(game)[0] == 4 and reps(game)[0] == 2
+
+
+def test_a_character_taken_from_another_graveyard_is_marked_and_its_owner_loses_it(tmp_path: Path) -> None:
+    """others_graveyard ("Marked names"): the card taken over from seat 1's graveyard is yours as Name#1."""
+    text = "sun: put a character from another player's graveyard into your ship."
+    rules = mod_rules(write_cards(tmp_path, {"Reckoner": (41.5, text)}))
+    game = start(3, rules=rules, reputation=[0, 1, 2], loot=[["chest", "amulet", "barrel"]], players=[
+        {"hand": ["Reckoner", *FILLERS], "graveyard": ["Cook"]},
+        {"hand": ["Explorer", *FILLERS], "graveyard": ["Surgeon"]},
+        {"hand": ["Treasurer", *FILLERS]}])
+    game = answer(game, "Reckoner", "Explorer", "Treasurer")  # one candidate: taken without asking
+    assert game.players[0].ship == ("Surgeon#1",) and game.players[1].graveyard == ()
+    assert game.players[0].graveyard == ("Cook",)

@@ -168,9 +168,11 @@ def in_place(place: str, pile: str, v: View, ref: CardRef, zone: str | None) -> 
         return place in ("island", "in_play")
     if place == "your":
         return ref[0] == v.seat and zone == pile
-    if zone != "ship" or place == "island":
+    if place == "island":
         return False
-    return place == "in_play" or ref[0] in seats(ship_word(place), v)
+    if place == "in_play":
+        return zone == "ship"
+    return zone == (pile or "ship") and ref[0] in seats(ship_word(place), v)  # ships, or those graveyards
 
 
 # ------------------------------------------------------------------ characters
