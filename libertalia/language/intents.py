@@ -122,8 +122,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
         'the card language tests your reputation only as "your reputation is N or more" (or "N or fewer"), the '
         "track's spaces numbered 1 from the left",
         "sun: gain 2 doubloons if your reputation is 4 or more.",
-        'say "your reputation is N or more" or "… N or fewer"; another player\'s reputation is compared ("the '
-        'player with the highest reputation")',
+        'say "your reputation is N or more" or "your reputation is N or fewer"; another player\'s reputation is '
+        'compared ("the player with the highest reputation")',
         "anchor: gain 4 doubloons if you have 5 or more reputation."),
     Intent(
         "which voyage",

@@ -97,7 +97,7 @@ def _grammar() -> _Grammar:
 
 _DECLARED = {"_DOT_JOIN": ".", "_SEMI_JOIN": ";", "_AND_JOIN": "and", "_ELSE": ";", "_COMMA_OR": ",",
              "_AND_KIND": "and", "_COMMA_AND": ",", "_INSTEAD_OF": "instead", "_SEMI_ROW": ";",
-             "_INSTEAD_LAST": "instead", "_COMMA_OTHER": ","}
+             "_INSTEAD_LAST": "instead", "_COMMA_OTHER": ",", "_COMMA_UP": ","}
 """How the word lexer's own terminals are written (``language.lexer``): a mark or a word it reads by context."""
 
 
