@@ -97,7 +97,7 @@ MEANINGS = FAN / "meanings"
 
 @pytest.mark.parametrize("path", sorted(MEANINGS.glob("*/*.yaml")), ids=lambda p: p.stem)
 def test_every_new_meaning_card_loads_in_canonical_words_and_its_examples_hold(path: Path) -> None:
-    """Issue 34.2 (card-language forms fixed_every, fixed_capped, reputation_is, others_graveyard): each card of the
+    """Issue 34.2 (forms fixed_every, fixed_capped, reputation_is, others_graveyard, prefix_if_may, …): each card of the
     meanings set is accepted as written, in canonical words, and its examples pin what it does."""
     import libertalia as lt
     from libertalia.language.parser import parse

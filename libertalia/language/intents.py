@@ -157,13 +157,6 @@ INTENTS: Final[tuple[Intent, ...]] = (
         'say how many make a group, in digits ("for every 2 hooks you hold": whole groups, rounded down)',
         "moon: gain 1 reputation for every pair of hooks you hold."),
     Intent(
-        "a choice inside a branch",
-        (r"\botherwise,? you may\b", r"\bif [^,;.]*, you may\b"),
-        'the card language has no "you may" inside a branch: it starts a step of its own',
-        "moon: you may discard this; otherwise gain 1 doubloon.",
-        'put the choice first ("you may A; otherwise B"), or after ", then"',
-        "moon: if there is a Cook in your ship, you may discard this."),
-    Intent(
         "a player of your choice",
         (r"\b(?:a|an|one|any) (?:other )?(?:player|opponent) of your choice\b",
          r"\bchoose (?:a|an|one|another) (?:other )?(?:player|opponent)\b",

@@ -328,6 +328,25 @@ class ToAst(Transformer[Token, Any]):
         condition = ast.Condition(((ast.YouDid(),),))
         return ast.Step("unless", actions, condition, None, **self._at(meta))
 
+    # a choice inside a branch (issue 34.2)
+    @v_args(meta=True)
+    def prefix_if_may(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"if C, you may A; otherwise B": the question is asked only when C holds."""
+        cond, actions, other = items
+        return ast.Step("prefix_if", actions, cond, other, optional="then", **self._at(meta))
+
+    @v_args(meta=True)
+    def prefix_if_may_else(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"if C, A; otherwise you may B": the question is asked only when C does not hold."""
+        cond, actions, other = (i for i in items if i is not None)
+        return ast.Step("prefix_if", actions, cond, other, optional="otherwise", **self._at(meta))
+
+    @v_args(meta=True)
+    def postfix_if_may_else(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"A if C; otherwise you may B"."""
+        actions, cond, other = (i for i in items if i is not None)
+        return ast.Step("postfix_if", actions, cond, other, optional="otherwise", **self._at(meta))
+
     @v_args(meta=True)
     def unless(self, meta: Any, items: list[Any]) -> ast.Step:
         actions, cond = items

@@ -28,8 +28,9 @@ def render_ability(a: ast.Ability) -> str:
 
 
 def _step(s: ast.Step) -> str:
-    acts = _actions(s.actions)
-    other = f"; otherwise {_actions(s.otherwise)}" if s.otherwise else ""
+    acts = ("you may " if s.optional == "then" else "") + _actions(s.actions)
+    may_else = "you may " if s.optional == "otherwise" else ""  # a choice inside a branch (issue 34.2)
+    other = f"; otherwise {may_else}{_actions(s.otherwise)}" if s.otherwise else ""
     if s.form == "postfix_if":
         assert s.condition is not None
         chain = "".join(f"; otherwise {_actions(a)} if {_condition(c)}" for c, a in s.elifs)

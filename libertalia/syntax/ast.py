@@ -644,6 +644,9 @@ class Step(Node):
     choices: tuple[tuple[Action, ...], ...] = field(default=(), kw_only=True)
     # "A if X; otherwise B if Y; otherwise C": each further test and its actions, in order.
     elifs: tuple[tuple[Condition, tuple[Action, ...]], ...] = field(default=(), kw_only=True)
+    # A choice inside a branch (issue 34.2): "then" when the actions ask first ("if C, you may A"),
+    # "otherwise" when the otherwise does ("…; otherwise you may B"); "" when neither asks.
+    optional: str = field(default="", kw_only=True)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 

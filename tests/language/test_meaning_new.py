@@ -190,3 +190,47 @@ def test_a_character_taken_from_another_graveyard_is_marked_and_its_owner_loses_
     game = answer(game, "Reckoner", "Explorer", "Treasurer")  # one candidate: taken without asking
     assert game.players[0].ship == ("Surgeon#1",) and game.players[1].graveyard == ()
     assert game.players[0].graveyard == ("Cook",)
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    ("sun: if you hold a map, you may gain 2 doubloons; otherwise gain 1 reputation.", None),
+    ("sun: if you hold a map, you may gain 2 doubloons.", None),
+    ("sun: if you hold a map, gain 2 doubloons; otherwise, you may gain 1 reputation.",
+     "sun: if you hold a map, gain 2 doubloons; otherwise you may gain 1 reputation."),
+    ("sun: gain 2 doubloons if you hold a map, otherwise you may gain 1 reputation.",
+     "sun: gain 2 doubloons if you hold a map; otherwise you may gain 1 reputation."),
+])
+def test_a_choice_inside_a_branch_has_one_canonical_text(text: str, canonical: str | None) -> None:
+    """Forms prefix_if_may, prefix_if_may_else, postfix_if_may_else: rendered canonically, parsed back alike; the
+    arm that asks is part of the meaning (a tree apart from the same step without "you may")."""
+    abilities = parse(text)
+    rendered = "\n".join(render_ability(a) for a in abilities)
+    assert rendered == (canonical or text)
+    assert parse(rendered) == abilities
+    assert parse(rendered.replace("you may ", "")) != abilities
+
+
+@pytest.mark.parametrize("timing", ["sun", "dusk", "moon", "anchor"])
+def test_a_choice_inside_a_branch_is_read_at_every_trigger(timing: str) -> None:
+    """A choice inside a branch is accepted wherever its actions are, on characters and loot tiles alike."""
+    for edition in ("galecrest", "classic"):
+        text = f"{timing}: if you have 5 or more doubloons, you may gain 2 doubloons; otherwise gain 1 doubloon."
+        assert text_problem(text, _rules(edition)) is None
+    if timing != "sun":
+        assert text_problem(f"{timing}: gain 1 doubloon if you hold a chest; otherwise you may lose 1 doubloon.",
+                            _rules("galecrest"), loot=True) is None
+
+
+@pytest.mark.parametrize(("maps", "reply", "paid", "asked"), [
+    (1, "yes", 4, True), (1, "no", 0, True), (0, None, 1, False)])
+def test_the_question_is_asked_only_in_its_branch_and_a_no_does_nothing(tmp_path: Path, maps: int, reply: str | None,
+                                                                         paid: int, asked: bool) -> None:
+    """prefix_if_may: "if C, you may A; otherwise B" asks only when C holds; "no" runs neither A nor B."""
+    text = "sun: if you hold a map, you may gain 4 doubloons; otherwise gain 1 doubloon."
+    game = _play(tmp_path, text, [0, 1, 2], ["map"] * maps)
+    decision = game.decision
+    assert decision is not None and (decision.kind == "may") == asked
+    if asked:
+        assert decision.player == 0 and reply is not None
+        game = answer(game, reply)
+    assert coins(game)[0] == paid

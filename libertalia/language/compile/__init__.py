@@ -516,15 +516,25 @@ class _Compiler:
                 code[branch_at] = May(arm_steps[0][1], else_at, text, arm_steps[0][2])
             else:
                 at_tests, exits = [], []
-                for test, (steps, _, _) in zip(tests, arm_steps, strict=False):
+                for i, (test, (steps, checks, costs)) in enumerate(zip(tests, arm_steps, strict=False)):
                     at_tests.append((len(code), test))
                     code.append(None)
+                    asks = i == 0 and step.optional == "then"  # "if C, you may A": a "no" ends the step
+                    if asks:
+                        code.append(None)
                     code.extend(steps)
                     exits.append(len(code))
+                    if asks:
+                        code[at_tests[-1][0] + 1] = May(checks, len(code), text, costs)
                     code.append(None)
                 falls = [at for at, _ in at_tests[1:]] + [len(code)]
                 if step.otherwise:
+                    may_at = len(code)
+                    if step.optional == "otherwise":  # "…; otherwise you may B"
+                        code.append(None)
                     code.extend(arm_steps[-1][0])
+                    if step.optional == "otherwise":
+                        code[may_at] = May(arm_steps[-1][1], len(code), text, arm_steps[-1][2])
                 end_at = len(code)
                 for (at, test), fall in zip(at_tests, falls, strict=True):
                     code[at] = Branch(test, fall, end_at)

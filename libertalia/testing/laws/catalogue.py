@@ -404,6 +404,19 @@ CATALOGUE: tuple[Family, ...] = (
       ("graveyard", "the player on your left", "the player on your right"), "moon",
       "with 2 players the only other graveyard is your neighbour's on both sides", players=(2,),
       variants=("", "empty piles")),
+    F("a choice inside a branch said yes is the branch",
+      ("sun: gain 3 doubloons if you hold a map; otherwise you may gain 1 reputation and take a chest from the bag.",
+       "sun: gain 3 doubloons if you hold a map; otherwise gain 1 reputation and take a chest from the bag.",
+       "sun: if you hold no map, you may gain 1 reputation and take a chest from the bag; otherwise gain 3 "
+       "doubloons."),
+      ("otherwise", "may", "the bag"), "sun", "a yes to the otherwise's question is the otherwise; the test picks "
+      "the arm", variants=("", "holds map", "empty bag"), may="yes"),
+    F("a choice inside a branch said no does nothing",
+      ("sun: if you hold a map, you may gain 2 doubloons and take a chest from the bag; otherwise gain 1 "
+       "reputation.",
+       "sun: gain 1 reputation unless you hold a map."),
+      ("may", "unless"), "sun", "a no to the question does nothing, and the otherwise does not run instead",
+      variants=("", "holds map", "empty bag"), may="no"),
     F("discard this against put this into your graveyard",
       ("sun: discard this.", "sun: put this into your graveyard."), ("graveyard",), "sun",
       "a discarded character goes to its owner's graveyard"),
