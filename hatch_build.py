@@ -24,12 +24,14 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILE_VARIABLE = "LIBERTALIA_COMPILE"
-# What compiles: the engine with its card programs, and the library's own agents (their ``choose``
-# runs at every decision of a play-out).
+# What compiles: the engine with its card programs, the library's own agents (their ``choose``
+# runs at every decision of a play-out), and the observation vector's fill (``libertalia.env``
+# builds a learner's vector with it at every step; it imports neither numpy nor the env, so the
+# compiler needs neither).
 # Not libertalia/state.py: it holds only attrs classes, which mypyc never makes native (so compiling
 # gains nothing), and compiled modules check a value of one of their classes by its exact type, which
 # the events (interpreted subclasses of state.Event, in libertalia.events) fail.
-COMPILED = ("libertalia/engine", "libertalia/agents.py")
+COMPILED = ("libertalia/engine", "libertalia/agents.py", "libertalia/_vector.py")
 
 
 def compile_wanted() -> bool:

@@ -579,7 +579,12 @@ class ReputationOverflowed(Event):
 @attrs.frozen(slots=True)
 class LootTaken(Event):
     """A token joins ``seat``'s loot: taken at dusk by its character ``card``, or by an
-    ability (``source``) from ``from_zone`` (and ``from_seat``, for a held token)."""
+    ability (``source``) from ``from_zone`` (and ``from_seat``, for a held token).
+
+    An ability's take names the character on whose behalf it took as ``card`` too (as held,
+    ``Cook#1``): the Cook for its second take, the borrower for a borrowed text, the character
+    that took a loot tile for the tile's; ``None`` in an older log, and for an ability of no
+    character's (a solo rule's)."""
 
     kind: ClassVar[str] = "loot"
     seat: int
@@ -599,7 +604,7 @@ class LootTaken(Event):
         return _seats(self.from_seat)
 
     def sentence(self) -> str:
-        if self.card is not None:
+        if self.card is not None and self.source is None:
             return f"seat {self.seat}'s {self.card} takes {_a(self.loot)}"
         if self.from_zone is None:
             return f"seat {self.seat} takes {_a(self.loot)} ({self.source})"

@@ -90,7 +90,9 @@ class Event:
       returns, keeps), in the order it names them; ``target`` is the one of them when there is
       exactly one, else ``None``;
     - ``target_seats``: the seats it acts on: whose card or token it was (or, given, whose it
-      becomes), whose doubloons or reputation changed, who paid; ``target_seat`` likewise.
+      becomes), whose doubloons or reputation changed, who paid; ``target_seat`` likewise;
+    - ``borrower``: for an event of a borrowed text (a Witch running the Wind Nymph's), the
+      character that borrowed it, as held; the ``source`` stays the card lent.  ``None`` otherwise.
 
     ``target`` and ``target_seat`` are fields of their own in the classes that always have one
     (a discard's); every class answers all four, so a filter over any events can use them.
@@ -100,6 +102,9 @@ class Event:
     voyage: int = attrs.field(default=0, kw_only=True)
     day: int = attrs.field(default=0, kw_only=True)  # 0 before a voyage's first day; its last day at the anchor
     phase: str | None = attrs.field(default=None, kw_only=True)
+    # The character that ran a borrowed text (as held: ``Witch``, ``Apprentice#2``) when this event is
+    # of that text, whose card stays the ``source``; ``None`` for a card's own text, and in an older log.
+    borrower: str | None = attrs.field(default=None, kw_only=True)
 
     @property
     def seat(self) -> int | None:

@@ -41,3 +41,12 @@ def test_ratio_script_runs_one_small_round() -> None:
     assert lines[0].startswith("3 players, galecrest, 1 rounds of 1 games")
     for label in ("play/toy", "choose/toy", "env/play", "spiel/ttt"):
         assert any(text.startswith(label) for text in lines), done.stdout
+
+
+def test_startup_script_runs_once() -> None:
+    """Issue 36 item 5: startup.py times one fresh process and one worker per start method (no timing checked)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "startup.py"), "--runs", "1", "--players", "3"],
+                          env=env, text=True, capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "to first env step" in done.stdout and "spawn" in done.stdout

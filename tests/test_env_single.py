@@ -91,7 +91,7 @@ def test_opponents_may_be_bot_names_agents_or_functions() -> None:
     ({"opponents": "grumpy"}, "unknown bot"),
     ({"opponents": 3}, "a bot name, an agent or a function"),
     ({"seat": 4}, "seat must be None"),
-    ({"observation": "compact"}, "'dense' or 'scaled'"),
+    ({"observation": "sparse"}, "'dense', 'scaled' or 'compact'"),
     ({"illegal": "ignore"}, "'end' or 'raise'"),
 ])
 def test_bad_arguments_are_refused_with_the_reason(kwargs: dict[str, object], message: str) -> None:

@@ -71,11 +71,11 @@ PRINTED = FAN / "printed"
 
 
 def test_the_printed_set_keeps_what_it_reads() -> None:
-    """Issue 34: of the 25 cards written as printed cards read (6 read at the first try), the 13 read now stay read."""
+    """Issue 34: of the 25 cards written as printed cards read (6 read at the first try), the 16 read now stay read."""
     outcomes = _outcomes(PRINTED)
     totals = _measure_module().totals(outcomes)
     assert totals["sentences"] == 25
-    assert totals["accepted"] >= 13, [o for o in outcomes if not o.accepted]
+    assert totals["accepted"] >= 16, [o for o in outcomes if not o.accepted]
 
 
 @pytest.mark.parametrize("path", sorted(PRINTED.glob("*/*.yaml")), ids=lambda p: p.stem)

@@ -11,7 +11,8 @@ import pytest
 import libertalia as lt
 from libertalia import events as ev
 from libertalia.state import loot_tally
-from libertalia.testing import Moment, moments, when
+from libertalia.testing import Moment, moments, opening, when
+from libertalia.testing.focus import Feature, focused_position
 
 from .helpers import galecrest, start
 
@@ -121,3 +122,31 @@ def test_moments_refuse_what_choose_refuses() -> None:
     over = lt.play(galecrest(), [lt.agents.RandomAgent(i) for i in range(3)], seed=2)
     with pytest.raises(lt.IllegalChoice):
         moments(over, "Cook")
+
+
+def test_opening_sees_what_new_game_ran_before_its_first_question() -> None:
+    """Issue 35, item 8a: a position whose seats each hold one card plays its day, night and anchor inside
+    ``new_game``; ``opening`` returns that game and a moment for every event of it, the night's discard included."""
+    setup = {"voyage": 1, "day": 4, "reputation": [0, 1, 2], "loot": [["chest", "chest", "chest"]], "players": [
+        {"hand": ["Collector"], "ship": ["Mutineer", "Scout"]}, {"hand": ["Collector"]}, {"hand": ["Treasurer"]}]}
+    game, seen = opening(galecrest(), 3, 5, setup)
+    assert game == lt.new_game(galecrest(), 3, 5, setup) and game.voyage == 2
+    assert tuple(m.event for m in seen) == game.events
+    (discard,) = when(seen, type=ev.Discarded, source="Mutineer")
+    assert discard.phase == "night" and "Scout" in discard.players[0].graveyard  # the ship before the anchor emptied it
+    assert any(isinstance(m.event, ev.Banked) for m in seen)
+    with pytest.raises(ValueError, match="log=False"):
+        opening(galecrest(), 3, 5, setup, log=False)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_focused_positions_start_has_a_moment_for_every_event(seed: int) -> None:
+    """Issue 35, item 8a: ``FocusedPosition.started`` is ``start`` with a moment for each event it logged, from the
+    game's first event through the plays, the reveal and whatever ran before the next question."""
+    rules = galecrest()
+    position = focused_position(rules, 2 + seed % 3, [Feature("Mutineer"), Feature("Carpenter")],
+                                rng=random.Random(seed))
+    game, seen = position.started(rules)
+    assert game == position.start(rules)
+    assert tuple(m.event for m in seen) == game.events
+    assert isinstance(seen[0].event, ev.GameStarted)

@@ -24,7 +24,7 @@ import libertalia as lt
 from libertalia.pictures_pack import decode
 from libertalia.pictures_page import replay_page
 
-from .test_pictures_browser import _OVERFLOWS
+from .test_pictures_browser import _OVERFLOWS, SMALLEST_ON_SCREEN
 from .test_replay_page import browser, wait_ready  # noqa: F401  (the fixture)
 
 WIDTHS = (1400, 1100, 800)
@@ -74,18 +74,29 @@ return out;
 """
 
 
+#: the smallest text of the table's picture as drawn on the screen, in px
+_SMALLEST = """
+const svg = document.querySelector('#table svg');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+return Math.min(...Array.from(svg.querySelectorAll('text')).map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+"""
+
+
 def _artefact(shot: Path) -> None:
+    """A screenshot kept: private to the user (0600), and copied to $LIBERTALIA_ARTEFACTS when set."""
+    shot.chmod(0o600)
     artefacts = os.environ.get("LIBERTALIA_ARTEFACTS")
     if artefacts:
-        os.makedirs(artefacts, exist_ok=True)
+        os.makedirs(artefacts, mode=0o700, exist_ok=True)
         shutil.copy(shot, Path(artefacts) / shot.name)
+        (Path(artefacts) / shot.name).chmod(0o600)
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_the_replay_page_fits_every_width(scene: str, browser: Any,  # noqa: F811
                                           tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Deliverable 3/6: at 1400, 1100 and 800 px no sideways scroll, no text out of its box, the event panel on
-    screen, the picture exact; the page weighs a few hundred kB at most."""
+    """Deliverable 3/6: at 1400, 1100 and 800 px no sideways scroll, no text out of its box nor under 7 px, the
+    event panel on screen, the picture exact; the page weighs a few hundred kB at most."""
     games = SCENES[scene]()
     folder = tmp_path_factory.mktemp("replay", numbered=False) if not (
         tmp_path_factory.getbasetemp() / "replay").exists() else tmp_path_factory.getbasetemp() / "replay"
@@ -93,6 +104,8 @@ def test_the_replay_page_fits_every_width(scene: str, browser: Any,  # noqa: F81
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         path.write_text(replay_page(lt.GameRecord.of(games[-1], agents=["greedy", "random"] * 3)), encoding="utf-8")
+    folder.chmod(0o700)
+    path.chmod(0o600)
     assert path.stat().st_size < 400_000, f"{scene}: {path.stat().st_size} bytes"
     middle = len(games) // 2
     for width in WIDTHS:
@@ -106,6 +119,8 @@ def test_the_replay_page_fits_every_width(scene: str, browser: Any,  # noqa: F81
         assert left >= 0 and right <= got["inner"] and 0 <= top < got["height"] - 40, f"{scene} at {width}: {got}"
         assert browser.execute_script(_HTML_OVERFLOWS) == [], f"{scene} at {width} px"
         assert browser.execute_script(_OVERFLOWS) == [], f"{scene} at {width} px"
+        smallest = browser.execute_script(_SMALLEST)
+        assert smallest >= SMALLEST_ON_SCREEN, f"{scene} at {width} px: a text of the table at {smallest:.1f} px"
         shot = folder / f"{scene}-{width}.png"
         assert browser.save_screenshot(str(shot))
         _artefact(shot)

@@ -13,7 +13,15 @@ from rich.table import Table
 from .. import _paths
 from ..errors import DataError, DataErrors, LibertaliaError
 from ..language.render import render
-from ..loading.examples import edition_of, load_together, run_together
+from ..loading.examples import (
+    board_edition,
+    default_edition,
+    is_board,
+    is_board_data,
+    load_together,
+    own_edition,
+    run_together,
+)
 from ..loading.rules import CheckedCard, _yaml_files, check_cards
 from ..loading.yamlfile import Document, Field, read
 from ..suggest import did_you_mean, lookup
@@ -135,8 +143,8 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
     if fix and show_diff:
         raise click.UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
     try:
-        groups = _by_edition(paths or (str(_paths.cards_dir()),), edition)
-        errors: list[DataError] = []
+        groups, boards = _by_edition(paths or (str(_paths.cards_dir()),), edition)
+        errors: list[DataError] = [e for board in boards for e in _board_check(board)]
         cards: list[CheckedCard] = []
         warned: list[str] = []
         for ed, files in groups.items():
@@ -178,8 +186,9 @@ def check(paths: tuple[str, ...], edition: str | None, fix: bool, show_diff: boo
              err=True)
     if errors:
         raise SystemExit(1)
-    count = sum(len(files) for files in groups.values())
-    echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(groups)})")
+    count = sum(len(files) for files in groups.values()) + len(boards)
+    named = list(dict.fromkeys([*groups, *map(board_edition, boards)]))
+    echo(f"all cards are valid ({count} file{'s' if count != 1 else ''}: {', '.join(named)})")
 
 
 def _load_check(files: list[Path], edition: str) -> tuple[list[DataError], tuple[str, ...]]:
@@ -339,12 +348,36 @@ def _card_files(paths: tuple[str, ...]) -> list[Path]:
     return out
 
 
-def _by_edition(paths: tuple[str, ...], edition: str | None) -> dict[str, list[Path]]:
-    """The files to check, by the edition each is checked against (``edition_of``, else ``edition``)."""
+def _by_edition(paths: tuple[str, ...], edition: str | None) -> tuple[dict[str, list[Path]], list[Path]]:
+    """The card files to check, by the edition each is checked against (``own_edition``); and the board files.
+
+    A mod folder that ships its own board checks its cards against that board; a solo deck is the
+    board's to check (it loads with it).
+    """
+    files = _card_files(paths)
+    default = default_edition(files, edition)
     groups: dict[str, list[Path]] = {}
-    for path in _card_files(paths):
-        groups.setdefault(edition_of(path) or edition or "galecrest", []).append(path)
-    return groups
+    boards = []
+    for path in files:
+        if is_board(path):
+            boards.append(path)
+        elif not is_board_data(path):
+            groups.setdefault(own_edition(path, default), []).append(path)
+    return groups, boards
+
+
+def _board_check(path: Path) -> list[DataError]:
+    """A board file's errors: its examples' shape, then the rules it loads (its cards, solo deck and all)."""
+    from ..loading.examplefile import read_examples
+
+    try:
+        read_examples(path)
+        load_together([], board_edition(path))
+    except DataErrors as exc:
+        return list(exc.errors)
+    except DataError as exc:
+        return [exc]
+    return []
 
 
 def _rank_clashes(files: list[Path], edition: str, broken: set[str]) -> list[DataError]:

@@ -19,7 +19,8 @@ one examples: entry per file)."""
 @click.command("diff", epilog=JSON_HELP)
 @click.argument("first", type=click.Path(exists=True, dir_okay=False))
 @click.argument("second", type=click.Path(exists=True, dir_okay=False))
-@click.option("--edition", default="galecrest", show_default=True, help="Edition name or board YAML.")
+@click.option("--edition", default=None,
+              help="Edition name or board YAML (default: the edition of a bundled card's folder, else galecrest).")
 @click.option("--positions", default=60, show_default=True, type=click.IntRange(min=1),
               help="Focused positions to play both versions from.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
@@ -28,7 +29,7 @@ one examples: entry per file)."""
 @click.option("--to-end", is_flag=True, help="Play every position to the end of the game (slower; by default one "
                                             "in four is).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys below).")
-def diff(first: str, second: str, edition: str, positions: int, seed: int, players: int | None, to_end: bool,
+def diff(first: str, second: str, edition: str | None, positions: int, seed: int, players: int | None, to_end: bool,
          as_json: bool) -> None:
     """Play two versions of one card file side by side and show where they first differ.
 

@@ -32,7 +32,8 @@ equivalent), null where no mutant counts."""
               help="Edition for files outside the bundled card folders (default galecrest).")
 @click.option("--operator", "operators", multiple=True, metavar="NAME",
               help="Only these kinds of slip (repeatable): number, comparison, owner, quantifier, side, "
-                   "may, timing, and those read off the grammar: slot, drop, word, kind.")
+                   "may, timing, and those read off the grammar: slot, drop, word, kind; a board file's: "
+                   "number, word (another of a setting's choices), order (two neighbours of a list swapped).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes, one file at a time each (the report does not depend on it).")
 @click.option("--positions", default=60, show_default=True, type=click.IntRange(min=0),
@@ -58,15 +59,18 @@ def mutate(paths: tuple[str, ...], edition: str | None, operators: tuple[str, ..
     out of the score (killed / (mutants - probably equivalent)).
     """
     from ..loading.examplefile import example_files
+    from ..loading.examples import is_board, is_board_data
+    from ..testing.board_mutation import BOARD_OPERATORS
     from ..testing.mutants import OPERATORS
     from ..testing.mutation import MutationReport
 
     with friendly_errors():
-        unknown = [op for op in operators if op not in OPERATORS]
+        known = tuple(dict.fromkeys([*OPERATORS, *BOARD_OPERATORS]))
+        unknown = [op for op in operators if op not in known]
         if unknown:
-            raise click.BadParameter(f"{unknown[0]!r}: expected one of {', '.join(OPERATORS)}",
+            raise click.BadParameter(f"{unknown[0]!r}: expected one of {', '.join(known)}",
                                      param_hint="--operator")
-        files = example_files(paths)
+        files = [f for f in example_files(paths) if is_board(f) or not is_board_data(f)]  # a solo deck: its board's
         chosen = operators or OPERATORS
         together = tuple(map(str, files))  # loaded beside each file, as cards test loads them
         tasks = [(str(f), edition, tuple(chosen), together, positions, not listing) for f in files]

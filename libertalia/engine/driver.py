@@ -17,9 +17,14 @@ from .specs import Rules
 from .work import Frame, Work
 
 
-def begin(rules: Rules, start: GameState) -> Work:
-    """A working copy of a new game, run from its starting state to the first decision."""
-    w = Work(rules, start)
+def begin(rules: Rules, start: GameState, w: Work | None = None) -> Work:
+    """A working copy of a new game, run from its starting state to the first decision.
+
+    ``w`` is a fresh working copy of ``start`` to run on (``testing.moments`` gives one that
+    watches the log); by default a plain one.
+    """
+    if w is None:
+        w = Work(rules, start)
     w.log(journal.RULES, rules.board.title, tuple(x for kind, side in rules.loot_sides.items() for x in (kind, side)))
     for p in start.seats:
         if p.doubloons:

@@ -157,6 +157,11 @@ def _position(v: list[Any], c: Clock) -> Built:
     return None
 
 
+def _marker_none(v: list[Any], c: Clock) -> Built:
+    """A marker that moves no clock (``VIA``: ``_records`` reads it)."""
+    return None
+
+
 def _marker(phase: str) -> Callable[[list[Any], Clock], Built]:
     def to_phase(v: list[Any], c: Clock) -> Built:
         c.to(phase)
@@ -233,6 +238,12 @@ def _taken_from(v: list[Any], c: Clock) -> Built:
     seat, loot, place, source = v
     zone, holder = _loot_place(place)
     return LootTaken(seat, loot, zone, holder, None, source, c.timing(source), **c.at)
+
+
+def _taken_by(v: list[Any], c: Clock) -> Built:
+    seat, loot, place, source, card = v
+    zone, holder = _loot_place(place)
+    return LootTaken(seat, loot, zone, holder, card, source, c.timing(source), **c.at)
 
 
 def _returned(v: list[Any], c: Clock) -> Built:
@@ -333,6 +344,10 @@ TEMPLATES: tuple[Template, ...] = (
     Template("nPnw", _given, (0, 2)),  # GIVE_LOOT_FROM: seat, (place, kind) pairs, to, source
     Template("nWw", lambda v, c: LootDrawn(v[0], v[1], v[2], c.timing(v[2]), **c.at), (0,)),  # DRAW_LOOT_BY
     Template("nwwwww", _swapped, (0,)),  # SWAP_LOOT_FROM: seat, kind, its place, other kind, its place, source
+    # ---- A token taken by a character's ability (the Cook's second take): the character, as held, too.
+    Template("nawww", _taken_by, (0,)),  # TAKE_LOOT_BY_CARD: seat, kind, place, source, card
+    # ---- Bookkeeping: the next record is an event of a borrowed text, run by this borrower (as held).
+    Template("w", _marker_none),  # VIA: borrower
 )
 
 # Template numbers, by what happened (the engine's ``log`` calls name these), in ``TEMPLATES``' order.
@@ -398,8 +413,10 @@ KEEP_LOOT_BY: Final = 56
 GIVE_LOOT_FROM: Final = 57
 DRAW_LOOT_BY: Final = 58
 SWAP_LOOT_FROM: Final = 59
+TAKE_LOOT_BY_CARD: Final = 60
+VIA: Final = 61
 
-MARKERS = frozenset({DUSK, NIGHT, ANCHOR, POSITION})
+MARKERS = frozenset({DUSK, NIGHT, ANCHOR, POSITION, VIA})
 """The templates that are bookkeeping only: they stand for no event."""
 
 LEGACY: dict[int, tuple[int, tuple[int, ...]]] = {
@@ -415,6 +432,7 @@ LEGACY: dict[int, tuple[int, tuple[int, ...]]] = {
     KEEP_BY: (KEEP, (0, 1)),
     KEEP_LOOT_BY: (KEEP_LOOT, (0, 1)),
     DRAW_LOOT_BY: (DRAW_LOOT, (0, 1)),
+    TAKE_LOOT_BY_CARD: (TAKE_LOOT_FROM, (0, 1, 2, 3)),
 }
 """Each template that adds arguments to an older one: (the older template, the arguments of
 the new one that are its arguments, in order).  A reader that follows only what the older
@@ -676,6 +694,7 @@ def _records(data: bytes, words: Sequence[str], players: int | None,
             clock.set(*known_end)
     templates, known = TEMPLATES, len(TEMPLATES)
     end = len(data)
+    via: str | None = None  # a VIA marker's borrower, for the record after it
     while r.pos < end:
         at = r.pos
         number = data[at]
@@ -690,11 +709,14 @@ def _records(data: bytes, words: Sequence[str], players: int | None,
                 raise JournalError(f"the event at byte {at} names seat {seat}, not a seat of this game")
         if clock.phase == "setup" and number not in _SETUP:
             clock.set(0, 0, None)
+        borrower, via = via, (values[0] if number == VIA else None)
         if at < start and number not in _CLOCK:
             continue
         built = t.build(values, clock)
         if at < start:
             continue
+        if borrower is not None and isinstance(built, Event):
+            built = attrs.evolve(built, borrower=borrower)
         yield built
     if end and keep:
         if len(ENDS) >= ENDS_KEPT:

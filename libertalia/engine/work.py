@@ -27,7 +27,17 @@ from ..state import (
     PlayerState,
 )
 from . import automa, journal, rng
-from .journal import DISCARDED, DISCARDED_BY, GRAVEYARD_TO_HAND_BY, MOVED, OVERFLOW_BY, PUSHED_BY, TAKEN_OVER
+from .journal import (
+    BORROW_BY,
+    DISCARDED,
+    DISCARDED_BY,
+    GRAVEYARD_TO_HAND_BY,
+    MOVED,
+    OVERFLOW_BY,
+    PUSHED_BY,
+    TAKEN_OVER,
+    VIA,
+)
 
 if TYPE_CHECKING:
     from .specs import Instruction, Rules
@@ -381,6 +391,12 @@ class Work:
     def log(self, template: int, *args: object) -> None:
         """Record an event: a ``journal`` template number and its arguments (its sentence is written when read)."""
         if self.journal is not None:
+            frames = self.frames
+            if frames and template != BORROW_BY:
+                f = frames[-1]
+                this = f.this
+                if this is not None and f.origin is not None and f.origin != this and f.source[0] == "c":
+                    self.journal.append((VIA, (this[1],)))  # a borrowed text's event: name who ran it
             self.journal.append((template, args))
 
     def random(self, n: int) -> int:

@@ -26,10 +26,10 @@ except ModuleNotFoundError as exc:  # say what to install, not only what is miss
         name=exc.name) from exc
 
 from .aec import LibertaliaEnv, env, final_rewards, raw_env
-from .encoding import DECISION_KINDS, OBSERVATIONS, PHASES, observation_bounds, observation_layout
+from .encoding import DECISION_KINDS, OBSERVATIONS, PHASES, compact_length, observation_bounds, observation_layout
 from .keys import action_keys
 from .single import MaskedVectorEnv, SingleAgentEnv, single_agent_env, vector_env
 
 __all__ = ["DECISION_KINDS", "OBSERVATIONS", "PHASES", "LibertaliaEnv", "MaskedVectorEnv", "SingleAgentEnv",
-           "action_keys", "env", "final_rewards", "observation_bounds", "observation_layout", "raw_env",
-           "single_agent_env", "vector_env"]
+           "action_keys", "compact_length", "env", "final_rewards", "observation_bounds", "observation_layout",
+           "raw_env", "single_agent_env", "vector_env"]

@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -29,7 +28,17 @@ from .encoding import HIGH, OBSERVATIONS, Encoder
 from .keys import action_keys, seat_count
 
 Reward = Literal["win", "margin"]
-Obs = dict[str, npt.NDArray[Any]]
+Obs = dict[str, Any]
+"""A seat's observation: ``"observation"`` (a vector, or ``"compact"``'s dict of arrays) and ``"action_mask"``."""
+
+
+def vector_space(encoder: Encoder, observation: str) -> gymnasium.spaces.Space[Any]:
+    """The space of a seat's observation of the kind ``observation`` (``OBSERVATIONS``) under ``encoder``'s layout."""
+    if observation == "compact":
+        length = encoder.compact_length
+        return gymnasium.spaces.Dict({"index": gymnasium.spaces.Box(0, encoder.size, (length,), np.int32),
+                                      "value": gymnasium.spaces.Box(0.0, HIGH, (length,), np.float32)})
+    return gymnasium.spaces.Box(0.0, 1.0 if observation == "scaled" else HIGH, (encoder.size,), np.float32)
 
 
 def final_rewards(game: Game, reward: Reward) -> tuple[float, ...]:
@@ -61,9 +70,10 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     Automa (seat 1), whose choices the engine makes.  Rewards come once, when the game ends
     (``reward`` is ``"win"`` or ``"margin"``, see ``final_rewards``).  ``log=True`` keeps the
     game's event log (``env.game.events``), at some cost per step.  ``observation`` is
-    ``"dense"`` (the plain vector) or ``"scaled"`` (each value over its bound, in ``[0, 1]``:
-    ``observation_bounds``); ``loot_sides=True`` appends the uncharted sides the game drew
-    (the layout's ``loot_sides`` part).  Both change nothing else.
+    ``"dense"`` (the plain vector), ``"scaled"`` (each value over its bound, in ``[0, 1]``:
+    ``observation_bounds``) or ``"compact"`` (the plain vector's non-zero entries as a dict of
+    ``"index"`` and ``"value"`` arrays, ``Encoder.compact``); ``loot_sides=True`` appends the
+    uncharted sides the game drew (the layout's ``loot_sides`` part).  Both change nothing else.
     """
 
     metadata: dict[str, Any] = {"name": "libertalia_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
@@ -86,9 +96,10 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         _args.flag(log, "LibertaliaEnv", "log")
         _args.flag(loot_sides, "LibertaliaEnv", "loot_sides")
         if observation not in OBSERVATIONS:
-            raise ArgumentError(f"observation must be 'dense' or 'scaled', not {observation!r}")
+            raise ArgumentError(f"observation must be 'dense', 'scaled' or 'compact', not {observation!r}")
         self.observation_kind = observation
         self.scaled = observation == "scaled"
+        self.compact = observation == "compact"
         self.loot_sides = loot_sides
         self.seats = seat_count(rules, players, "LibertaliaEnv")
         self.rules = rules
@@ -104,7 +115,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.action_spaces = {a: gymnasium.spaces.Discrete(len(self.keys)) for a in self.possible_agents}
         self.observation_spaces = {a: gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(0.0, 1.0 if self.scaled else HIGH, (self.encoder.size,), np.float32),
+            "observation": vector_space(self.encoder, observation),
             "action_mask": gymnasium.spaces.Box(0, 1, (len(self.keys),), np.int8),
         }) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
@@ -184,6 +195,8 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
             self.encoder.mark_sides(x, game.rules)
         if self.scaled:
             self.encoder.scale(x)
+        elif self.compact:
+            return {"observation": self.encoder.compact(x), "action_mask": np.frombuffer(mask, dtype=np.int8)}
         return {"observation": x, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     # ------------------------------------------------------------ playing

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _args
+from .. import _args, _vector
 from ..engine.specs import Rules
 from ..state import CardRef, Decision
 from .keys import seat_count
@@ -34,8 +34,9 @@ DECISION_KINDS = ("play_character", "choose_character", "choose_loot", "may", "o
 """Decision kinds, in the order of the ``decision_kind`` one-hot."""
 HIGH = 1_000_000.0
 """The observation space's upper bound: above any count, score or position a game reaches."""
-OBSERVATIONS = ("dense", "scaled")
-"""The observation kinds: the plain counts and values, or each scaled to ``[0, 1]`` (``observation_bounds``)."""
+OBSERVATIONS = ("dense", "scaled", "compact")
+"""The observation kinds: the plain counts and values, each scaled to ``[0, 1]`` (``observation_bounds``), or the
+plain vector's non-zero entries alone, as (index, value) pairs (``compact_length``)."""
 POINTS_BOUND = 100.0
 """The scaled vector's bound for doubloons and score: a value above it is clipped to 1 (games rarely reach it)."""
 
@@ -123,6 +124,38 @@ def observation_bounds(rules: Rules, players: int, *, loot_sides: bool = False) 
         else:
             out[where] = plain[part]
     return np.maximum(out, 1.0)
+
+
+def compact_length(rules: Rules, players: int, *, loot_sides: bool = False) -> int:
+    """How many (index, value) pairs ``observation="compact"`` holds: a bound on the dense vector's non-zero
+    entries that no game passes, worked out from the rules.
+
+    Each one-hot part holds at most one 1; ``committed`` and ``track`` one per seat; plain values
+    (sizes, coins, scores) one each; loot parts and ``loot_sides`` are counted whole (they are
+    short).  The card parts (hands, ships, graveyards, kept, removed, the island's two) are the
+    bulk: every character in a game (at most one copy per seat and one nobody's: ``(n + 1) * V``)
+    counts in at most two of them (a zone and ``kept``, the island's cell and its position, your
+    hand in ``hand`` and in your seat's block), and that bound is taken when it is the smaller.
+    """
+    layout = observation_layout(rules, players, loot_sides=loot_sides)
+    n, v = seat_count(rules, players), len(rules.characters)
+    one_hot = {"me", "phase", "decision_kind", "decision_player", "decision_source"}
+    per_seat = {"committed", "track"}
+    cards = 0
+    total = 0
+    for name, where in layout.items():
+        part, length = name.rpartition(".")[2], where.stop - where.start
+        if name in one_hot:
+            total += min(1, length)
+        elif name in per_seat:
+            total += min(n, length)
+        elif part in _CARD_COUNTS or name == "island_position":
+            cards += length
+        elif part == "automa":
+            total += 1 if name == "seat_0.automa" else 0  # one seat at most is Automa's
+        else:
+            total += length
+    return total + min(cards, 2 * (n + 1) * v + v)
 
 
 class _Cards(dict[str, int]):
@@ -264,6 +297,28 @@ class Encoder:
         self.sides = ({pair: at["loot_sides"] + i for i, pair in enumerate(_side_names(rules))}
                       if loot_sides else {})
         self.bounds = observation_bounds(rules, players, loot_sides=loot_sides)
+        self.compact_length = compact_length(rules, players, loot_sides=loot_sides)
+        # The same indices for the compiled fill (``libertalia._vector``): a hidden card counts nowhere there.
+        def plain_cards(start: int) -> dict[str, int]:
+            return {**{name: start + i for name, i in cards.items()}, "?": _vector.HIDDEN}
+
+        self.fill = _vector.Fill(
+            self.size, at["me"], dict(self.phases), dict(self.decision_kinds), at["decision_player"],
+            at["decision_mine"], dict(self.sources), at["committed"], list(self.track_rows),
+            [{name: at["island_cards"] + row * v + i for name, i in cards.items()} for row in range(n + 1)],
+            self.to_position, kind_part(at["day_loot"]),
+            [kind_part(at["loot_days"] + day * len(kinds)) for day in range(max(rules.board.voyage_days))],
+            plain_cards(at["hand"]),
+            [[plain_cards(at[f"seat_{seat}.{z}"]) for z in card_zones] for seat in range(n)],
+            [[kind_part(at[f"seat_{seat}.loot"]), kind_part(at[f"seat_{seat}.kept_loot"])] for seat in range(n)],
+            list(self.automa), [int(i) for i in self.value_at])
+        if _vector.NATIVE:
+            self.encode = self.encode_compiled  # type: ignore[method-assign]  # the same bits, faster
+
+    def encode_compiled(self, obs: _Seen) -> npt.NDArray[np.float32]:
+        """``encode``'s vector from the compiled fill (``libertalia._vector``): what ``encode`` is where that
+        module is compiled.  Interpreted it is slower than ``encode``'s numpy, but gives the same bits."""
+        return np.frombuffer(self.fill.fill(obs), np.float32)
 
     def mark_sides(self, x: npt.NDArray[np.float32], game_rules: Rules) -> None:
         """Set ``x``'s ``loot_sides`` flags from the sides a game drew (``game.rules``); nothing without that part."""
@@ -273,6 +328,20 @@ class Encoder:
                 at = sides.get(pair)
                 if at is not None:
                     x[at] = 1.0
+
+    def compact(self, x: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[Any]]:
+        """``x``'s non-zero entries in index order: ``{"index": int32, "value": float32}``, each ``compact_length``
+        long, padded with the index ``size`` (one past the vector) and the value 0."""
+        at = np.flatnonzero(x)
+        k, length = len(at), self.compact_length
+        if k > length:
+            raise RuntimeError(f"{k} non-zero values pass compact_length ({length}): a bug in libertalia.env."
+                               "encoding (please report it with the rules and seed)")
+        index = np.full(length, self.size, np.int32)
+        index[:k] = at
+        value = np.zeros(length, np.float32)
+        value[:k] = x[at]
+        return {"index": index, "value": value}
 
     def scale(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """``x`` scaled in place to ``[0, 1]``: each value over its bound (``observation_bounds``), clipped to 1."""

@@ -26,12 +26,13 @@ from ..bots import parse_bot
 from ..engine.specs import Rules
 from ..errors import ArgumentError
 from ..loading.rules import LootOption
-from .aec import LibertaliaEnv, Reward
-from .encoding import HIGH
+from .aec import LibertaliaEnv, Reward, vector_space
 
 Vector = npt.NDArray[np.float32]
+Seen = Vector | dict[str, npt.NDArray[Any]]
+"""What a seat observes: the vector, or with ``observation="compact"`` its ``"index"`` and ``"value"`` arrays."""
 Mask = npt.NDArray[np.int8]
-Policy = Callable[[Vector, Mask], int]
+Policy = Callable[[Seen, Mask], int]
 """An opponent as a function: (its observation vector, its action mask) -> an action id."""
 Opponent = str | Agent | Policy
 """A bot name as the command line takes it (``"first"``, ``"greedy"``, ``"ismcts:200"``), an agent
@@ -59,8 +60,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
         self.opponents = _opponents(opponents, real - 1)
         self.action_space = gymnasium.spaces.Discrete(len(aec.keys))
-        self.observation_space = gymnasium.spaces.Box(0.0, 1.0 if aec.scaled else HIGH, (aec.encoder.size,),
-                                                      np.float32)
+        self.observation_space = vector_space(aec.encoder, observation)
         self.seat = 0 if seat is None else seat
         self._players: list[Agent | Policy | None] = []
         self._mask: Mask = np.zeros(len(aec.keys), np.int8)
@@ -75,7 +75,7 @@ class SingleAgentEnv(gymnasium.Env):
         """Which actions the learner is offered now (1) and which not (0): what ``MaskablePPO`` asks for."""
         return self._mask.copy()
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Vector, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Seen, dict[str, Any]]:
         """A new game; its seat (when drawn), seed and opponents' seeds all come from ``np_random``."""
         super().reset(seed=seed)
         draw = self.np_random
@@ -89,7 +89,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_others()
         return self._observe(), self._info()
 
-    def step(self, action: Any) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Seen, float, bool, bool, dict[str, Any]]:
         """Answer the learner's question with ``action``, then let the opponents play to its next one.
 
         An action not offered now ends the episode with reward -1 (``illegal="end"``, PettingZoo's
@@ -125,8 +125,9 @@ class SingleAgentEnv(gymnasium.Env):
             game = aec.game
         self._mask = aec.observe(aec.possible_agents[self.seat])["action_mask"].copy()
 
-    def _observe(self) -> Vector:
-        return self.aec.observe(self.aec.possible_agents[self.seat])["observation"]
+    def _observe(self) -> Seen:
+        seen: Seen = self.aec.observe(self.aec.possible_agents[self.seat])["observation"]
+        return seen
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "action_mask": self._mask.copy()}
@@ -175,10 +176,11 @@ def single_agent_env(rules: Rules | str | Path = "galecrest", players: int = 4, 
     ``"greedy"``, ``"ismcts:200"``: built afresh each episode, seeded from ``np_random``), an agent
     object (``choose(observation, decision) -> key``) or a function (observation vector, action
     mask) -> action id.  A solo game (``players=1``) has no opponents but Automa: pass ``[]``.
-    Keywords: ``loot``, ``reward`` (``"win"``, ``"margin"``), ``observation`` (``"dense"``,
-    ``"scaled"``), ``loot_sides`` (default True here: the uncharted sides drawn, an empty part for
-    fixed sides), ``illegal`` (``"end"``, ``"raise"``) and ``render_mode``.  The observation is
-    the vector alone; ``action_masks()`` (and ``info["action_mask"]``) gives the mask.
+    Keywords: ``loot``, ``reward`` (``"win"``, ``"margin"``), ``observation`` (``"dense"``, ``"scaled"``,
+    ``"compact"``: a dict of ``"index"`` and ``"value"`` arrays), ``loot_sides`` (default True here: the
+    uncharted sides drawn, an empty part for fixed sides),
+    ``illegal`` (``"end"``, ``"raise"``) and ``render_mode``.  The observation is
+    the vector (or the compact dict) alone; ``action_masks()`` (and ``info["action_mask"]``) gives the mask.
     """
     return SingleAgentEnv(rules, players, seat, opponents, **kwargs)
 

@@ -166,6 +166,16 @@ INTENTS: Final[tuple[Intent, ...]] = (
         'name a player by seat, by a comparison ("each player with the most doubloons") or as a group ("each '
         'opponent who holds a map")',
         "sun: choose an opponent; they lose 3 doubloons."),
+    # printed wordings (issue 34.1): a worth said of a kind reads two ways, and only one is sayable
+    Intent(
+        "a worth said of a kind of loot",
+        (r"(?<!\d )\b(?P<word>[a-z]+) (?:you (?:hold|have) )?(?:is|are) worth\b",),
+        '"is worth" said of a kind of loot reads two ways: so many doubloons more for each token, on top of its '
+        "own worth, or a new worth in place of the token's own, which the card language cannot say",
+        "anchor: gain 2 doubloons for each hook you hold.",
+        'for doubloons on top of each token\'s own worth, say "gain N doubloons for each KIND you hold"; a token\'s '
+        "own worth is its tile's text",
+        "anchor: your barrels are worth 3 doubloons each."),
     Intent(
         "counting players",
         (r"\b(?:for (?:each|every)|per) (?:other )?(?:player|opponent)s?\b(?!')",),

@@ -23,6 +23,7 @@ from .. import _paths
 from ..errors import CardError, CardErrors, UnsayableError, WordingError
 from ..suggest import did_you_mean
 from ..syntax import ast
+from . import printed
 from .lexer import MAX_DIGITS, UnknownCharacter, WordLexer
 from .meaning import may_replace
 
@@ -269,12 +270,13 @@ class ToAst(Transformer[Token, Any]):
 
     # structure
     def start(self, items: list[Any]) -> tuple[ast.Ability, ...]:
-        return tuple(i for i in items if isinstance(i, ast.Ability))
+        # a printed "instead of taking a loot token, …" line is two abilities (a tuple)
+        return tuple(a for i in items for a in (i if isinstance(i, tuple) else (i,)) if isinstance(a, ast.Ability))
 
     @v_args(meta=True)
     def ability(self, meta: Any, items: list[Any]) -> ast.Ability:
         (timing, modifiers), steps = items[0], items[1]
-        return ast.Ability(timing, modifiers, steps, **self._at(meta))
+        return self._printed(ast.Ability(timing, modifiers, steps, **self._at(meta)))
 
     def trigger(self, items: list[Any]) -> tuple[str, tuple[str, ...]]:
         timing, *modifiers = (i for i in items if i is not None)
@@ -657,7 +659,7 @@ class ToAst(Transformer[Token, Any]):
 
     def article(self, items: list[Any]) -> str:
         word = str(items[0])
-        return "a" if word == "an" else word
+        return "a" if word in ("an", "target") else word  # "target character" (issue 34.1): "a character"
 
     def choose_one(self, items: list[Any]) -> ast.ChooseChar:
         article, np = items
@@ -865,6 +867,8 @@ class ToAst(Transformer[Token, Any]):
 
     def there_is(self, items: list[Any]) -> ast.Exists | ast.CountExists:
         quantity, np = items
+        if quantity[0] == "no" and np.plural:  # "there are no other characters …" (issue 34.1): "no other character"
+            np = ast.CharNP(np.other, np.noun, np.filters, line=np.line, column=np.column)
         if quantity[0] in ("a", "no"):
             return ast.Exists(np, quantity[0] == "no")
         return ast.CountExists(int(quantity[0]), quantity[2], np)
@@ -988,6 +992,164 @@ class ToAst(Transformer[Token, Any]):
     def every_loot_theirs(self, items: list[Any]) -> ast.EveryLootBut:
         np, keep = items
         return ast.EveryLootBut(np, int(keep), "their")
+
+
+    # ------------------------------------------------------------ printed wordings (issue 34.1)
+    def _printed(self, ability: ast.Ability) -> ast.Ability:
+        """The ability with the printed wordings only a whole ability settles in canonical words (``printed``)."""
+        try:
+            return printed.resolve(ability)
+        except printed.Unreadable as exc:
+            raise VariantError(exc.message, _Where(ability.line, ability.column), exc.expected) from None
+
+    def ordinal(self, items: list[Any]) -> ast.Positional:
+        """"the last character on the island": a position ``printed`` reads by the ability's timing."""
+        return ast.Positional(str(items[0]), items[1])
+
+    def is_ordinal(self, items: list[Any]) -> ast.IsPositioned:
+        ref, verb, word, np = items
+        return ast.IsPositioned(ref, str(word), np, verb=str(verb))
+
+    def adjacent(self, items: list[Any]) -> ast.Zone:
+        """"adjacent to this one": a mark ``printed`` rewrites with "left of this" and "right of this"."""
+        return printed.ADJACENT
+
+    @v_args(meta=True)
+    def beside_either(self, meta: Any, items: list[Any]) -> ast.Beside:
+        """"the character next to this one": this has two neighbours, so the wording reads two ways."""
+        raise VariantError('"the character next to this one" reads two ways: the character left of this, or the '
+                           'character right of this', _Where(**self._at(meta)),
+                           '"the character left of this", "the character right of this", or "a character adjacent '
+                           'to this one" (the owner chooses)')
+
+    @v_args(meta=True)
+    def discard_loot(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        """"discard a relic you hold": a discarded token goes back to the bag, so "return … to the bag"."""
+        return ast.ReturnLoot(items[0], **self._at(meta))
+
+    @v_args(meta=True)
+    def discard_loot_held(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        """"discard a barrel": one you hold, back to the bag."""
+        return ast.ReturnLoot(self.one_of_yours(meta, items), **self._at(meta))
+
+    @v_args(meta=True)
+    def one_of_yours(self, meta: Any, items: list[Any]) -> ast.ChooseLoot:
+        """"one of your relics": "a relic you hold"."""
+        return ast.ChooseLoot(ast.LootNP(items[-1], "held", "", **self._at(meta)))
+
+    def all_players(self, items: list[Any]) -> ast.EveryPlayer:
+        """"all players" is every player; "all opponents", "your opponents", "other players" every other one."""
+        return ast.EveryPlayer(str(items[-1]) != "players" or any(str(i) == "other" for i in items if i is not None))
+
+    def plural_verb(self, items: list[Any]) -> tuple[str, Any]:
+        word = str(items[0])
+        if word == "move":
+            return self.player_verb([Token("MOVES", "moves"), *items[1:]])
+        return {"gain": "gain", "lose": "lose", "pay": "pays", "give": "pays"}[word], items[-1]
+
+    @v_args(meta=True)
+    def all_players_act(self, meta: Any, items: list[Any]) -> Any:
+        """"all opponents lose 1 doubloon": "every other player loses 1 doubloon"."""
+        return self.player_acts(meta, [items[0], items[-1]])
+
+    @v_args(meta=True)
+    def all_players_discard(self, meta: Any, items: list[Any]) -> ast.Discard:
+        return ast.Discard(items[-1], by=items[0], **self._at(meta))
+
+    @v_args(meta=True)
+    def all_players_return(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
+        return ast.ReturnLoot(items[-1], by=items[0], **self._at(meta))
+
+    @v_args(meta=True)
+    def have_the_most(self, meta: Any, items: list[Any]) -> ast.Compare:
+        """"you have the most reputation" is "the highest reputation"; of anything else, it reads two ways."""
+        most, measure = str(items[0]), items[1]
+        if isinstance(measure, ast.Reputation):
+            return ast.Compare("more" if most == "most" else "fewer", measure)
+        cmp, tie = ("more", "at least as many as") if most == "most" else ("fewer", "no more than")
+        raise VariantError(f'"the {most} …" reads two ways on a tie: {cmp} than every other player (a tie is not the '
+                           f'{most}), or {tie} any other player (a tie counts)', _Where(**self._at(meta)),
+                           f'"you have {cmp} … than every other player"'
+                           + (' or "you have at least as many … as every other player"' if most == "most" else ""))
+
+    def count_loot_yours(self, items: list[Any]) -> ast.CountLoot:
+        """"for each of your maps": "for each map you hold"."""
+        return ast.CountLoot(items[-1])
+
+    @v_args(meta=True)
+    def draw_from_bag(self, meta: Any, items: list[Any]) -> ast.Draw:
+        """"draw two loot tokens": "draw 2 random loot from the bag" (one draws from the bag only)."""
+        count, per = items[0], items[-1]
+        n = int(count) if isinstance(count, Token) and count.type == "NUMBER" else 1
+        return ast.Draw(n, per, **self._at(meta))
+
+    @v_args(meta=True)
+    def send_loot_held(self, meta: Any, items: list[Any]) -> ast.Give | ast.ReturnLoot:
+        """"return a map to the bag", "give a relic to …": a token you hold."""
+        kinds, *to = items
+        sent: ast.Give | ast.ReturnLoot = self.send_loot(meta, [self.one_of_yours(meta, [kinds]), *to])
+        return sent
+
+    def ranked_unhyphenated(self, items: list[Any]) -> ast.Positional:
+        """"the highest ranked character": "the highest-ranked character"."""
+        return ast.Positional(f"{items[0]}-ranked", items[-1])
+
+    def is_ranked_unhyphenated(self, items: list[Any]) -> ast.IsPositioned:
+        ref, verb, ranking, np = items
+        return ast.IsPositioned(ref, f"{ranking}-ranked", np, verb=str(verb))
+
+    def rival_printed(self, items: list[Any]) -> tuple[str, str]:
+        """"than each opponent", "than all other players": "than every other player"."""
+        return str(items[0]), "every"
+
+    def _than(self, meta: Any, cmp: Any, number: Any) -> tuple[int, str]:
+        """"more than 3": (4, "more"); "fewer than 3": (2, "fewer"); "fewer than 0" counts nothing and is refused."""
+        n = int(number) + (1 if str(cmp) == "more" else -1)
+        if n < 0:
+            raise VariantError(f'nothing is "fewer than {number}"', _Where(**self._at(meta)), "a number of 1 or more")
+        return n, str(cmp)
+
+    @v_args(meta=True)
+    def quantity_than(self, meta: Any, items: list[Any]) -> tuple[str, ...]:
+        """"more than 3 maps": "4 or more maps"."""
+        n, cmp = self._than(meta, items[0], items[-1])
+        return (str(n), "or", cmp)
+
+    @v_args(meta=True)
+    def have_doubloons_than(self, meta: Any, items: list[Any]) -> ast.HaveDoubloons:
+        """"you have fewer than 5 doubloons": "you have 4 or fewer doubloons"."""
+        n, cmp = self._than(meta, items[0], items[1])
+        return ast.HaveDoubloons(n, cmp == "fewer")
+
+    @v_args(meta=True)
+    def they_have_doubloons_than(self, meta: Any, items: list[Any]) -> tuple[str, ast.HaveDoubloons]:
+        """"with more than 9 doubloons": "with 10 or more doubloons"."""
+        words = [i for i in items if isinstance(i, Token)]
+        n, cmp = self._than(meta, words[-4], words[-2])  # CMP "than" NUMBER "doubloons"
+        return str(words[0]), ast.HaveDoubloons(n, cmp == "fewer")
+
+    def hold_exactly(self, items: list[Any]) -> list[ast.Cond]:
+        """"you hold exactly 2 maps": "you hold 2 or more map and you hold 2 or fewer map"."""
+        n, kinds = int(items[0]), items[1]
+        return [ast.HoldCount(n, "more", kinds), ast.HoldCount(n, "fewer", kinds)]
+
+    def there_exactly(self, items: list[Any]) -> list[ast.Cond]:
+        """"there are exactly 2 characters in your ship": "… 2 or more … and … 2 or fewer …"."""
+        n, np = int(items[0]), items[1]
+        return [ast.CountExists(n, "more", np), ast.CountExists(n, "fewer", np)]
+
+    def have_exactly(self, items: list[Any]) -> list[ast.Cond]:
+        """"you have exactly 5 doubloons": "you have 5 or more doubloons and you have 5 or fewer doubloons"."""
+        n = int(items[0])
+        return [ast.HaveDoubloons(n, False), ast.HaveDoubloons(n, True)]
+
+    @v_args(meta=True)
+    def instead_of_loot(self, meta: Any, items: list[Any]) -> tuple[ast.Ability, ast.Ability]:
+        """"Instead of taking a loot token, gain 3 doubloons" is two abilities: "take no loot." and the effect."""
+        (timing, modifiers), steps = items[0], items[-1]
+        at = self._at(meta)
+        no_loot = ast.Step("plain", (ast.TakeNoLoot(**at),), None, None, **at)
+        return (ast.Ability(timing, (), (no_loot,), **at), self._printed(ast.Ability(timing, modifiers, steps, **at)))
 
 
 _OWNED_BY_WORDS = frozenset({"owned", "by", "that", "belongs", "belong", "belonging", "to"})

@@ -25,6 +25,9 @@ from typing import Any
 from lark import Token
 from lark.lexer import Lexer, LexerState
 
+from ..suggest import similarity
+from .meaning import MISSPELT, PIECES
+
 # A card name runs over several Capitalised Words ("Wind Nymph", "Governor's Daughter").
 _SCAN = re.compile(
     r"(?P<nl>(?:\r?\n[\t ]*)+)"
@@ -114,6 +117,9 @@ class WordLexer(Lexer):
         if kind == "punct" and word == ";" and following and "_SEMI_ROW" in accepts and (
                 following[0][1].lower() == "each" or following[0][1].isdigit() or following[0][1] in NUMBER_WORDS):
             return "_SEMI_ROW", word  # "each set of 2 maps is worth 6 doubloons; each set of 3 …"
+        if kind == "punct" and word == "," and "COLON" in accepts and not (
+                following and following[0][1].lower() in _MODIFIERS):
+            return "COLON", ":"  # printed wordings (issue 34.1): "At dusk, gain 1 doubloon" is "dusk: …"
         if kind == "punct":
             return _joined(_PUNCT[word], following[0] if following else None, accepts, _instead_ahead(following)), word
         if kind == "junk":
@@ -136,10 +142,14 @@ class WordLexer(Lexer):
             return "_INSTEAD_LAST", word  # "…; each set of 3 maps is worth 13 doubloons instead."
         if word.lower() == "instead" and next_word == "of" and "_INSTEAD_OF" in accepts:
             return "_INSTEAD_OF", word  # "discard this instead of placing it in your ship"
+        if word.lower() == "one" and next_word == "of" and "_ONE_OF" in accepts:
+            return "_ONE_OF", word  # "one of your relics" (issue 34.1); "one map" stays the number 1
         if word == "and" and next_word.lower() == "then" and "_AND_JOIN" in accepts:
             return "_AND_JOIN", word
         if word == "and" and "_AND_KIND" in accepts and self._kind_follows(next_word, after_next):
             return "_AND_KIND", word  # "for each hook and each saber you hold"
+        if "KIND" in accepts and "NOUN" in accepts and _misspelt_piece(word):
+            return "WORD", word  # "discard a charcter": no loot kind, though discarding loot is said (issue 34.1)
         for name in names:
             if name in accepts:
                 return name, word
@@ -155,6 +165,11 @@ class WordLexer(Lexer):
         if "KIND" in accepts and word[:1].islower() and "'" not in word:
             return "KIND", word
         return (names[0] if names else ("KIND" if word[:1].islower() else "NAME")), word
+
+
+def _misspelt_piece(word: str) -> bool:
+    """Whether ``word`` is a close misspelling of "character" ("charcter"), not one of the words themselves."""
+    return word not in PIECES and any(similarity(word, noun) >= MISSPELT for noun in ("character", "characters"))
 
 
 def _instead_ahead(words: Sequence[tuple[str, str] | tuple[str, str, int, int, int]]) -> bool:
@@ -187,6 +202,10 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
     if mark == "COMMA" and word == "up" and "_COMMA_UP" in accepts:
         return "_COMMA_UP"  # "…, up to 6 doubloons": a cap on the amount before it
     return mark
+
+
+_MODIFIERS = frozenset({"last", "once", "first"})
+"""The modifiers a "," after a timing brings in; any other word after it starts the effect, as after ":"."""
 
 
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(

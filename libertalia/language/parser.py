@@ -122,13 +122,16 @@ _from_store: set[_TreeKey] = set()  # keys whose tree came from the cache, not f
 
 @functools.cache
 def _tree_sources() -> tuple[Path, ...]:
-    """What a parse depends on besides its text: the grammar and the code that reads it.
+    """What a parse depends on besides its text: the grammar and every module that could shape a tree.
 
-    A change to any of them makes every stored tree stale.
+    A change to any of them makes every stored tree stale.  The whole language and syntax
+    packages count, not a hand-kept list: a list missed ``printed.py`` (a paraphrase rule
+    applied while parsing), and an edited rule then served trees parsed by the old one.
     """
     here = Path(__file__).parent
     tree = Path(ast.__file__).parent
-    return (_paths.grammar_path(), here / "lalr.py", here / "lexer.py", tree / "ast.py", tree / "nodes.py")
+    modules = sorted((*here.rglob("*.py"), *tree.glob("*.py"), here.parent / "suggest.py"))
+    return (_paths.grammar_path(), *modules)
 
 
 def _store_key(key: _TreeKey) -> bytes | None:

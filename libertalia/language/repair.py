@@ -518,7 +518,9 @@ _HOW = {"insert": 0, "delete": 1, "swap": 2, "replace": 3}
 def _order(error: int) -> Callable[[Edit], tuple[Any, ...]]:
     """The order edits are tried in: cheapest first, then nearest the error, then by their words."""
     def key(e: Edit) -> tuple[Any, ...]:
-        return (e.cost, error - e.at, _HOW[e.how], tuple(w.text for w in e.added), e.at)
+        # ":" first among equals: after a timing a "," reads as its ":" too (a printed wording), and the fix
+        # offers the canonical mark
+        return (e.cost, error - e.at, _HOW[e.how], tuple("\0" if w.text == ":" else w.text for w in e.added), e.at)
     return key
 
 

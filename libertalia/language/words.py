@@ -31,6 +31,16 @@ VARIANT_OF = {
     "count_loot_each": "count_loot", "other_than_this": "char_np", "timing": "trigger", "is_the_only": "is_like",
     "move_up": "gain", "move_down": "lose", "choose_either": "choose_action", "every_loot_yours": "every_loot",
     "ranked_by_attribute": "positional", "have_no_doubloons": "have_doubloons",
+    # printed wordings (issue 34.1)
+    "ordinal": "positional", "is_ordinal": "is_positioned", "adjacent": "beside", "beside_either": "beside",
+    "discard_loot": "send_loot", "discard_loot_held": "send_loot", "one_of_yours": "choose_loot",
+    "all_players": "player", "plural_verb": "player_verb", "all_players_act": "player_acts",
+    "all_players_discard": "they_discard", "all_players_return": "they_return", "have_the_most": "highest_reputation",
+    "instead_of_loot": "take", "count_loot_yours": "count_loot", "draw_from_bag": "take",
+    "send_loot_held": "send_loot", "ranked_unhyphenated": "positional", "is_ranked_unhyphenated": "is_positioned",
+    "rival_printed": "rival", "quantity_than": "quantity", "have_doubloons_than": "have_doubloons",
+    "they_have_doubloons_than": "they_have_doubloons", "hold_exactly": "hold", "there_exactly": "there_is",
+    "have_exactly": "have_doubloons",
 }
 
 

@@ -19,9 +19,9 @@ from ..errors import DataError, ExampleFailure
 from .yamlfile import Field, read
 
 _EXAMPLE_KEYS = {
-    "it": True, "setup": True, "players": False, "play": False, "answers": False, "seed": False,
+    "it": True, "setup": False, "players": False, "play": False, "answers": False, "seed": False,
     "expect": True, "phase": False, "day": False, "voyage": False, "island": False, "legal": False,
-    "over": False,
+    "over": False, "winners": False,
 }
 _SEAT_NUMBERS = ("doubloons", "score", "reputation")
 _SEAT_LISTS = ("hand", "ship", "graveyard", "loot", "kept", "kept_loot", "removed")
@@ -38,13 +38,16 @@ class Example:
     line: int
     column: int
     it: str
-    setup: Mapping[str, Any]
+    setup: Mapping[str, Any] | None  # None: the game is dealt from ``seed`` (the only start a solo game has)
     players: int
     play: tuple[str, ...]
     answers: tuple[str, ...]
     seed: int
     seats: tuple[Mapping[str, Expected], ...]
     game: Mapping[str, Expected]
+    offered: tuple[tuple[str, ...] | None, ...] = ()
+    """Per answer, the keys the game must offer when it is given (None: not checked); an answer
+    written ``{answer: KEY, offered: [KEYS]}`` states what the question offered, not only what was chosen."""
 
     def failure(self, problems: Iterable[str]) -> ExampleFailure:
         return ExampleFailure(self.it, list(problems), path=self.path, line=self.line, column=self.column)
@@ -81,13 +84,18 @@ def _example(entry: Field) -> Example:
     it = f["it"].as_str("it").strip()
     if not it:
         raise f["it"].error("it must say what the example shows", "a short sentence")
-    if not isinstance(f["setup"].value, dict):
-        raise f["setup"].error("setup must be a mapping (a declared position)", "key: value lines, see docs/api.md")
-    setup: dict[str, Any] = f["setup"].value
+    setup: dict[str, Any] | None = None
+    if "setup" in f:
+        if not isinstance(f["setup"].value, dict):
+            raise f["setup"].error("setup must be a mapping (a declared position)", "key: value lines, see docs/api.md")
+        setup = f["setup"].value
     if "players" in f:
         players = f["players"].as_int("players", 1)
-    elif isinstance(setup.get("players"), list) and setup["players"]:
+    elif setup is not None and isinstance(setup.get("players"), list) and setup["players"]:
         players = len(setup["players"])
+    elif setup is None:
+        raise entry.error("an example without setup is a game dealt from its seed: it needs a players count",
+                          "players: N (1 for a solo game), or a setup")
     else:
         raise f["setup"].error("setup needs a players list (one entry per seat), or the example a players count",
                                "players: [{hand: [...]}, ...] in setup")
@@ -95,10 +103,12 @@ def _example(entry: Field) -> Example:
     if play and len(play) != players:
         raise f["play"].error(f"play needs one character per seat ({players}), got {len(play)}",
                               f"{players} card names")
+    answers, offered = _answers(f["answers"]) if "answers" in f else ((), ())
     seats = tuple(_seat(v, i) for i, v in enumerate(f["expect"].as_list()))
-    if not 1 <= len(seats) <= players:
-        raise f["expect"].error(f"expect lists {len(seats)} seats, but the game has {players}",
-                                f"1 to {players} entries, in seat order")
+    seated = 2 if players == 1 else players  # a solo game seats Automa too (seat 1)
+    if not 1 <= len(seats) <= seated:
+        raise f["expect"].error(f"expect lists {len(seats)} seats, but the game has {seated}",
+                                f"1 to {seated} entries, in seat order")
     return Example(
         path=entry.doc.path,
         line=entry.line,
@@ -107,24 +117,51 @@ def _example(entry: Field) -> Example:
         setup=setup,
         players=players,
         play=play,
-        answers=_keys(f["answers"], "answers") if "answers" in f else (),
+        answers=answers,
+        offered=offered,
         seed=f["seed"].as_int("seed", 0, rng.SEED_LIMIT - 1) if "seed" in f else 0,
         seats=seats,
         game=_game_expectations(f),
     )
 
 
+def _answers(field: Field) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
+    """The answer keys, and per answer the keys it must be offered among (None: not stated).
+
+    An item is a key, or ``{answer: KEY, offered: [KEYS]}``: the question's whole set of options
+    (order ignored), so an example pins what a card asks as well as what it was told.
+    """
+    keys: list[str] = []
+    offered: list[tuple[str, ...] | None] = []
+    for i, item in enumerate(field.as_list()):
+        if item.node.kind != "mapping":
+            keys.append(_key(item, "answers"))
+            offered.append(None)
+            continue
+        f = item.mapping({"answer": True, "offered": True}, f"answers[{i}]")
+        key = _key(f["answer"], f"answers[{i}].answer")
+        options = _keys(f["offered"], f"answers[{i}].offered")
+        if key not in options:
+            raise f["offered"].error(f"answers[{i}] answers {key!r}, which its offered list does not hold",
+                                     f"a list of the keys offered, {key!r} among them")
+        keys.append(key)
+        offered.append(options)
+    return tuple(keys), tuple(offered) if any(o is not None for o in offered) else ()
+
+
+def _key(item: Field, what: str) -> str:
+    """One answer key; a bare yes/no (a YAML boolean) is the key "yes"/"no"."""
+    value = item.value
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    if not isinstance(value, str):
+        raise item.error(f"{what} must list keys (text), not {value!r}", "a key such as Cook or chest")
+    return value
+
+
 def _keys(field: Field, what: str) -> tuple[str, ...]:
     """Answer keys; a bare yes/no (a YAML boolean) is the key "yes"/"no"."""
-    out = []
-    for item in field.as_list():
-        value = item.value
-        if isinstance(value, bool):
-            value = "yes" if value else "no"
-        if not isinstance(value, str):
-            raise item.error(f"{what} must list keys (text), not {value!r}", "a key such as Cook or chest")
-        out.append(value)
-    return tuple(out)
+    return tuple(_key(item, what) for item in field.as_list())
 
 
 def _seat(field: Field, seat: int) -> dict[str, Expected]:
@@ -153,4 +190,9 @@ def _game_expectations(f: dict[str, Field]) -> dict[str, Expected]:
         if not isinstance(f["over"].value, bool):
             raise f["over"].error("over must be true or false", "true or false")
         out["over"] = f["over"].value
+    if "winners" in f:  # the seats Game.winners() names once the game is over (R26), in any order
+        seats = f["winners"].as_list()
+        if not seats:
+            raise f["winners"].error("winners must name at least one seat", "seat numbers, such as [1]")
+        out["winners"] = tuple(str(s.as_int("a winning seat", 0)) for s in seats)
     return out

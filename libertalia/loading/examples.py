@@ -91,10 +91,63 @@ def run_together(paths: Iterable[str | Path], edition: str | None = None) -> Ite
     others still run; a loot file's examples run with its side chosen for its kind.
     """
     groups: dict[str, list[Path]] = {}
-    for path in example_files(paths):
-        groups.setdefault(edition_of(path) or edition or "galecrest", []).append(path)
-    for own_edition, files in groups.items():
-        yield from _run_group(own_edition, files)
+    files = [f for f in example_files(paths) if is_board(f) or not is_board_data(f)]  # a solo deck has no examples
+    default = default_edition(files, edition)
+    for path in files:
+        groups.setdefault(own_edition(path, default), []).append(path)
+    for own, members in groups.items():
+        yield from _run_group(own, members)
+
+
+# ---------------------------------------------------------------- board files
+def is_board(path: str | Path) -> bool:
+    """Whether ``path`` is a board file (its top level has ``edition:`` and ``bag:``), not a card or loot file.
+
+    A board's ``examples:`` pin the game's own flow (the reveal order of equal ranks, income,
+    the winner's tie-break, set scoring...): ``cards test`` and ``cards mutate`` take it like a card file.
+    """
+    try:
+        root = dict(read(Path(path), skip="examples").root.items())
+    except (DataError, AttributeError):  # not a mapping, or not YAML: a card file's own error says so
+        return False
+    return "edition" in root and "bag" in root
+
+
+def is_board_data(path: str | Path) -> bool:
+    """Whether ``path`` is a board or a file a board names (a solo deck: ``cards:`` and no ``name:``), not a card."""
+    if is_board(path):
+        return True
+    try:
+        root = dict(read(Path(path), skip="examples").root.items())
+    except (DataError, AttributeError):
+        return False
+    return "cards" in root and "name" not in root and "kind" not in root
+
+
+def board_edition(path: str | Path) -> str:
+    """What ``load_rules`` is given for a board file: a bundled edition's name when ``path`` is that board, byte
+    for byte (in a copy of the data too), else the path, so that what runs is the file on disk."""
+    path = Path(path)
+    bundled = _paths.boards_dir() / path.name
+    if path.suffix == ".yaml" and bundled.is_file() and bundled.read_bytes() == path.read_bytes():
+        return path.stem
+    return str(path)
+
+
+def default_edition(files: Iterable[str | Path], edition: str | None) -> str | None:
+    """The edition a mod's card files run under: ``edition`` if given, else the one board among ``files`` that is
+    not a bundled board (a mod that ships its own board), else None (galecrest)."""
+    if edition is not None:
+        return edition
+    own = [f for f in files if is_board(f) and board_edition(f) == str(f)]
+    return str(own[0]) if len(own) == 1 else None
+
+
+def own_edition(path: Path, edition: str | None) -> str:
+    """The edition ``path`` runs under: a board its own, a bundled card its edition's, any other ``edition``."""
+    if is_board(path):
+        return board_edition(path)
+    return edition_of(path) or edition or "galecrest"
 
 
 def _run_group(edition: str, files: list[Path]) -> Iterator[FileExamples]:
@@ -106,7 +159,7 @@ def _run_group(edition: str, files: list[Path]) -> Iterator[FileExamples]:
             read[path] = read_examples(path)
         except DataError as exc:
             broken[path] = exc
-    extra = [f for f in _distinct(files) if _differs_from_bundled(f, edition)]
+    extra = [f for f in _distinct(files) if not is_board(f) and _differs_from_bundled(f, edition)]
     base: tuple[Rules, tuple[str, ...]] | DataError | None = None
     if any(examples for examples, _ in read.values()):
         base, failed = _load_together(edition, extra)
@@ -140,7 +193,7 @@ def load_together(files: Iterable[str | Path], edition: str) -> tuple[Rules, tup
     What ``cards check`` runs after its own checks, so that it never accepts files that
     ``cards test`` and ``simulate --cards`` could not load.  A ``DataError`` if they do not load.
     """
-    extra = [f for f in _distinct(list(map(Path, files))) if _differs_from_bundled(f, edition)]
+    extra = [f for f in _distinct(list(map(Path, files))) if not is_board(f) and _differs_from_bundled(f, edition)]
     return _rules(edition, (), tuple(map(str, extra)), _stamp(extra))
 
 
@@ -204,7 +257,9 @@ class _Refused(Exception):
 
 def _play(example: Example, rules: Rules) -> Game:
     """The game after the example's plays (first selection only) and answers."""
-    game = new_game(rules, example.players, seed=example.seed, setup=example.setup)
+    with warnings.catch_warnings():  # a solo game's constructed cards are the board's to note, not each example's
+        warnings.simplefilter("ignore", RulesWarning)
+        game = new_game(rules, example.players, seed=example.seed, setup=example.setup)
     asked: set[int] = set()
     first = game.state.voyage, game.state.day
     # Only the first selection takes ``play``: a seat whose one card played itself is never
@@ -216,6 +271,10 @@ def _play(example: Example, rules: Rules) -> Game:
         asked.add(seat)
         game = _answer(game, f"play[{seat}]", example.play[seat])
     for i, key in enumerate(example.answers):
+        options = example.offered[i] if i < len(example.offered) else None
+        if options is not None and Counter(options) != Counter(game.legal_keys()):
+            raise _Refused(f"answers[{i}] {key!r}: the question should offer {_show(options)}, but "
+                           f"{_waiting(game)}")
         game = _answer(game, f"answers[{i}]", key)
     return game
 
@@ -243,6 +302,9 @@ def _compare(example: Example, game: Game) -> list[str]:
         "legal": game.legal_keys(), "over": game.is_over,
     }
     for k, v in example.game.items():
+        if k == "winners":
+            problems += _winners(v, game)
+            continue
         if k == "island":
             same = _island_matches(v, island)
         elif isinstance(v, tuple):
@@ -252,6 +314,15 @@ def _compare(example: Example, game: Game) -> list[str]:
         if not same:
             problems.append(f"{k}: expected {_show(v)}, got {_show(actual_game[k])}")
     return problems
+
+
+def _winners(expected: Expected, game: Game) -> list[str]:
+    """``winners``: the seats ``Game.winners()`` names (R26), once the game is over."""
+    assert isinstance(expected, tuple)
+    if not game.is_over:
+        return [f"winners: expected {_show(expected)}, but the game is not over"]
+    actual = tuple(str(s) for s in game.winners())
+    return [] if Counter(expected) == Counter(actual) else [f"winners: expected {_show(expected)}, got {_show(actual)}"]
 
 
 def _island_matches(expected: Expected, actual: tuple[str, ...]) -> bool:
@@ -321,8 +392,10 @@ def placement(path: Path, edition: str | None, siblings: Iterable[str | Path] = 
     ``siblings`` (the other files given with it) of the same edition load beside it, as in
     ``run_together``.
     """
-    own = edition_of(path.resolve()) or edition or "galecrest"
-    together = [f for f in _distinct([path, *map(Path, siblings)]) if (edition_of(f) or edition or "galecrest") == own]
+    given = [path, *map(Path, siblings)]
+    edition = default_edition(given, edition)
+    own = own_edition(path, edition)
+    together = [f for f in _distinct(given) if not is_board(f) and own_edition(f, edition) == own]
     return own, tuple(str(f) for f in together if _differs_from_bundled(f, own))
 
 

@@ -39,11 +39,17 @@ _BOARD_KEYS = {
     "reputation": False, "bag": True, "loot_per_day": False, "island_ties": True,
     "winner_ties": True, "leftover_loot": True, "start_doubloons": True,
     "characters": True, "loot": True, "default_loot": True, "neutrals": False,
-    "tie_breakers": False, "voyage_end": False, "solo": False,
+    "tie_breakers": False, "voyage_end": False, "solo": False, "examples": False,
 }
 _CARD_KEYS = {"name": True, "rank": True, "text": True, "tie_breakers": False, "note": False, "examples": False}
 _LOOT_KEYS = {"kind": True, "side": True, "count": True, "text": True, "verified": False, "note": False,
               "examples": False}
+BOARD_CHOICES: dict[str, tuple[str, ...]] = {
+    "island_ties": ("reputation", "tie_breakers"), "winner_ties": ("reputation", "shared"),
+    "leftover_loot": ("bag", "aside"), "voyage_end.ship": ("graveyard", "removed"),
+    "voyage_end.graveyard": ("keep", "removed"), "voyage_end.anchor": ("netted", "characters_then_loot"),
+}
+"""The words a board setting may take, by its key (dotted under its section): the loader's and ``cards mutate``'s."""
 MAX_NUMBER = 999_999
 """The largest count, size or rank a board or card file may give (6 digits, like numbers in card text)."""
 MAX_TEXT_DIGITS = 6
@@ -509,8 +515,9 @@ def _choose_sides(board: BoardSpec, loot: LootOption, seed: int, available: set[
 
 def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field], list[tuple[str, bytes]]]:
     """A board file, checked for facts no game could run with; its fields, for the checks that
-    need cards; and the other files it names (the solo deck), labelled for the fingerprint."""
-    doc = read(path)
+    need cards; and the other files it names (the solo deck), labelled for the fingerprint.  Its
+    ``examples:`` (the flow's own, run by ``cards test``) are left unread, as a card's are."""
+    doc = read(path, skip="examples")
     f = doc.root.mapping(_BOARD_KEYS, "a board file")
     players = _players(f)
     income, overflow, start_spaces = _reputation(f, players)
@@ -536,9 +543,8 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field], list[tuple[str
         neutrals.append(NeutralSpec(nf["name"].as_str("name"), _rank(nf["rank"]),
                                     tuple(_player_count(p, players, "a neutral card's player count")
                                           for p in nf["players"].as_list())))
-    choices = {"island_ties": ("reputation", "tie_breakers"), "winner_ties": ("reputation", "shared"),
-               "leftover_loot": ("bag", "aside")}
-    for key, allowed in choices.items():
+    for key in ("island_ties", "winner_ties", "leftover_loot"):
+        allowed = BOARD_CHOICES[key]
         if f[key].value not in allowed:
             raise f[key].error(f"{key} must be one of {', '.join(allowed)}", " or ".join(allowed))
     tie_break = f["island_ties"].as_str("island_ties")
@@ -568,9 +574,9 @@ def _load_board(path: Path) -> tuple[BoardSpec, dict[str, Field], list[tuple[str
         characters_dir=f["characters"].as_str("characters"),
         loot_dir=f["loot"].as_str("loot"),
         tie_breakers=_tie_breakers(f, players[1]) if tie_break == "tie_breakers" else {},
-        ship_after_voyage=_choice(f, "voyage_end", "ship", ("graveyard", "removed"), "graveyard"),
-        graveyard_after_voyage=_choice(f, "voyage_end", "graveyard", ("keep", "removed"), "keep"),
-        anchor_order=_choice(f, "voyage_end", "anchor", ("netted", "characters_then_loot"), "netted"),
+        ship_after_voyage=_choice(f, "voyage_end", "ship", "graveyard"),
+        graveyard_after_voyage=_choice(f, "voyage_end", "graveyard", "keep"),
+        anchor_order=_choice(f, "voyage_end", "anchor", "netted"),
         path=str(path),
         solo=solo,
     )
@@ -759,6 +765,11 @@ def _tie_breakers(f: dict[str, Field], most_players: int) -> dict[float, tuple[i
         if len(patterns[name]) < most_players:
             raise row.error(f"tie-breaker pattern {name!r} has {len(patterns[name])} numbers, but the board "
                             f"seats up to {most_players} players", f"at least {most_players} numbers, one per seat")
+        seated = patterns[name][:most_players]
+        twice = next((n for n in seated if seated.count(n) > 1), None)
+        if twice is not None:  # as a card's own numbers (C1): equal ranks of two colours need an order
+            raise row.error(f"tie-breaker pattern {name!r} gives {twice} to two seat colours, so it could not order "
+                            "their equal ranks", f"{most_players} different numbers, one per seat colour")
     out: dict[float, tuple[int, ...]] = {}
     for rank, pattern in table["ranks"].keyed_items():
         name = pattern.as_str("a pattern name")
@@ -779,7 +790,8 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= MAX_TEXT_DIGITS
 
 
-def _choice(f: dict[str, Field], section: str, key: str, allowed: tuple[str, ...], default: str) -> str:
+def _choice(f: dict[str, Field], section: str, key: str, default: str) -> str:
+    allowed = BOARD_CHOICES[f"{section}.{key}"]
     if section not in f:
         return default
     fields = f[section].mapping({"ship": False, "graveyard": False, "anchor": False}, section)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import RulesError
 from ..tableview import Seen
 from .board import ISLAND, MARGIN, WIDTH, Block, ability_of, loot_piece, owner_colour, rank_of
 from .happening import Marks, base_name
-from .parts import card, flow, words
-from .text import label
+from .parts import Piece, card, flow, words
+from .text import label, width
 
 if TYPE_CHECKING:
     from ..engine.specs import Rules
@@ -61,31 +62,54 @@ def _tie(rules: Rules, seen: Seen, owner: int | None, name: str) -> str:
 
 
 def loot_block(rules: Rules, seen: Seen) -> Block:
-    """Today's loot at the ship, token by token with its value, and the later days' loot of the voyage."""
+    """Today's loot at the ship, token by token with its value, and the later days' loot of the voyage.
+
+    Today's column is as wide as its tokens (at most half the picture); the days to come share the rest,
+    as many to a row as fit, so that a short day's loot leaves no empty column beside a long list."""
+
+    def by_order(kinds: Sequence[str]) -> list[Piece]:
+        return [loot_piece(rules, k) for k in sorted(kinds, key=lambda k: rules.kind_order.get(k, 99))]
 
     def draw(y: float) -> tuple[list[str], float]:
-        out = [label(MARGIN, y + 16, "Loot at the ship today", size=14, weight="bold", cls="section")]
+        heading = "Loot at the ship today"
+        out = [label(MARGIN, y + 16, heading, size=14, weight="bold", cls="section")]
         half = (WIDTH - 2 * MARGIN) / 2 - 10
-        today = [loot_piece(rules, k) for k in sorted(seen.day_loot, key=lambda k: rules.kind_order.get(k, 99))]
+        today = by_order(seen.day_loot)
         if today:
             drawn, h1 = flow(today, MARGIN, y + 26, half)
             drawn = ['<g class="day-loot">', *drawn, "</g>"]
         else:
             drawn, h1 = [label(MARGIN, y + 40, "none", size=12, fill="#666")], 20.0
         out += drawn
-        x2 = MARGIN + half + 20
+        left = min(half, max(width(heading, 14), sum(t.w + 6 for t in today) - 6))
+        x2 = round(MARGIN + left + 30)
+        room = WIDTH - MARGIN - x2
         out.append(label(x2, y + 16, "Loot to come", size=14, weight="bold", cls="section"))
-        later = [(d, loot) for d, loot in enumerate(seen.loot_days, 1) if d > seen.day and loot]
-        cy = y + 26
+        later = [_day(d, by_order(loot), room) for d, loot in enumerate(seen.loot_days, 1) if d > seen.day and loot]
         if not later:
             out.append(label(x2, y + 40, "none", size=12, fill="#666"))
-            cy += 20
-        for d, loot in later:
-            out += words(f"day {d}", size=11, room=48, fill="#333", weight="bold").draw(x2, cy + 6)
-            pieces = [loot_piece(rules, k) for k in sorted(loot, key=lambda k: rules.kind_order.get(k, 99))]
-            drawn, h = flow(pieces, x2 + 50, cy, half - 50)
-            out += drawn
-            cy += h + 6
-        return out, max(26 + h1, cy - y) + 14
+            h2 = 20.0
+        else:
+            drawn, h2 = flow(later, x2, y + 26, room, gap=_DAY_GAP, row_gap=6)
+            out += ['<g class="loot-to-come">', *drawn, "</g>"]
+        return out, 26 + max(h1, h2) + 14
 
     return draw
+
+
+_DAY_LABEL = 50  # the room of "day 5" before that day's tokens
+_DAY_GAP = 24  # between two days on a row
+
+
+def _day(day: int, tokens: list[Piece], room: float) -> Piece:
+    """One later day's loot: "day N" and its tokens, wrapped to ``room`` when they need more than a row."""
+    tokens_room = room - _DAY_LABEL
+    w = _DAY_LABEL + min(tokens_room, sum(t.w + 6 for t in tokens) - 6)
+    _, h = flow(tokens, 0, 0, tokens_room)
+    caption = words(f"day {day}", size=11, room=_DAY_LABEL - 2, fill="#333", weight="bold")
+
+    def draw(x: float, y: float) -> list[str]:
+        drawn, _ = flow(tokens, x + _DAY_LABEL, y, tokens_room)
+        return [*caption.draw(x, y + 6), *drawn]
+
+    return Piece(w, max(h, caption.h + 6), draw)

@@ -15,6 +15,10 @@ from .text import attr, label, text, width, wrap
 
 MARK = "#f2a900"
 """The colour of a mark: a piece the last step touched."""
+SMALLEST = 10
+"""The smallest print (a card's rank, owner and marks): the picture shrunk to three quarters (an 800 px
+window, or the replay page at 1100 px beside its events) still shows it at 7 px or more, as the browser
+tests measure."""
 
 
 @attrs.frozen
@@ -49,13 +53,15 @@ def box(x: float, y: float, w: float, h: float, cls: str, lines: list[str], *, f
     return out
 
 
-def flow(pieces: Sequence[Piece], x: float, y: float, room: float, gap: float = 6) -> tuple[list[str], float]:
-    """``pieces`` left to right from (x, y), wrapping to new rows within ``room``: the drawing and its height."""
+def flow(pieces: Sequence[Piece], x: float, y: float, room: float, gap: float = 6,
+         row_gap: float | None = None) -> tuple[list[str], float]:
+    """``pieces`` left to right from (x, y), wrapping to new rows within ``room``: the drawing and its height.
+    ``gap`` is between two pieces of a row, ``row_gap`` between rows (``gap`` unless given)."""
     out: list[str] = []
     cx, cy, row_h = x, y, 0.0
     for piece in pieces:
         if cx > x and cx + piece.w > x + room:
-            cx, cy, row_h = x, cy + row_h + gap, 0.0
+            cx, cy, row_h = x, cy + row_h + (gap if row_gap is None else row_gap), 0.0
         out += piece.draw(cx, cy)
         cx += piece.w + gap
         row_h = max(row_h, piece.h)
@@ -97,7 +103,7 @@ def card(name: str, rank: str, colour: str, ability: str, *, w: float = 96, size
         return Piece(w, h, back)
     band = 16
     name_lines = wrap(name, w - 10, size)
-    small = size - 2
+    small = max(size - 2, SMALLEST)
     extra_lines = [line for part in (owner, note) if part for line in wrap(part, w - 10, small)]
     mark_lines = wrap(f"\u25c6 {mark}", w - 10, small) if mark else []
     h = band + 4 + len(name_lines) * (size + 3) + (len(extra_lines) + len(mark_lines)) * (small + 3) + 5

@@ -22,6 +22,19 @@ def columns(seats: int) -> int:
     return 2 if seats in (1, 2, 4) else 3
 
 
+_BELOW_LABEL = 24.0
+_AFTER = 4
+"""A zone's pieces start this far below its label's top, and the next zone's label this far below them:
+both clear of the ring a marked piece wears (3 px out, 3 px wide)."""
+
+
+def card_width(room: float, gap: float = 6) -> float:
+    """A seat's cards as wide as fill its rows: as many ``MINI`` cards as ``room`` holds, widened to share
+    what is left over (a row of four in a half-width panel would otherwise leave a ninth of it empty)."""
+    per_row = max(1, int((room + gap) // (MINI + gap)))
+    return max(MINI, (room - (per_row - 1) * gap) // per_row)  # whole: the replay page packs whole moves best
+
+
 def seats_block(rules: Rules, seen: Seen, seat: int | None, picks: Sequence[str | bool | None],
            decision: Decision | None, marked: Marks, y: float) -> tuple[list[str], float]:
     """Every seat's panel, in rows of ``columns`` that use the whole width; a row is as tall as its tallest."""
@@ -40,7 +53,7 @@ def seats_block(rules: Rules, seen: Seen, seat: int | None, picks: Sequence[str 
             left = (cols - len(players[row:row + cols])) * (panel_w + gap) / 2  # a short last row is centred
             drawn_row.append((MARGIN + left + i * (panel_w + gap), p, zones))
         panel_h = max(_header_h(p, seat, seen.automa, panel_w, bool(rules.board.track_income))
-                      + sum(h for _, _, h in zones) + 10 for _, p, zones in drawn_row)
+                      + sum(h for _, _, _, h in zones) + 10 for _, p, zones in drawn_row)
         for x, p, zones in drawn_row:
             out += _panel(rules, p, x, cy + 6, panel_w, panel_h, zones, seat, seen.automa, p.seat == acting,
                           len(rules.board.track_income))
@@ -49,9 +62,11 @@ def seats_block(rules: Rules, seen: Seen, seat: int | None, picks: Sequence[str 
 
 
 def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, marked: Marks,
-           room: float) -> list[tuple[str, list[Piece], float]]:
-    """A seat's zones, each a label and its pieces, with their heights once wrapped to ``room``."""
+           room: float) -> list[tuple[str, list[Piece], float, float]]:
+    """A seat's zones, each a label and its pieces, how far below the label the pieces start, and the zone's
+    height once wrapped to ``room``."""
     order = rules.kind_order
+    w = card_width(room)
     taken = Counter({k: n for (s, k), n in marked.taken.items() if s == p.seat})
     moved = Counter({k: n for (s, k), n in marked.moved.items() if s == p.seat})
     buried = Counter({k: n for (s, k), n in marked.discarded.items() if s == p.seat})
@@ -68,10 +83,10 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
                 mark = what
             elif ship and (p.seat, base_name(n)) in marked.acted:
                 mark = "acted"
-            pieces.append(card(n, rank_of(rules, n), owner_colour(p.seat, n), ability_of(rules, n), w=MINI, size=10,
+            pieces.append(card(n, rank_of(rules, n), owner_colour(p.seat, n), ability_of(rules, n), w=w, size=10,
                                mark=mark))
         if hidden:
-            pieces.append(card("", "", "", "", w=MINI, size=10, hidden=hidden))
+            pieces.append(card("", "", "", "", w=w, size=10, hidden=hidden))
         return pieces
 
     acted_tokens: set[str] = set()
@@ -104,7 +119,7 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
             zones.append(("Today's pick", [words("chosen, secret", size=11, room=room, cls="pick")]))
         else:
             zones.append(("Today's pick (secret)", [card(str(pick), rank_of(rules, str(pick)), seat_colour(p.seat),
-                                                         ability_of(rules, str(pick)), w=MINI, size=10,
+                                                         ability_of(rules, str(pick)), w=w, size=10,
                                                          dashed=True)]))
     out = []
     for name, pieces in zones:
@@ -112,8 +127,9 @@ def _zones(rules: Rules, seen: Seen, p: PlayerState, pick: str | bool | None, ma
             pieces = [words("none", size=11, room=room, fill="#888")]
         _, h = flow(pieces, 0, 0, room)
         key = name.split()[0].lower()
+        below = 18.0 if all(piece.text for piece in pieces) else _BELOW_LABEL  # words wear no ring: no room kept
         out.append((key, [words(name, size=11, room=room, fill="#333", weight="bold", cls=f"zone-{key}"), *pieces],
-                    h + 18))
+                    below, h + below + (0 if below < _BELOW_LABEL else _AFTER)))
     return out
 
 
@@ -132,7 +148,7 @@ def _header_h(p: PlayerState, seat: int | None, automa: int | None, w: float, tr
 
 
 def _panel(rules: Rules, p: PlayerState, x: float, y: float, w: float, h: float,
-           zones: list[tuple[str, list[Piece], float]], seat: int | None, automa: int | None, acting: bool,
+           zones: list[tuple[str, list[Piece], float, float]], seat: int | None, automa: int | None, acting: bool,
            spaces: int) -> list[str]:
     """One seat's panel in its colour: its name, doubloons and score in the band, its reputation space
     and income, then its zones; ringed when the seat is the one to act."""
@@ -153,11 +169,11 @@ def _panel(rules: Rules, p: PlayerState, x: float, y: float, w: float, h: float,
         inner.append(label(x + 8, cy + 14, f"Reputation: space {p.reputation + 1} of {spaces} (income {income:+d})",
                            size=11, fill="#333", cls="seat-reputation"))
         cy += 18
-    for zone, pieces, zh in zones:
+    for zone, pieces, below, zh in zones:
         head, rest = pieces[0], pieces[1:]
         inner.append(f'<g class="zone" data-zone={attr(zone)}>')
         inner += head.draw(x + 8, cy + 2)
-        drawn, _ = flow(rest, x + 8, cy + 18, w - 16)
+        drawn, _ = flow(rest, x + 8, cy + below, w - 16)
         inner += drawn
         inner.append("</g>")
         cy += zh

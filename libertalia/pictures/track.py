@@ -27,7 +27,7 @@ def track_block(rules: Rules, players: Sequence[PlayerState], automa: int | None
         out = [label(MARGIN, y + 16, "Reputation track", size=14, weight="bold", cls="section"),
                label(MARGIN + 150, y + 16, "income paid at each voyage's start; further right is more reputation "
                                        "(it wins ties)", size=11, fill="#555")]
-        box_w = min(130.0, (WIDTH - 2 * MARGIN - (spaces - 1) * 6) / spaces)
+        box_w = (WIDTH - 2 * MARGIN - (spaces - 1) * 6) / spaces  # the track spans the picture, as its arrow
         by_space: dict[int, list[PlayerState]] = {}
         for p in players:
             by_space.setdefault(min(p.reputation, spaces - 1), []).append(p)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .focus import Feature, FocusedPosition, Placement, acted, focused_position, interactions
 from .invariants import cards_by_owner, check_invariants
-from .moments import Moment, moments, when  # the function ``moments`` hides its module's name here
+from .moments import Moment, moments, opening, when  # the function ``moments`` hides its module's name here
 from .repro import Reproduction, load_call, reproduction
 from .strategies import games, positions
 from .texts import card_texts, spelled_texts, text_problem, vocabulary
@@ -50,6 +50,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "PHASES", "ContractReport", "Feature", "FocusedPosition", "GameMachine", "Moment", "Placement", "Reproduction",
     "Tracer", "acted", "card_texts", "cards_by_owner", "check_invariants", "focused_position", "fuzz_contracts",
-    "games", "interactions", "load_call", "moments", "positions", "reproduction", "spelled_texts", "text_problem",
-    "traced", "vocabulary", "when",
+    "games", "interactions", "load_call", "moments", "opening", "positions", "reproduction", "spelled_texts",
+    "text_problem", "traced", "vocabulary", "when",
 ]

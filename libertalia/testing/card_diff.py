@@ -26,6 +26,7 @@ import attrs
 
 from ..engine.specs import CharacterSpec, LootSpec, Rules
 from ..errors import ArgumentError, DataError, UnverifiedLootWarning
+from ..loading.examples import edition_of
 from ..loading.rules import check_cards, load_rules
 from .differential import Difference, compare, shrink
 from .focus import Feature, FocusedPosition, focused_position
@@ -63,9 +64,13 @@ class CardDiff:
                 f"{self.difference}")
 
 
-def diff_cards(a: str | Path, b: str | Path, *, edition: str | Path = "galecrest", positions: int = DEFAULT_POSITIONS,
-               seed: int = 0, players: int | None = None, to_end: bool = False) -> CardDiff:
+def diff_cards(a: str | Path, b: str | Path, *, edition: str | Path | None = None,
+               positions: int = DEFAULT_POSITIONS, seed: int = 0, players: int | None = None,
+               to_end: bool = False) -> CardDiff:
     """Play the card files ``a`` and ``b`` (two versions of one card or loot tile) side by side.
+
+    ``edition`` defaults to the edition whose bundled folders hold ``a`` (or ``b``), as ``cards test``
+    runs a bundled card, else galecrest: a copy of a 2012 card, edited, is diffed under the 2012 board.
 
     ``positions`` focused positions are drawn from ``seed`` (``players`` fixes the seat count;
     ``to_end`` plays every one to the end of the game).  Either file failing the checker raises
@@ -74,6 +79,8 @@ def diff_cards(a: str | Path, b: str | Path, *, edition: str | Path = "galecrest
     if isinstance(positions, bool) or not isinstance(positions, int) or positions < 1:
         raise ArgumentError(f"diff_cards: positions must be a whole number of at least 1, not {positions!r}")
     paths = (Path(a), Path(b))
+    if edition is None:
+        edition = edition_of(paths[0]) or edition_of(paths[1]) or "galecrest"
     specs = (_card_of(paths[0], edition), _card_of(paths[1], edition))
     name, loot = _identity(specs[0]), None
     if _identity(specs[1]) != name:

@@ -35,7 +35,7 @@ import copy
 import functools
 import random
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
@@ -46,6 +46,7 @@ from ..game import Game, new_game
 from ..state import Event
 from ..suggest import did_you_mean
 from ..syntax import ast
+from .moments import Moment, moments, opening
 from .repro import note_game, note_position, noting
 
 if TYPE_CHECKING:
@@ -180,6 +181,24 @@ class FocusedPosition:
         """The game after the plays: the island revealed, run on to the next question."""
         return self.answer(new_game(rules, self.players, self.seed, setup=self.setup, log=log))
 
+    def started(self, rules: Rules) -> tuple[Game, tuple[Moment, ...]]:
+        """``start(rules)``, and a ``Moment`` (``testing.moments``) for every event it logged.
+
+        ``start`` runs ``new_game`` and the plays, and each runs on to the next question: the
+        reveal, the day, and where no seat is asked anything, the night and the anchor too.
+        These are the moments of all of it, the game's first events included, in order.
+        """
+        game, seen = opening(rules, self.players, self.seed, self.setup)
+        more: list[Moment] = list(seen)
+
+        def play(before: Game, key: str) -> Game:
+            after, happened = moments(before, key)
+            more.extend(happened)
+            return after
+
+        game = answer_plays(game, self.plays, day=(self.setup["voyage"], self.setup["day"]), choose=play)
+        return game, tuple(more)
+
     def answer(self, game: Game, record: list[str] | None = None) -> Game:
         """``answer_plays`` for this position's plays on its day: ``game`` is ``new_game`` of it."""
         return answer_plays(game, self.plays, record, day=(self.setup["voyage"], self.setup["day"]))
@@ -218,14 +237,15 @@ class FocusedPosition:
 
 
 def answer_plays(game: Game, plays: Sequence[str], record: list[str] | None = None, *,
-                 day: tuple[int, int] | None = None) -> Game:
+                 day: tuple[int, int] | None = None, choose: Callable[[Game, str], Game] | None = None) -> Game:
     """Answer the first selection's ``play_character`` questions with each seat's card.
 
     A seat holding a single card plays it without being asked; its entry is then unused.
     Only the selection of ``day`` (``(voyage, day)``, default the game's) is answered: a card's
     ability that asks for another play, or a later day reached without a question (every seat
     holding one card), is left to the caller.  Each answer is appended to ``record`` before
-    it is given (so a play that raises is in it).
+    it is given (so a play that raises is in it).  ``choose(game, key)`` gives each answer
+    (default ``game.choose(key)``): ``FocusedPosition.started`` passes one that keeps moments.
     """
     asked: set[int] = set()
     when = day if day is not None else (game.voyage, game.day)
@@ -234,7 +254,7 @@ def answer_plays(game: Game, plays: Sequence[str], record: list[str] | None = No
         asked.add(d.player)
         if record is not None:
             record.append(plays[d.player])
-        game = game.choose(plays[d.player])
+        game = game.choose(plays[d.player]) if choose is None else choose(game, plays[d.player])
     return game
 
 

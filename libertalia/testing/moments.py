@@ -31,15 +31,16 @@ import attrs
 
 from ..engine import journal
 from ..engine.driver import answer as _answer
+from ..engine.driver import begin as _begin
 from ..engine.driver import check_question_budget
 from ..engine.specs import Rules
 from ..engine.work import Work
 from ..errors import IllegalChoice
 from ..events import matcher
-from ..game import Game, _PublicReading, _timings
+from ..game import Game, _PublicReading, _timings, new_game
 from ..state import Event, GameState, PlayerState
 
-__all__ = ["Moment", "moments", "when"]
+__all__ = ["Moment", "moments", "opening", "when"]
 
 
 @attrs.frozen(slots=True)
@@ -88,15 +89,19 @@ class _Watched(Work):
         self.states: list[GameState | None] = []
 
     def log(self, template: int, *args: object) -> None:
+        before = len(self.journal) if self.journal is not None else 0
         Work.log(self, template, *args)
-        if template in journal.MARKERS:
-            self.states.append(None)
+        if self.journal is None:
             return
-        pending, self.journal = self.journal, None  # a snapshot without the log: nothing is packed early
-        try:
-            self.states.append(self.freeze())
-        finally:
-            self.journal = pending
+        for logged, _ in self.journal[before:]:  # the record, and a VIA marker before it (a borrowed text's)
+            if logged in journal.MARKERS:
+                self.states.append(None)
+                continue
+            pending, self.journal = self.journal, None  # a snapshot without the log: nothing is packed early
+            try:
+                self.states.append(self.freeze())
+            finally:
+                self.journal = pending
 
 
 def moments(game: Game, key: str) -> tuple[Game, tuple[Moment, ...]]:
@@ -116,8 +121,30 @@ def moments(game: Game, key: str) -> tuple[Game, tuple[Moment, ...]]:
         raise ValueError("moments: the game keeps no event log; start it with lt.new_game(..., log=True)")
     rules = game.rules
     check_question_budget(rules, s.players, len(s.history), d, s)
+    return _watched(rules, s, lambda w: _answer(w, key))
+
+
+def opening(rules: Rules, players: int, seed: int = 0, setup: Any = None,
+            **options: Any) -> tuple[Game, tuple[Moment, ...]]:
+    """``new_game(rules, players, seed, setup, ...)``, and a ``Moment`` for every event it logged.
+
+    A new game runs on until someone is asked something: a declared position whose seats each
+    hold one card plays its whole day, its night and perhaps the anchor before ``new_game``
+    returns, and ``moments`` of the first answer would miss all of it.  The game returned equals
+    ``new_game``'s; ``options`` are its keywords (``handicap``; ``log=False`` raises ``ValueError``).
+    """
+    if options.get("log", True) is not True:
+        raise ValueError("opening: the game keeps no event log with log=False; leave log out")
+    game = new_game(rules, players, seed, setup, **options)
+    rules, start = game.rules, game._base  # the rules for this seed (a solo game's), and the state before anything ran
+    return _watched(rules, start, lambda w: _begin(rules, start, w))
+
+
+def _watched(rules: Rules, s: GameState, run: Any) -> tuple[Game, tuple[Moment, ...]]:
+    """Run ``run`` on a watching working copy of ``s``; the game it reaches and the moments of what it logged."""
+    assert s.journal is not None
     w = _Watched(rules, s)
-    _answer(w, key)
+    run(w)
     after = w.freeze()
     assert after.journal is not None
     seen: list[Moment] = []

@@ -24,7 +24,6 @@ survivors as ``file:line:column`` with the mutated text.
 
 from __future__ import annotations
 
-import json
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -38,11 +37,12 @@ from ..errors import LibertaliaError, RulesWarning
 from ..loading import cache
 from ..loading.canonical import rewrite_text_block, text_span
 from ..loading.examplefile import Example, example_files, read_examples
-from ..loading.examples import placement, run_example
+from ..loading.examples import is_board, is_board_data, placement, run_example
 from ..loading.rules import load_rules
 from ..loading.yamlfile import Document, Field, read
 from .card_diff import DEFAULT_POSITIONS, diff_rules
 from .mutants import OPERATORS, Slip, slips
+from .repro import retitled as _retitled
 
 __all__ = ["CardMutation", "Mutant", "MutationReport", "mutate", "mutate_file"]
 
@@ -164,7 +164,8 @@ def mutate(paths: Iterable[str | Path], edition: str | None = None, *, operators
     Nothing is written to the user's cache (``cache.writes_held``).
     """
     done = []
-    files = example_files(paths)
+    with cache.writes_held():
+        files = [f for f in example_files(paths) if is_board(f) or not is_board_data(f)]
     for path in files:
         result = mutate_file(path, edition, operators=operators, siblings=files, positions=positions)
         if progress is not None:
@@ -183,6 +184,10 @@ def mutate_file(path: str | Path, edition: str | None = None, *, operators: Sequ
     lists the mutants (``cards mutate --list``): no example runs, and ``killed_by`` is None.
     """
     path = Path(path)
+    with cache.writes_held():
+        board = is_board(path)
+    if board:  # the flow's own examples against slips of the board's data
+        return _board_mutation(path, operators, positions, run)
     with cache.writes_held(), warnings.catch_warnings():
         warnings.simplefilter("ignore", RulesWarning)
         doc = read(path)
@@ -222,6 +227,19 @@ def mutate_file(path: str | Path, edition: str | None = None, *, operators: Sequ
     return CardMutation(str(path), _label(root, loot), own_edition, len(examples), tuple(mutants), refused, same)
 
 
+def _board_mutation(path: Path, operators: Sequence[str], positions: int, run: bool) -> CardMutation:
+    """A board file's mutation (``testing.board_mutation``) as a card's is reported: ``card`` is ``board (EDITION)``."""
+    from .board_mutation import BOARD_OPERATORS, mutate_board
+
+    every = set(OPERATORS) <= set(operators)  # no operator named: every board slip too
+    chosen = BOARD_OPERATORS if every else tuple(op for op in operators if op in BOARD_OPERATORS)
+    found = mutate_board(path, operators=chosen, positions=positions, run=run)
+    mutants = tuple(Mutant(m.operator, m.slip, m.text, m.line, m.column, m.killed_by, m.positions, m.differs_in,
+                           m.example) for m in found.mutants)
+    return CardMutation(str(path), f"board ({found.edition})", found.edition, found.examples, mutants, found.refused,
+                        found.same)
+
+
 def _load_mutant(doc: Document, root: dict[str, Field], mutated: str, target: Path, edition: str,
                  loot: tuple[tuple[str, str], ...], extra: tuple[str, ...], path: Path) -> Rules | None:
     """The rules with the file's text replaced by ``mutated``; None when the loader refuses it."""
@@ -258,21 +276,6 @@ def _played_beside(mutant: Mutant, card: Rules, rules: Rules,
     return attrs.evolve(mutant, positions=report.positions, differs_in=found.field,
                         example=_retitled(found.examples[0], it, f"expect is the card's own play; the mutant's "
                                                                  f"differs in {found.field}"))
-
-
-def _retitled(example: str, it: str, note: str) -> str:
-    """The examples: entry with its ``it`` saying which slip it kills, and ``note`` for its comment.
-
-    The diff's comment asks the reader to correct a bug's values; here ``expect`` is the card's own
-    play, which is right as it stands, so the comment says that instead.
-    """
-    lines = example.splitlines(keepends=True)
-    for i, line in enumerate(lines):
-        if line.lstrip().startswith("- it:"):
-            indent = line[:line.index("- it:")]
-            return "".join([f"{indent}# {note}\n", f"{indent}- it: {json.dumps(it, ensure_ascii=False)}\n",
-                            *lines[i + 1:]])
-    return example
 
 
 def _killer(examples: Sequence[Example], rules: Rules) -> str | None:

@@ -21,7 +21,7 @@ import yaml
 from ..engine.specs import Rules
 from ..game import Game, new_game
 
-__all__ = ["Reproduction", "load_call", "note_game", "note_position", "noting", "reproduction", "unnoted"]
+__all__ = ["Reproduction", "load_call", "note_game", "note_position", "noting", "reproduction", "retitled", "unnoted"]
 
 _LISTS = ("hand", "ship", "graveyard", "loot")  # always given in ``expect``; the others only when not empty
 _MORE_LISTS = ("kept", "kept_loot", "removed")
@@ -338,3 +338,18 @@ def note_position(rules: Rules, players: int, setup: Mapping[str, Any], *, seed:
     check = check or "setup  # your test's assertions on setup (and on a game from it: your seed may differ)"
     _note(_Deferred(rules, players, seed, copy.deepcopy(setup), keys, what="position",
                     note="the position this strategy drew (with your test's check)", check=check))
+
+
+def retitled(example: str, it: str, note: str) -> str:
+    """The examples: entry with its ``it`` saying which slip it kills, and ``note`` for its comment.
+
+    The diff's comment asks the reader to correct a bug's values; here ``expect`` is the card's own
+    play, which is right as it stands, so the comment says that instead.
+    """
+    lines = example.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("- it:"):
+            indent = line[:line.index("- it:")]
+            return "".join([f"{indent}# {note}\n", f"{indent}- it: {json.dumps(it, ensure_ascii=False)}\n",
+                            *lines[i + 1:]])
+    return example

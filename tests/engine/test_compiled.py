@@ -95,12 +95,12 @@ def record() -> dict[str, str]:
 
 
 def _engine_modules() -> list[str]:
-    """The modules the compiled build compiles (hatch_build.py's: the engine and the library's agents), read
-    from the package's files."""
+    """The modules the compiled build compiles (hatch_build.py's: the engine, the library's agents and the
+    observation vector's fill), read from the package's files."""
     import libertalia
 
     package = Path(libertalia.__file__).parent
-    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py"]
+    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py", package / "_vector.py"]
     names = [".".join(("libertalia", *p.relative_to(package).with_suffix("").parts)) for p in sources]
     return [n.removesuffix(".__init__") for n in names]
 
@@ -139,7 +139,8 @@ def test_choose_lines_give_the_pure_builds_decisions_saves_and_branches(
 
 
 def test_the_engine_modules_are_compiled() -> None:
-    """A compiled build really runs compiled: each engine module, card programs and agents included, is an extension."""
+    """A compiled build really runs compiled: each engine module, card programs, agents and the vector fill included,
+    is an extension."""
     modules = _engine_modules()
     compiled = [m for m in modules if _compiled(m)]
     if not compiled and os.environ.get("LIBERTALIA_EXPECT_COMPILED") != "1":
@@ -167,7 +168,8 @@ def test_the_compiler_is_asked_for_only_when_the_build_compiles(monkeypatch: pyt
     assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(project)) and hook.compile_wanted()
     sources = hook.compiled_sources(ROOT)
     assert "libertalia/engine/program/actions.py" in sources and "libertalia/state.py" not in sources
-    assert all(p.startswith("libertalia/engine/") or p == "libertalia/agents.py" for p in sources)
+    assert all(p.startswith("libertalia/engine/") or p in ("libertalia/agents.py", "libertalia/_vector.py")
+               for p in sources)
 
 
 @pytest.mark.skipif(not (ROOT / "hatch_build.py").exists(),

@@ -300,3 +300,47 @@ def test_each_template_number_is_its_templates_place() -> None:
         comment = lines[entry.end_lineno - 1].rsplit("#", 1)[1].strip()
         named = comment.split(":")[0].split()[0]
         assert numbers[named] == place, (named, place)
+
+
+def test_an_abilitys_take_names_the_character_it_took_for() -> None:
+    """Issue 35, item 8b (R24): the Cook's second take carries the Cook as ``card`` beside its ``source``, as its
+    first take at dusk does, with the sentence an older log wrote; a Cook held by another seat is named as held."""
+    from libertalia import events as ev
+
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, seed=0, setup={
+        "reputation": [0, 1, 2], "loot": [["chest", "map", "relic"]],
+        "players": [{"hand": ["Cook", "Explorer"]}, {"hand": ["Barkeep", "Explorer"]},
+                    {"hand": ["Witch", "Explorer"]}]})
+    start = game = game.choose("Cook").choose("Barkeep").choose("Witch")
+    while game.decision is not None and game.day == 1:
+        game = game.choose(game.legal_keys()[0])
+    takes = ev.select(game.events_since(start), type=ev.LootTaken, seat=0)
+    assert [(e.card, e.source) for e in takes] == [("Cook", None), ("Cook", "Cook")], takes
+    assert takes[1].text.startswith("seat 0 takes a") and takes[1].text.endswith(" from today's loot (Cook)")
+    held = _one(journal.TAKE_LOOT_BY_CARD, 1, "map", "today's loot", "Cook", "Cook#0")
+    assert (held.card, held.source, held.from_zone) == ("Cook#0", "Cook", "today's loot")
+
+
+def test_a_borrowed_texts_events_name_the_borrower() -> None:
+    """Issue 35, item 8c (R10, R9): a Witch running a Wind Nymph's text logs its events under the Nymph (``source``)
+    with the Witch as ``borrower``; the borrowing itself and a card's own text have none, so "the Nymph acted" and
+    "a Witch ran the Nymph's text" read apart; a reader of the older templates skips the marker."""
+    from libertalia import events as ev
+
+    rules = lt.load_rules("galecrest")
+    game = lt.new_game(rules, 3, seed=0, setup={
+        "reputation": [0, 1, 2], "loot": [["chest", "chest", "chest"]],
+        "players": [{"hand": ["Collector", "Explorer"], "ship": ["Witch", "Wind Nymph"]},
+                    {"hand": ["Collector", "Explorer"], "ship": ["Wind Nymph"]}, {"hand": ["Treasurer", "Explorer"]}]})
+    game = game.choose("Collector").choose("Collector").choose("Treasurer").choose("Witch")  # the Witch first
+    while game.decision is not None and game.day == 1:
+        game = game.choose(game.legal_keys()[0])
+    nymph = ev.select(game.events, source="Wind Nymph")
+    assert {(e.target, e.borrower) for e in nymph} == {("Wind Nymph", "Witch")} and len(nymph) == 2, nymph
+    (borrow,) = ev.select(game.events, type=ev.Borrowed)
+    assert borrow.borrower is None and borrow.source == "Witch"
+    assert all(e.borrower is None for e in game.events if e.source != "Wind Nymph")
+    out = bytearray()
+    journal.write(out, IDS, journal.VIA, ("Witch",))  # a marker: no event of its own
+    assert journal.decode(bytes(out), WORDS) == ()

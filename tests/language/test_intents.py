@@ -66,6 +66,8 @@ FAMILIES = {
                     "Night: Double the reputation you gain."],
     "amount from a count": ["sun: gain doubloons equal to the number of hooks you hold.",
                             "moon: lose as many doubloons as there are characters in your hand."],
+    "a worth said of a kind of loot": ["End of voyage: Each relic you hold is worth 1 doubloon.",
+                                       "anchor: all your sabers are worth 4 doubloons each."],
     "sums": ["anchor: gain 5 doubloons minus 1 doubloon for each character in your ship."],
     "counting doubloons or reputation": ["moon: gain 1 reputation per 5 doubloons you have."],
     "loot in a pile": ["sun: return every saber in your hand to the bag.",

@@ -630,3 +630,21 @@ def test_an_upgrade_makes_every_entry_stale(tmp_path: Path, upgrade: str) -> Non
         path, cwd = [site, _REPO], _REPO
     assert _imports_after_load(cache_dir, path, cwd) == "['lark', 'yaml']"
     assert _imports_after_load(cache_dir, path, cwd) == "[]"  # and the new entries serve the next start
+
+
+def test_a_stored_tree_depends_on_every_module_that_reads_text() -> None:
+    """A stored parse is keyed by the grammar and every module imported while parsing, so editing any
+    paraphrase rule (the printed wordings, the normaliser, the lexer) makes every stored tree stale."""
+    import importlib
+    import inspect
+
+    sources = set(parser._tree_sources())
+    lalr_module = importlib.import_module("libertalia.language.lalr")
+    shaping = {name for name, value in vars(lalr_module).items() if inspect.ismodule(value)}
+    for name in ("printed", "normalise", "meaning", "lexer"):
+        module = importlib.import_module(f"libertalia.language.{name}")
+        assert Path(inspect.getfile(module)) in sources, name
+    for name in shaping:
+        module = getattr(lalr_module, name)
+        if module.__name__.startswith(("libertalia.language", "libertalia.syntax", "libertalia.suggest")):
+            assert Path(inspect.getfile(module)) in sources, module.__name__

@@ -113,6 +113,37 @@ def test_illegal_answer_names_its_index_and_the_legal_keys(tmp_path: Path) -> No
            "the legal keys are 'amulet', 'relic'" in str(err)
 
 
+def test_an_answer_can_state_what_its_question_offered(tmp_path: Path) -> None:
+    """An answer written {answer: K, offered: [...]} passes when the question offered exactly those keys
+    (order ignored) and fails, naming answers[i] and what was offered, when it offered otherwise."""
+    plays = "    play: [Pirate Queen, Explorer, Treasurer]\n"
+    right = queen(tmp_path, plays + "    answers: [{answer: chest, offered: [relic, chest, amulet]}, amulet]\n"
+                                    "    expect:\n      - {loot: [chest]}\n      - {loot: [relic]}\n")
+    (result,) = run_examples(right)
+    assert result.passed, result.failure
+    assert result.example.answers == ("chest", "amulet")
+    assert result.example.offered == (("relic", "chest", "amulet"), None)
+    wrong = queen(tmp_path, plays + "    answers: [{answer: chest, offered: [chest, amulet]}]\n"
+                                    "    expect:\n      - {}\n")
+    assert "answers[0] 'chest': the question should offer [chest, amulet], but seat 0 is asked choose_loot" \
+           in str(failure(wrong))
+
+
+@pytest.mark.parametrize(
+    ("answers", "words"),
+    [
+        ("[{answer: chest}]", "lacks the required key 'offered'"),
+        ("[{answer: map, offered: [chest, amulet]}]", "answers[0] answers 'map', which its offered list does not hold"),
+        ("[{answer: chest, offered: [chest], asked: 2}]", "unknown key 'asked' in answers[0]"),
+    ],
+)
+def test_a_malformed_offered_answer_is_a_data_error(tmp_path: Path, answers: str, words: str) -> None:
+    """An offered answer needs both keys, no other, and its answer among the keys offered."""
+    with pytest.raises(lt.DataError) as info:
+        read_examples(queen(tmp_path, f"    answers: {answers}\n    expect:\n      - {{}}\n"))
+    assert words in str(info.value)
+
+
 def test_illegal_play_names_the_seat(tmp_path: Path) -> None:
     """A play entry that is not in the seat's hand fails, naming play[seat] and the legal keys."""
     path = queen(tmp_path, "    play: [Pirate Queen, Captain, Treasurer]\n    expect:\n      - {}\n")

@@ -490,7 +490,10 @@ class Take(Record):
         for ref in refs:
             remove_token(w, ref)
             w.seats[f.seat].loot.append(ref[2])
-            w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _place(ref), source_name(f))
+            if f.this is None:
+                w.log(journal.TAKE_LOOT_FROM, f.seat, ref[2], _place(ref), source_name(f))
+            else:  # the character whose ability takes it (a loot tile's: its taker; a borrowed one: the borrower)
+                w.log(journal.TAKE_LOOT_BY_CARD, f.seat, ref[2], _place(ref), source_name(f), f.this[1])
             if ref[0] in ("today", "bag"):
                 if f.this is not None and w.step == "dusk":  # "you just took" speaks of this dusk only
                     w.just_took[f.this] = ref[2]

@@ -16,10 +16,12 @@ text with a sibling end the focus day in different states: the slot's choice cha
 result, so a step that misread that alternative would be seen by whatever compares results.
 The positions are built to make choices bite: left and right neighbours that hold different
 things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
-the last day, the last voyage, and 2 players (with the Midshipman where the edition has one).
-A pair whose two texts have one canonical wording is a ``synonym`` (a plain-English variant:
-by itself it can never matter); it is covered only as the proven synonym of a sibling that
-mattered.  A production never spelled into an accepted text, or never seen to matter, is listed
+the last day, the last voyage, 2 players (with the Midshipman where the edition has one), and a
+hoard (the owner holding many of every kind).
+A pair whose two texts have one canonical wording, or compile to one program, is a ``synonym``
+(a plain-English variant: by itself it can never matter); it is covered as the proven synonym of
+a sibling that mattered, or, when every sibling in its place reads as it, in a text that a slot
+above it changed.  A production never spelled into an accepted text, or never seen to matter, is listed
 with the reason; one the checker refuses (in this edition, or in every text for its own sake) has
 a status of its own, with the checker's reason and an accepted text that shows it is to blame.
 
@@ -51,7 +53,7 @@ from ...language.compile import compile_ability
 from ...language.normalise import once_for_own_kind, singular_kinds
 from ...language.render import render
 from ...state import Decision
-from ..focus import FocusedPosition, focused_position
+from ..focus import FocusedPosition, bag_left, focused_position
 from ..texts import (
     _COUNTED,
     _TIMINGS,
@@ -75,25 +77,34 @@ __all__ = ["CoverageReport", "Production", "ProductionCoverage", "coverage", "pr
 MATTERED, SYNONYM, NO_EFFECT, NOT_SPELLED = "mattered", "synonym", "no effect seen", "not spelled"
 SYNONYM_COVERED = "synonym of one that mattered"
 WITHIN = "sole alternative, within one that mattered"
+SPELLING = "one reading, in a text where it mattered"
 UNREACHABLE = "refused in this edition"
 REFUSED = "refused by the checker"
 """A production's status (docs/testing.md has the table).  Covered: its choice changed a result
 (``MATTERED``); its text parsed to the same canonical tree as the text with a sibling that itself
 mattered (``SYNONYM_COVERED``); the only alternative of its rule, one of the symbols of a production
-that mattered, in the text that mattered (``WITHIN``).  Not covered: every sibling spelled in its
+that mattered, in the text that mattered (``WITHIN``); a spelling with no sibling of another reading
+(every sibling spelled in its place parsed to its tree, and played alike: ``_every``, ``_then``) or the
+only alternative of its rule, in a text whose day changed when a slot above it took a sibling, the
+nearest such slot named (``SPELLING``).  Not covered: every sibling spelled in its
 place gave the same tree and none of them mattered (``SYNONYM``); spelled and played, never changing
 a result (``NO_EFFECT``); refused in this edition, accepted with the same cards on the reference
 board and with a sibling in its place here (``UNREACHABLE``); every text spelled with it refused,
 at least once for its own sake: a sibling in its place is accepted (``REFUSED``, as the bare
 "as many … as" of E30); never spelled into an accepted text for another reason (``NOT_SPELLED``)."""
-COVERED = (MATTERED, SYNONYM_COVERED, WITHIN)
+COVERED = (MATTERED, SYNONYM_COVERED, WITHIN, SPELLING)
 _REPUTATION = "reputation"  # the word a board without a reputation track refuses
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
-VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players")
+VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players", "hoard")
 """The positions each pair is played in, in turn, until the two texts' results differ."""
+_HOARD = 5
+"""Tokens of each kind the owner's seat is given in the "hoard" position (the bag keeping one of each): long
+set-scoring tables and large counts need large holdings to tell their rows apart."""
 SIBLINGS = 3
 """Sibling alternatives tried against each spelled text (drawn among those the walk allows there)."""
 _WALKS = 4  # walks per attempt until one spells an accepted text
+_EDITION_ATTEMPTS = 128  # walks/4 per try to spell, on the reference board, a production this edition refuses:
+# printed paraphrases (refused in most places) are alternatives too, so an accepted text there is rarer
 _DECISIONS = 400  # answers per game before it is taken as looping (the step budget stops real loops)
 _ROOT = "ability"
 _AFTER_SLOT = 3  # terminals drawn freely after the slot, before every choice takes its cheapest alternative
@@ -186,7 +197,7 @@ class CoverageReport:
         return {"edition": self.edition, "seed": self.seed, "tries": self.tries, "games": self.games,
                 "seconds": round(self.seconds, 1), "productions": len(self.entries), "covered": self.covered,
                 "mattered": self.count(MATTERED), "synonyms_covered": self.count(SYNONYM_COVERED),
-                "within": self.count(WITHIN),
+                "within": self.count(WITHIN), "spellings": self.count(SPELLING),
                 "synonyms": self.count(SYNONYM), "no_effect": self.count(NO_EFFECT),
                 "not_spelled": self.count(NOT_SPELLED), "unreachable": self.count(UNREACHABLE),
                 "refused": self.count(REFUSED),
@@ -200,7 +211,8 @@ class CoverageReport:
         lines = [f"coverage of the grammar ({self.edition}, seed {self.seed}, {self.tries} tries a production): "
                  f"{self.covered}/{len(self.entries)} productions covered ({self.count(MATTERED)} mattered, "
                  f"{self.count(SYNONYM_COVERED)} synonyms of one that mattered, {self.count(WITHIN)} sole "
-                 f"alternatives within one that mattered); {full}/{len(rules)} rules with "
+                 f"alternatives within one that mattered, {self.count(SPELLING)} of one reading in a text where "
+                 f"it mattered); {full}/{len(rules)} rules with "
                  f"every alternative covered; {self.games:,} games in {self.seconds:.0f} s",
                  f"  {self.count(SYNONYM)} synonyms of none that mattered, {self.count(NO_EFFECT)} spelled but "
                  f"never seen to matter, {self.count(NOT_SPELLED)} never spelled, {self.count(UNREACHABLE)} "
@@ -560,6 +572,12 @@ class _Card:
     rules: Rules
     feature: str  # the character's name or the tile's kind
     timing: str  # the first timing it has, in day order
+    program: tuple[Any, ...] = attrs.field(eq=False, repr=False)  # what the engine runs: steps and scheduling
+
+    def same_reading(self, other: _Card) -> bool:
+        """One canonical wording, or one program (``than every other player`` and ``than any other player``
+        keep their words in the tree, and compile alike): the engine cannot tell the two apart."""
+        return self.canonical == other.canonical or self.program == other.program
 
 
 def _card(base: Rules, text: str, loot: bool) -> _Card | None:
@@ -576,11 +594,12 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
     except CardError:
         return None
     timing = next((t for t in _TIMINGS if any(c.timing == t for c in compiled)), "sun")
+    program = tuple((c.timing, c.last, c.once, c.first, c.early, c.passive, c.slots, c.steps) for c in compiled)
     if loot:
         old = next(s for s in base.loot if s.kind == kind)
         tile = LootSpec(kind=kind, side=old.side, count=old.count, text=text, abilities=abilities, compiled=compiled)
         rules = attrs.evolve(base, loot=tuple(tile if s.kind == kind else s for s in base.loot))
-        return _Card(text, render(abilities), rules, kind, timing)
+        return _Card(text, render(abilities), rules, kind, timing, program)
     rank = _rank(base)
     spec = CharacterSpec(name=MOD, rank=rank, text=text, abilities=abilities, compiled=compiled,
                          takes_loot=not any(c.passive and c.timing == "dusk" for c in compiled))
@@ -589,7 +608,7 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
         below = max(r for r in board.tie_breakers if r < rank)
         board = attrs.evolve(board, tie_breakers={**board.tie_breakers, rank: board.tie_breakers[below]})
     rules = attrs.evolve(base, board=board, characters=_with(base.characters, [spec]))
-    return _Card(text, render(abilities), rules, MOD, timing)
+    return _Card(text, render(abilities), rules, MOD, timing, program)
 
 
 def _rank(rules: Rules) -> float:
@@ -640,6 +659,10 @@ def _setup(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ra
         for s in seats:
             s["doubloons"] = coins
             s["loot"] = s["loot"][:keep]
+    elif variant == "hoard":
+        left = bag_left(rules, setup)
+        you = seats[position.featured[0].seat or 0]  # a token of today's loot is nobody's yet: the first seat's
+        you["loot"] = [*you.get("loot", ()), *(k for k in rules.kinds for _ in range(min(_HOARD, left[k] - 1)))]
     elif variant == "left != right":
         you = position.featured[0].seat or 0  # a token of today's loot is nobody's yet
         n = len(seats)
@@ -700,10 +723,12 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     reasons: Counter[str] = Counter()
     texts = pairs = games = 0
     synonyms = 0
-    same_tree: dict[int, str] = {}  # sibling index -> the two texts that parsed to one tree
+    same_tree: dict[int, str] = {}  # sibling index -> two texts read alike (one tree or program)
     credits: list[tuple[str, int, str]] = []
     compared = 0  # texts played against a sibling: a text with none to compare is not a try
     blamed: dict[str, str] = {}  # a refusal -> texts that show it is the production's (a sibling is accepted)
+    kept: list[tuple[_Directed, int, str, bool, _Card, int]] = []  # texts with it: walk, seed, timing, loot, card
+    alike = 0  # synonym pairs played in every position and seen to end alike
     for attempt in range(tries * 8):
         if compared >= tries:
             break
@@ -735,6 +760,8 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             reasons["refused when compiled"] += 1
             continue
         texts += 1
+        if len(kept) < tries:
+            kept.append((speller, walk_seed, timing, loot, card, attempt))
         assert speller.hit is not None
         path = speller.hit
         siblings = [a for a in speller.allowed[path] if a is not alts[production.index]]
@@ -754,10 +781,16 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             other = _card(rules, other_text, loot) if other_text is not None and other_text != text else None
             if other is None:
                 continue
-            if other.canonical == card.canonical:
-                synonyms += 1
-                same_tree.setdefault(alts.index(alt), f"{card.text!r} and {other.text!r}")
-                continue
+            if other.same_reading(card):
+                # Proof by play (a few pairs): one reading, one game.  Two games are not synonyms but a pair.
+                proof = _first_difference(seed, production.label, attempt, card, [(alts.index(alt), other)]) \
+                    if alike < tries else (None, "", 0, 0)
+                games += proof[2]
+                if proof[0] is None:
+                    alike += proof[3] > 0
+                    synonyms += 1
+                    same_tree.setdefault(alts.index(alt), f"{card.text!r} and {other.text!r}")
+                    continue
             others.append((alts.index(alt), other))
         if not others:
             reasons["no sibling spelled differently here"] += 1
@@ -792,18 +825,114 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         return _Found(ProductionCoverage(production.label, production.rule, production.index, status, 0, 0, why),
                       (), games)
     trees = tuple(sorted(same_tree.items()))
+    if (pairs == 0 and synonyms and alike) or (not production.slot and texts):
+        # One reading whatever the spelling (or no sibling at all): covered where the text it is in mattered.
+        why, n = _one_reading(rules, production, kept, trigger, root, seed, trees)
+        games += n
+        if why:
+            return _Found(ProductionCoverage(production.label, production.rule, production.index, SPELLING,
+                                             texts, pairs, why, trees), (), games)
+    return _Found(_not_seen(production, texts, pairs, synonyms, trees), tuple(credits), games)
+
+
+def _one_reading(rules: Rules, production: Production, kept: list[tuple[_Directed, int, str, bool, _Card, int]],
+                 trigger: bool, root: str, seed: int, trees: tuple[tuple[int, str], ...]) -> tuple[str, int]:
+    """Why a spelling of one reading (or the only alternative of its rule) is covered ("": it is not seen to
+    be): a text spelled with it whose day a slot above it changes (``_above``); and games played."""
+    alts, games = _grammar().alternatives[production.rule], 0
+    for speller, walk_seed, timing, loot, card, attempt in kept:
+        why, n = _above(rules, production, speller, walk_seed, timing, loot, card, trigger, root, seed, attempt)
+        games += n
+        if why:
+            shown = ", ".join(f"<{_spelling(alts[i], _grammar().words)}>" for i, _ in trees)
+            what = (f"every sibling spelled in its place ({shown}) read as it (one tree or one program) and "
+                    "played alike"
+                    if production.slot else "the only alternative of its rule")
+            return f"{what}; {why}", games
+    return "", games
+
+
+def _not_seen(production: Production, texts: int, pairs: int, synonyms: int,
+              trees: tuple[tuple[int, str], ...]) -> ProductionCoverage:
+    """A production spelled but never seen to matter: a synonym of its siblings, or no effect seen."""
     if pairs == 0 and synonyms:
-        return _Found(ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
-                                         "every sibling spelled here has the same canonical wording", trees), (),
-                      games)
+        return ProductionCoverage(production.label, production.rule, production.index, SYNONYM, texts, 0,
+                                  "every sibling spelled here reads the same (one canonical wording or one program)",
+                                  trees)
     if not production.slot:
         why = "a rule of one alternative: no sibling to compare with"
     elif pairs:
         why = f"{pairs} pairs played, {texts} texts: the day ended the same with each sibling tried"
     else:
         why = "no sibling spelled differently where it stood"
-    return _Found(ProductionCoverage(production.label, production.rule, production.index, NO_EFFECT, texts, pairs,
-                                     why, trees), tuple(credits), games)
+    return ProductionCoverage(production.label, production.rule, production.index, NO_EFFECT, texts, pairs, why,
+                              trees)
+
+
+def _first_difference(seed: int, label: str, attempt: int, card: _Card,
+                      others: list[tuple[int, _Card]]) -> tuple[int | None, str, int, int]:
+    """The first sibling whose day ends otherwise than ``card``'s in the pair's positions: (its index or None,
+    the pair and position, games played, positions where both games ended)."""
+    timings = [card.timing, *dict.fromkeys(o.timing for _, o in others if o.timing != card.timing)]
+    games = played = 0
+    for variant, position in [vp for t in timings for vp in _positions(card, _seed(
+            seed, label, attempt, "position", *([t] if t != card.timing else [])), t)]:
+        answers = _seed(seed, label, attempt, variant, "answers")
+        mine = _outcome(card.rules, position, answers)
+        games += 1
+        if mine is None:
+            continue
+        for index, other in others:
+            games += 1
+            theirs = _outcome(other.rules, position, answers)
+            if theirs is None:
+                continue
+            played += 1
+            if theirs != mine:
+                return index, f"{card.text!r} against {other.text!r} ({variant}, {position.players} players)", \
+                    games, played
+    return None, "", games, played
+
+
+_ABOVE = 4
+"""Slots above a spelling tried, nearest first, for one whose choice changes the text's day (a list's nested
+items count once)."""
+
+
+def _above(rules: Rules, production: Production, speller: _Directed, walk_seed: int, timing: str, loot: bool,
+           card: _Card, trigger: bool, root: str, seed: int, attempt: int) -> tuple[str, int]:
+    """Whether the text spelled with ``production`` mattered: the nearest slot above it that, given a sibling
+    (of another reading), ends the day otherwise in some position.  The pair and the slot ("": none), games."""
+    g = _grammar()
+    path, games, tried = speller.hit or "", 0, [production.rule]
+    while path and len(tried) <= _ABOVE:
+        path = path.rpartition("/")[0]
+        rule = speller.rules.get(path)
+        if rule is None or len(g.alternatives[rule]) < 2 or rule == tried[-1]:
+            continue  # a list's items nest one in another: its nearest item stands for the list
+        tried.append(rule)
+        chosen = speller.chosen[path]
+        siblings = [a for a in g.alternatives[rule] if a is not chosen]
+        random.Random(_seed(seed, production.label, attempt, "above", path)).shuffle(siblings)
+        others: list[tuple[int, _Card]] = []
+        for alt in siblings:
+            if len(others) >= SIBLINGS:
+                break
+            text, replay, _ = _spell(rules, None, walk_seed, timing, loot, {**speller.chosen, path: alt}, trigger,
+                                     root, pin=path)
+            if text is None or replay.chosen.get(path) is not alt or text == card.text:
+                continue
+            other = _card(rules, text, loot)
+            if other is not None and not other.same_reading(card):
+                others.append((g.alternatives[rule].index(alt), other))
+        if not others:
+            continue
+        index, why, n, _ = _first_difference(seed, f"{production.label}|{path}", attempt, card, others)
+        games += n
+        if index is not None:
+            return f"the slot above it, {rule} -> {_spelling(chosen, g.words)}, mattered in a text with it: {why}", \
+                games
+    return "", games
 
 
 def _within(e: ProductionCoverage, inside: dict[tuple[str, int], tuple[str, str]]) -> ProductionCoverage:
@@ -832,7 +961,8 @@ def _proven_synonyms(entries: list[ProductionCoverage]) -> list[ProductionCovera
         if e.status != MATTERED and proof is not None:
             sibling = labels.get((e.rule, proof[0]), f"{e.rule} alternative {proof[0]}")
             e = attrs.evolve(e, status=SYNONYM_COVERED,
-                             why=f"synonym of {sibling}, which mattered: {proof[1]} parse to one tree")
+                             why=f"synonym of {sibling}, which mattered: {proof[1]} read alike (one tree or "
+                                 "one program)")
         out.append(e)
     return out
 
@@ -876,7 +1006,7 @@ def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int
         return ""
     board = _worker_rules(json.dumps({**rules.load_args, "edition": _REFERENCE}, sort_keys=True)).board
     elsewhere = attrs.evolve(rules, board=board)
-    for attempt in range(tries * 8):
+    for attempt in range(tries * _EDITION_ATTEMPTS):
         rng = random.Random(_seed(seed, production.label, attempt, _REFERENCE))
         timing, loot = roles[attempt % len(roles)]
         for _ in range(_WALKS):

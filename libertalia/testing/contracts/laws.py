@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+import attrs
+
 from ... import events as ev
 from ...engine.program import actions as act
 from ...engine.program import amounts as amt
@@ -293,8 +295,17 @@ def _next(s: Seen, out: Problems) -> None:
 
 
 def _events(s: Seen, want: Sequence[Event], out: Problems) -> None:
-    """The step logged exactly ``want``, in order."""
-    if tuple(s.events) != tuple(want):
+    """The step logged exactly ``want``, in order; a borrowed text's events name the character running it.
+
+    ``borrower`` is compared apart: the laws restate what a step does, whoever's text it is, and an
+    event's borrower, when there is one, must be the character whose frame ran the step (``this``).
+    """
+    runner = s.this[1] if s.this is not None else None
+    wrong = [e for e in s.events if e.borrower is not None and e.borrower != runner]
+    if wrong:
+        out.append(f"it logged {_texts(wrong)} as borrowed by {wrong[0].borrower}, not by {runner}")
+    logged = tuple(e if e.borrower is None else attrs.evolve(e, borrower=None) for e in s.events)
+    if logged != tuple(want):
         out.append(f"it logged {_texts(s.events)}; what it did calls for {_texts(want)}")
 
 
@@ -834,7 +845,8 @@ def _take(step: act.Take, s: Seen, out: Problems) -> None:
             place = _event_place(e, e.from_zone, e.from_seat, out)
             picked.append((place, e.loot))
             zone, holder = _zone(place)
-            want.append(ev.LootTaken(s.seat, e.loot, zone, holder, None, s.name))
+            card = s.this[1] if s.this is not None else None  # the character it is taken for (issue 35, 8b)
+            want.append(ev.LootTaken(s.seat, e.loot, zone, holder, card, s.name))
             if place[0] in ("today", "bag"):  # R6: a token taken from a day or the bag fires its dusk ability
                 if s.this is not None and s.before.step == "dusk":  # "you just took": this dusk's only
                     took[s.this] = e.loot
