@@ -64,7 +64,7 @@ def test_a_replayed_walk_spells_the_same_ability_and_a_sibling_changes_only_its_
     text = None
     for seed in range(40):
         text, walk, _ = _spell(galecrest(), target, seed, "moon", False)
-        if text is not None:
+        if text is not None and "lose" not in text:  # a walk whose only "lose" can be the sibling's
             break
     assert text is not None and walk.hit is not None
     again, _, _ = _spell(galecrest(), None, seed, "moon", False, walk.chosen)

@@ -90,3 +90,26 @@ def test_every_printed_file_read_by_the_checker_pins_its_line(path: Path) -> Non
     assert results, f"{shown}: its line is accepted, so its examples must pin it"
     failed = [r for r in results if not r.passed]
     assert not failed, failed
+
+
+MEANINGS = FAN / "meanings"
+
+
+@pytest.mark.parametrize("path", sorted(MEANINGS.glob("*/*.yaml")), ids=lambda p: p.stem)
+def test_every_new_meaning_card_loads_in_canonical_words_and_its_examples_hold(path: Path) -> None:
+    """Issue 34.2 (forms fixed_every, fixed_capped, reputation_is, others_graveyard, prefix_if_may, …): each card of the
+    meanings set is accepted as written, in canonical words, and its examples pin what it does."""
+    import libertalia as lt
+    from libertalia.language.parser import parse
+    from libertalia.language.render import render_ability
+
+    rules = lt.load_rules("galecrest", extra_cards=[path])
+    doc = __import__("yaml").safe_load(path.read_text(encoding="utf-8"))
+    card = next(c for c in rules.characters if c.name == doc["name"])
+    written = doc["text"].strip()
+    assert card.text == written
+    assert "\n".join(render_ability(a) for a in parse(written)) == written
+    results = run_examples(path)
+    assert len(results) >= 2, f"{path.name}: a card of the meanings set pins its meaning on both sides"
+    failed = [r for r in results if not r.passed]
+    assert not failed, failed

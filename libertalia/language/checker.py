@@ -31,6 +31,7 @@ class Vocabulary(Node):
     names: frozenset[str]
     kinds: frozenset[str]
     track: bool = True  # the edition has a reputation track (the 2012 one has none)
+    spaces: int = 0  # the track's spaces (0: not known to the check)
 
 
 # Where things stand at each timing: by day and at dusk the characters are on the
@@ -183,7 +184,7 @@ def _mentions_reputation(node: object) -> bool:
         return any(_mentions_reputation(n) for n in node)
     if not isinstance(node, Node):
         return False
-    if isinstance(node, ast.Reputation | ast.CountSpaces | ast.MoveReputation) or (
+    if isinstance(node, ast.Reputation | ast.CountSpaces | ast.MoveReputation | ast.ReputationIs) or (
             isinstance(node, ast.Fixed) and node.unit == "reputation") or (
             isinstance(node, ast.Zone) and node.place in ("top_ship", "bottom_ship")):
         return True
@@ -216,6 +217,10 @@ def _check_condition_part(c: ast.Cond, vocab: Vocabulary, report: _Reporter, ste
         _check_number(c.np, isinstance(c, ast.CountExists), report)
     if isinstance(c, ast.Compare):
         _check_compare(c, vocab, report, *where)
+    if isinstance(c, ast.ReputationIs) and (c.n < 1 or 0 < vocab.spaces < c.n):
+        top = vocab.spaces or "the last"
+        raise report(f"the reputation track's spaces are numbered 1 (the leftmost) to {top}: no token stands on "
+                     f"space {c.n}", *where, f"a space from 1 to {top}")
 
 
 def _check_taker(report: _Reporter, ctx: _Context, line: int, column: int) -> None:
@@ -333,7 +338,8 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _C
         _check_kinds(counter.kinds, vocab, report, *where)
     if isinstance(counter, ast.CountCharacters):
         _check_np(counter.np, vocab, report, ctx)
-        _check_number(counter.np, False, report)
+        grouped = isinstance(amount, ast.Fixed) and amount.every > 1  # "for every 2 characters"
+        _check_number(counter.np, grouped, report)
 
 
 # Where a character's own card is while its ability of each timing runs: phrases naming those places
@@ -351,7 +357,7 @@ def _check_borrow_target(act: ast.UseAbility, report: _Reporter, ctx: _Context) 
     if not isinstance(target, ast.Positional | ast.EveryChar) or target.np.other:
         return
     zone = target.np.zone
-    if zone is None or (zone.place in _OWN_PLACES[ctx.timing] and (zone.place != "your" or zone.pile == "ship")):
+    if zone is None or (zone.place in _OWN_PLACES[ctx.timing] and zone.pile in ("", "ship")):
         words = f"the {target.position}" if isinstance(target, ast.Positional) else "every"
         raise report(f'"{words} …" can name this character itself, whose ability cannot be borrowed',
                      act.line, act.column, f'"other", as in "{words} other character …"')

@@ -100,25 +100,31 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "sun: steal a character from an opponent's hand and put it into your ship."),
     Intent(
         "another player's graveyard",
-        (rf"\b{_OTHERS} graveyards?\b", rf"\b{_SIDE_OWNER} graveyard\b", r"\bthe graveyard of\b",
-         r"\b(?:any|every|all|each) (?:other )?graveyards?\b", r"\b(?:opponent|player)'s graveyard\b"),
-        "the card language has no words for another player's graveyard: you count and take from your own",
-        "sun: gain 1 doubloon for each character in your graveyard.",
-        'say "your graveyard", or "their graveyard" for each player of a group ("every other player who has a '
+        (rf"\b(?!another player's |an opponent's ){_OTHERS} graveyards?\b", rf"\b{_SIDE_OWNER} graveyard\b",
+         r"\bthe graveyard of (?!the player on your (?:left|right)\b)",
+         r"\b(?:all|each) (?:other )?graveyards?\b", r"\b(?:any|every) (?:other graveyards?|graveyards)\b",
+         r"\b(?:opponent|player)'s graveyard\b(?<!another player's graveyard)(?<!an opponent's graveyard)"),
+        "the card language names other players' graveyards only as \"another player's graveyard\" (\"an "
+        "opponent's\"), \"any graveyard\" (\"every\", yours included) and \"the graveyard of the player on your "
+        "left\" (or right)",
+        "sun: put a character from another player's graveyard into your hand.",
+        'say one of those places, or "their graveyard" for each player of a group ("every other player who has a '
         'character in their graveyard loses 1 doubloon", "each opponent discards a character from their '
         'graveyard")',
-        "moon: gain 1 doubloon for each character in every graveyard."),
+        "moon: gain 1 doubloon for each character in all graveyards."),
     Intent(
         "a threshold on reputation",
-        (rf"\breputation (?:is|was|of|at) (?:{_N}|at least|at most|more than|less than|fewer than|above|below"
-         rf"|over|under|higher than|lower than)\b",
+        (rf"\breputation (?:is|was) (?:{_N}(?! or (?:more|fewer)\b)|at most|more than|less than|fewer than|above"
+         rf"|below|over|under|higher than|lower than)\b",
+         rf"\breputation (?:of|at) (?:{_N}|at least|at most)\b",
          rf"\b{_N} or (?:more|fewer|less|higher|lower) reputation\b",
          r"\b(?:at least|at most|more than|less than|fewer than) \d+ reputation\b"),
-        "the card language cannot test the number your reputation stands at",
-        "sun: gain 2 doubloons if you have the highest reputation.",
-        'compare it with the others ("if you have more reputation than every other player"), or count the '
-        'track ("1 doubloon for each space left of your reputation")',
-        "anchor: gain 4 doubloons if your reputation is 5 or more."),
+        'the card language tests your reputation only as "your reputation is N or more" (or "N or fewer"), the '
+        "track's spaces numbered 1 from the left",
+        "sun: gain 2 doubloons if your reputation is 4 or more.",
+        'say "your reputation is N or more" or "your reputation is N or fewer"; another player\'s reputation is '
+        'compared ("the player with the highest reputation")',
+        "anchor: gain 4 doubloons if you have 5 or more reputation."),
     Intent(
         "which voyage",
         (r"\b(?:first|second|third|1st|2nd|3rd|middle|previous|earlier) voyages?\b", rf"\bvoyage {_N}\b"),
@@ -128,13 +134,13 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "sun: gain 2 reputation if this is the second voyage."),
     Intent(
         "a cap on an amount",
-        (rf"\bup to {_N} (?:doubloons?|reputation)\b", rf",\s*up to (?:a )?(?:maximum of )?{_N}\b",
+        (rf",\s*up to (?:a )?(?:maximum of )?{_N}\b(?! (?:doubloons?|reputation)\b)",
          rf"\b(?:a )?(?:maximum|max)\.?(?: of)? {_N}\b",
          rf"\b(?:at most|no more than) {_N} (?:doubloons?|reputation)\b"),
-        'the card language has no cap on an amount ("doubloons up to N" tops your purse up to N, a different '
-        "thing)",
-        "anchor: gain doubloons by map you hold (1 for 2, 2 for 4, 3 or more for 6).",
-        'cap a count with a table whose last row says "or more" (here 2 doubloons a map, 6 at most)',
+        'the card language caps an amount only as ", up to N doubloons" after a count ("doubloons up to N" tops '
+        "your purse up to N, a different thing)",
+        "anchor: gain 2 doubloons for each chest you hold, up to 8 doubloons.",
+        'write the cap after the count it caps, with its unit: ", up to 8 doubloons"',
         "anchor: gain 2 doubloons for each chest you hold, to a maximum of 8."),
     Intent(
         "up to a number of things",
@@ -145,20 +151,11 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "sun: discard up to 2 characters in your hand, then gain 3 doubloons."),
     Intent(
         "a rate per group",
-        (rf"\b(?:for (?:each|every)|per) {_N2} (?!or\b)(?=[a-z])",
-         r"\b(?:for (?:each|every)|per) (?:pair|couple) of\b"),
-        "the card language has no rate for every N things",
-        "sun: gain doubloons for your map in sets (2 for 3).",
-        'sets pay for every 2 maps you hold (here 3 each); count characters with a table ("doubloons by '
-        'character in your ship (2 for 1, 4 or more for 2)")',
-        "moon: gain 1 reputation for every 3 hooks you hold."),
-    Intent(
-        "a choice inside a branch",
-        (r"\botherwise,? you may\b", r"\bif [^,;.]*, you may\b"),
-        'the card language has no "you may" inside a branch: it starts a step of its own',
-        "moon: you may discard this; otherwise gain 1 doubloon.",
-        'put the choice first ("you may A; otherwise B"), or after ", then"',
-        "moon: if there is a Cook in your ship, you may discard this."),
+        (r"\b(?:for (?:each|every)|per) (?:pair|couple|trio|triple) of\b",),
+        'the card language counts groups in digits: "for every 2 …"',
+        "moon: gain 1 reputation for every 2 hook you hold.",
+        'say how many make a group, in digits ("for every 2 hooks you hold": whole groups, rounded down)',
+        "moon: gain 1 reputation for every pair of hooks you hold."),
     Intent(
         "a player of your choice",
         (r"\b(?:a|an|one|any) (?:other )?(?:player|opponent) of your choice\b",

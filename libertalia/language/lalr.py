@@ -44,7 +44,8 @@ _PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"'
                 "_DOT_JOIN": '"." and another sentence', "_SEMI_JOIN": '"; then" or "; if"',
                 "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"',
                 "_COMMA_AND": '", and"', "_INSTEAD_OF": '"instead of"', "_SEMI_ROW": '"; " and the next set or row',
-                "_INSTEAD_LAST": '"instead"', "_COMMA_OTHER": '", other than"'}
+                "_INSTEAD_LAST": '"instead"', "_COMMA_OTHER": '", other than"',
+                "_COMMA_UP": '", up to"'}
 
 
 @functools.cache
@@ -329,6 +330,25 @@ class ToAst(Transformer[Token, Any]):
         condition = ast.Condition(((ast.YouDid(),),))
         return ast.Step("unless", actions, condition, None, **self._at(meta))
 
+    # a choice inside a branch (issue 34.2)
+    @v_args(meta=True)
+    def prefix_if_may(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"if C, you may A; otherwise B": the question is asked only when C holds."""
+        cond, actions, other = items
+        return ast.Step("prefix_if", actions, cond, other, optional="then", **self._at(meta))
+
+    @v_args(meta=True)
+    def prefix_if_may_else(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"if C, A; otherwise you may B": the question is asked only when C does not hold."""
+        cond, actions, other = (i for i in items if i is not None)
+        return ast.Step("prefix_if", actions, cond, other, optional="otherwise", **self._at(meta))
+
+    @v_args(meta=True)
+    def postfix_if_may_else(self, meta: Any, items: list[Any]) -> ast.Step:
+        """"A if C; otherwise you may B"."""
+        actions, cond, other = (i for i in items if i is not None)
+        return ast.Step("postfix_if", actions, cond, other, optional="otherwise", **self._at(meta))
+
     @v_args(meta=True)
     def unless(self, meta: Any, items: list[Any]) -> ast.Step:
         actions, cond = items
@@ -521,6 +541,34 @@ class ToAst(Transformer[Token, Any]):
         unit = "reputation" if str(unit) == "reputation" else "doubloons"
         return ast.Fixed(int(n), unit, per)
 
+    # new meanings (issue 34.2): a rate per group, a cap
+    @v_args(meta=True)
+    def fixed_every(self, meta: Any, items: list[Any]) -> ast.Fixed:
+        """"1 doubloon for every 2 maps you hold": 1 for each whole group of 2 (rounded down), capped or not."""
+        n, unit, every, per, cap = (i for i in items if not (isinstance(i, Token) and i.value == "more"))
+        if int(every) < 1:
+            raise VariantError("a group counted has 1 or more things", _Where(**self._at(meta)),
+                               'a number of 1 or more after "for every"')
+        return self._capped(meta, ast.Fixed(int(n), _unit(unit), per, every=int(every)), cap)
+
+    @v_args(meta=True)
+    def fixed_capped(self, meta: Any, items: list[Any]) -> ast.Fixed:
+        """"1 doubloon for each relic you hold, up to 6 doubloons": never more than 6."""
+        n, unit, per, cap = (i for i in items if not (isinstance(i, Token) and i.value == "more"))
+        return self._capped(meta, ast.Fixed(int(n), _unit(unit), per), cap)
+
+    def cap(self, items: list[Any]) -> tuple[int, str]:
+        return int(items[0]), _unit(items[1])
+
+    def _capped(self, meta: Any, amount: ast.Fixed, cap: tuple[int, str] | None) -> ast.Fixed:
+        """``amount`` with its cap, refused unless the cap counts what the amount does."""
+        if cap is None:
+            return amount
+        if cap[1] != amount.unit:
+            raise VariantError(f"a cap counts what its amount does: {amount.unit}, not {cap[1]}",
+                               _Where(**self._at(meta)), f'"up to N {amount.unit}"')
+        return ast.Fixed(amount.n, amount.unit, amount.per, every=amount.every, cap=cap[0])
+
     def purse(self, items: list[Any]) -> ast.Half | ast.UpTo:
         return ast.UpTo(int(items[0])) if items else ast.Half()
 
@@ -694,6 +742,15 @@ class ToAst(Transformer[Token, Any]):
             return ("top_ship" if words[-2] in ("highest", "most") else "bottom_ship", "", "")
         return _SHIP_PLACES[" ".join(words)]
 
+    def others_graveyard(self, items: list[Any]) -> tuple[str, str, str]:
+        """Other players' graveyards, the places their ships are with the pile "graveyard" (issue 34.2)."""
+        words = [str(i) for i in items]
+        if words[0] == "the":  # "the graveyard of the player on your left"
+            return (f"{words[-1]}_ship", "graveyard", "")
+        if words[0] in ("any", "every"):
+            return ("any_ship", "graveyard", words[0])
+        return ("other_ship", "graveyard", " ".join(words[:2]))
+
     # loot
     @v_args(meta=True)
     def choose_loot(self, meta: Any, items: list[Any]) -> ast.ChooseLoot | ast.RandomLoot | ast.ChooseLootN \
@@ -766,6 +823,10 @@ class ToAst(Transformer[Token, Any]):
     def have_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
         # "at least N" (no comparison word) is "N or more"
         return ast.HaveDoubloons(int(items[0]), len(items) > 1 and str(items[1]) == "fewer")
+
+    def reputation_is(self, items: list[Any]) -> ast.ReputationIs:
+        """"your reputation is 4 or more" ("at least 4" too): new meanings (issue 34.2)."""
+        return ast.ReputationIs(int(items[0]), len(items) > 1 and str(items[1]) == "fewer")
 
     def have_no_doubloons(self, items: list[Any]) -> ast.HaveDoubloons:
         return ast.HaveDoubloons(0, True)
@@ -1160,6 +1221,11 @@ def _instead(sentence: list[ast.Step], replacing: _Replacing) -> ast.Step:
                         column=previous.column)
     return ast.Step("postfix_if", step.actions, step.condition, previous.actions, line=previous.line,
                     column=previous.column)
+
+
+def _unit(word: object) -> str:
+    """An amount's unit: "doubloon" is "doubloons"."""
+    return "reputation" if str(word) == "reputation" else "doubloons"
 
 
 def _present(items: list[Any]) -> list[Any]:

@@ -186,7 +186,8 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
             instead: bool = False) -> str:
     """A "." with a word after it ends a sentence inside the line (_DOT_JOIN); a ";" before "then" or
     "if" joins a step to the one before (_SEMI_JOIN), unlike the ";" of "; or"; either mark before
-    "otherwise" brings in the otherwise (_ELSE); a "," before "or" offers a replacement (_COMMA_OR)."""
+    "otherwise" brings in the otherwise (_ELSE); a "," before "or" offers a replacement (_COMMA_OR), and one
+    before "up" a cap on the amount before it (_COMMA_UP)."""
     if after is None or after[0] == "nl":
         return mark
     word = after[1].lower()
@@ -198,6 +199,8 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
         return "_SEMI_JOIN"
     if mark == "COMMA" and word == "or" and "_COMMA_OR" in accepts:
         return "_COMMA_OR"
+    if mark == "COMMA" and word == "up" and "_COMMA_UP" in accepts:
+        return "_COMMA_UP"  # "…, up to 6 doubloons": a cap on the amount before it
     return mark
 
 

@@ -288,12 +288,12 @@ def _actions(a: ast.Ability) -> Iterator[tuple[ast.Action, bool]]:
     """Every action of the ability, and whether a "you may" asks before it runs."""
     for step in a.steps:
         for act in step.actions:
-            yield act, step.form == "may"
+            yield act, step.form == "may" or step.optional == "then"
         for _, acts in step.elifs:
             for act in acts:
                 yield act, False
         for act in step.otherwise or ():
-            yield act, False
+            yield act, step.optional == "otherwise"
         for choice in step.choices:
             for act in choice:
                 yield act, False

@@ -28,8 +28,9 @@ def render_ability(a: ast.Ability) -> str:
 
 
 def _step(s: ast.Step) -> str:
-    acts = _actions(s.actions)
-    other = f"; otherwise {_actions(s.otherwise)}" if s.otherwise else ""
+    acts = ("you may " if s.optional == "then" else "") + _actions(s.actions)
+    may_else = "you may " if s.optional == "otherwise" else ""  # a choice inside a branch (issue 34.2)
+    other = f"; otherwise {may_else}{_actions(s.otherwise)}" if s.otherwise else ""
     if s.form == "postfix_if":
         assert s.condition is not None
         chain = "".join(f"; otherwise {_actions(a)} if {_condition(c)}" for c, a in s.elifs)
@@ -209,6 +210,10 @@ def _amount(a: ast.Amount) -> str:
     if isinstance(a, ast.Fixed):
         unit = "reputation" if a.unit == "reputation" else ("doubloon" if a.n == 1 else "doubloons")
         per = f" for each {_counter(a.per)}" if a.per is not None else ""
+        if a.per is not None and a.every > 1:  # a rate per group (issue 34.2)
+            per = f" for every {a.every} {_counter(a.per)}"
+        if a.cap is not None:  # a cap (issue 34.2)
+            per += f", up to {a.cap} {'reputation' if a.unit == 'reputation' else _doubloons(a.cap)}"
         return f"{a.n} {unit}{per}"
     if isinstance(a, ast.Half):
         return "half your doubloons"
@@ -217,6 +222,10 @@ def _amount(a: ast.Amount) -> str:
     if isinstance(a, ast.ByTable):
         return f"doubloons by {_counter(a.counter)} ({_rows(a.rows)})"
     return f"doubloons for your {a.kind} in sets ({_rows(a.rows)})"
+
+
+def _doubloons(n: int) -> str:
+    return "doubloon" if n == 1 else "doubloons"
 
 
 def _rows(rows: tuple[ast.Row, ...]) -> str:
@@ -293,6 +302,12 @@ def _place(z: ast.Zone) -> str:
         return "the island"
     if z.place in ("your", "their"):
         return f"{z.place} {z.pile}"
+    if z.pile == "graveyard":  # other players' graveyards (issue 34.2)
+        if z.place == "any_ship":
+            return f"{z.wording or 'any'} graveyard"
+        if z.place == "other_ship":
+            return f"{z.wording or 'another player' + chr(39) + 's'} graveyard"
+        return f"the graveyard of the player on your {z.place.removesuffix('_ship')}"
     if z.place == "any_ship":
         return f"{z.wording or 'any'} ship"
     if z.place == "other_ship":
@@ -368,6 +383,8 @@ def _cond(c: ast.Cond) -> str:
         return f"{_ref(c.ref)} is the last voyage"
     if isinstance(c, ast.HaveDoubloons):
         return f"you have {c.n} or {'fewer' if c.at_most else 'more'} doubloons"
+    if isinstance(c, ast.ReputationIs):
+        return f"your reputation is {c.n} or {'fewer' if c.at_most else 'more'}"
     if isinstance(c, ast.NoOtherHas):
         return f"no other player has {c.cmp} characters in their {c.pile}"
     if isinstance(c, ast.Hold):

@@ -93,7 +93,7 @@ def load_rules(
     neutrals = board.neutrals
     names = frozenset(char_docs) | {n.name for n in neutrals}
     kinds = frozenset(k for k, _ in board.bag)
-    vocab = checker.Vocabulary(names, kinds, bool(board.track_income))
+    vocab = checker.Vocabulary(names, kinds, bool(board.track_income), len(board.track_income))
 
     _check_board_loot_files(board, board_fields, set(loot_docs))
     loot = _loot_names(loot, [k for k, _ in board.bag], set(loot_docs))
@@ -300,7 +300,8 @@ def check_cards(paths: Iterable[str | Path], edition: str | Path = "galecrest",
     given = card_names.names_in([(d.root, d) for d in docs])
     before = card_names.names_in([v for k, v in bundled.items() if k not in {n.text for n in given}], board_fields)
     errors.extend(card_names.problems([*before, *given], blame_from=len(before)))
-    vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag), bool(board.track_income))
+    vocab = checker.Vocabulary(frozenset(names), frozenset(k for k, _ in board.bag), bool(board.track_income),
+                               len(board.track_income))
     specs: dict[CardKey, CharacterSpec | LootSpec] = {}
     for doc in docs:
         with _checking(doc.path, errors):

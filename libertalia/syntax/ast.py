@@ -243,6 +243,9 @@ class Fixed(Node):
     n: int
     unit: str  # doubloons | reputation (``doubloon`` normalises to doubloons)
     per: Counter | None = None
+    # "for every 2 maps you hold": ``n`` for each whole group of ``every`` counted (the count divided, rounded down)
+    every: int = 1
+    cap: int | None = None  # "…, up to 6 doubloons": the amount is never more than this
 
 
 class Half(Node):
@@ -538,6 +541,13 @@ class HaveDoubloons(Node):
     at_most: bool = False  # "N or fewer" rather than "N or more"
 
 
+class ReputationIs(Node):
+    """Your reputation is N or more (or N or fewer): the track's spaces are numbered 1 (leftmost) upwards."""
+
+    n: int
+    at_most: bool = False  # "N or fewer" rather than "N or more"
+
+
 class NoOtherHas(Node):
     """No other player has fewer (or more) characters in that pile than you."""
 
@@ -595,6 +605,7 @@ Cond = (
     | IsA
     | LastVoyage
     | HaveDoubloons
+    | ReputationIs
     | NoOtherHas
     | Hold
     | JustTook
@@ -633,6 +644,9 @@ class Step(Node):
     choices: tuple[tuple[Action, ...], ...] = field(default=(), kw_only=True)
     # "A if X; otherwise B if Y; otherwise C": each further test and its actions, in order.
     elifs: tuple[tuple[Condition, tuple[Action, ...]], ...] = field(default=(), kw_only=True)
+    # A choice inside a branch (issue 34.2): "then" when the actions ask first ("if C, you may A"),
+    # "otherwise" when the otherwise does ("…; otherwise you may B"); "" when neither asks.
+    optional: str = field(default="", kw_only=True)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 

@@ -97,7 +97,7 @@ def _grammar() -> _Grammar:
 
 _DECLARED = {"_DOT_JOIN": ".", "_SEMI_JOIN": ";", "_AND_JOIN": "and", "_ELSE": ";", "_COMMA_OR": ",",
              "_AND_KIND": "and", "_COMMA_AND": ",", "_INSTEAD_OF": "instead", "_SEMI_ROW": ";",
-             "_INSTEAD_LAST": "instead", "_COMMA_OTHER": ","}
+             "_INSTEAD_LAST": "instead", "_COMMA_OTHER": ",", "_COMMA_UP": ","}
 """How the word lexer's own terminals are written (``language.lexer``): a mark or a word it reads by context."""
 
 
@@ -193,7 +193,8 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
 
     names = tuple(names)
     vocab = checker.Vocabulary(frozenset([*(c.name for c in rules.characters if "#" not in c.name), *names]),
-                               frozenset(rules.kinds), bool(rules.board.track_income))
+                               frozenset(rules.kinds), bool(rules.board.track_income),
+                               len(rules.board.track_income))
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
         checker.check(abilities, vocab, _report, loot=loot)

@@ -31,8 +31,9 @@ def _change() -> act.Change:
 
 
 def test_every_step_class_is_a_record() -> None:
-    """All 87 record classes of the card programs (steps, phrases, Eligible) derive from Record, none from Node."""
-    assert len(STEP_CLASSES) == 87
+    """All 88 record classes of the card programs (steps, phrases, Eligible) derive from Record, none from Node
+    (88 with ReputationAt, issue 34.2)."""
+    assert len(STEP_CLASSES) == 88
     assert not [c for m in _MODULES for c in vars(m).values()
                 if isinstance(c, type) and issubclass(c, nodes.Node)]
 
@@ -62,7 +63,7 @@ def test_repr_shows_every_field_by_name() -> None:
     """repr names the class and each field, as the Node classes did."""
     assert repr(act.GainCoins(-2)) == "GainCoins(n=-2, mark=-1)"
     assert repr(amounts.Fixed(1, amounts.CountHeld(frozenset({"map"})))) == \
-        "Fixed(n=1, per=CountHeld(kinds=frozenset({'map'})))"
+        "Fixed(n=1, per=CountHeld(kinds=frozenset({'map'})), every=1, cap=None)"
     assert repr(amounts.Half()) == "Half()"
 
 

@@ -76,18 +76,18 @@ FAMILIES = {
                               "moon: gain 1 doubloon for each character in every other player's hand.",
                               "sun: look at each opponent's hand."],
     "another player's graveyard": ["anchor: lose 1 doubloon for each character in all graveyards.",
-                                   "sun: put a character from an opponent's graveyard into your ship."],
-    "a threshold on reputation": ["sun: if your reputation is at least 6, gain 2 doubloons.",
-                                  "anchor: gain 3 doubloons if you have 4 or more reputation."],
+                                   "sun: put a character from each opponent's graveyard into your ship.",
+                                   "moon: gain 1 doubloon for each character in the graveyard of every opponent."],
+    "a threshold on reputation": ["sun: if your reputation is above 5, gain 2 doubloons.",
+                                  "anchor: gain 3 doubloons if you have 4 or more reputation.",
+                                  "moon: gain 1 doubloon if your reputation is 3."],
     "which voyage": ["dusk: gain 1 doubloon if this is the first voyage.",
                      "sun: lose 2 doubloons unless it is voyage 3."],
     "a cap on an amount": ["moon: gain 1 doubloon for each map you hold, up to 5.",
                            "anchor: gain 2 doubloons for each relic you hold (maximum 10)."],
     "up to a number of things": ["sun: return up to 3 loot you hold to the bag."],
-    "a rate per group": ["anchor: gain 5 doubloons for each 3 characters in your ship.",
+    "a rate per group": ["anchor: gain 5 doubloons for each trio of characters in your ship.",
                          "moon: gain 1 doubloon per pair of sabers you hold."],
-    "a choice inside a branch": ["anchor: gain 3 doubloons if you hold a chest; otherwise, you may keep this for the "
-                                 "next voyage."],
     "a player of your choice": ["sun: an opponent of your choice loses 2 reputation.",
                                 "sun: choose a player. That player gains 2 doubloons."],
     "counting players": ["anchor: gain 2 doubloons for each opponent who holds a map."],
@@ -111,10 +111,10 @@ def test_every_intent_of_the_table_has_a_family() -> None:
 
 def test_the_caret_stands_on_the_intents_words_in_the_file(tmp_path: Path) -> None:
     """The error points into the card file at the first word of the intent's wording."""
-    line = "sun: gain 2 doubloons for each hook you hold, up to 6 doubloons."
+    line = "sun: gain 2 doubloons for each hook you hold, up to a maximum of 6."
     (err,) = _check(tmp_path, line)
     assert (err.line, err.column) == (3, len("text: ") + 2 + line.index("up to"))
-    assert err.message.startswith("'up to 6 doubloons':")
+    assert err.message.startswith("'up to a maximum of 6':")
 
 
 def test_other_lines_keep_their_own_errors() -> None:

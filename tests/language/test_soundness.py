@@ -134,7 +134,8 @@ def test_checker_refuses_loot_sentences_that_cannot_run(tmp_path: Path, text: st
 # ---------------------------------------------------------------- errors a modder can act on
 @pytest.mark.parametrize(("text", "unexpected", "hint"), [
     # a meaning the language has no words for is named in the words written (language/intents.py)
-    ("sun: gain 2 doubloons if your reputation is 3 or more.", "'reputation is 3'", "cannot test the number"),
+    ("sun: gain 2 doubloons if your reputation is above 3.", "'reputation is above'",
+     'only as "your reputation is N or more"'),
     ("sunrise: gain 2 doubloons.", "unexpected word 'sunrise'", 'did you mean "sun"'),
     ("sun: discard a charcter in your ship.", "unexpected word 'charcter'", 'did you mean "character"'),
     ("sun: gain 2 doubloons if youhold a map.", "unexpected word 'youhold'", '"you"'),

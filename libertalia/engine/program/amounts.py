@@ -139,16 +139,27 @@ def best_sets(n: int, rows: tuple[Row, ...]) -> int:
 
 
 class Fixed(Record):
+    """``n``, or ``n`` for each thing ``per`` counts: for each whole group of ``every`` ("for every 2 maps": the
+    count divided by 2, rounded down), and never more than ``cap`` ("…, up to 6 doubloons") when there is one."""
+
     n: int
     per: Counter | None
-    __node_fields__ = declare("n", per=None)
+    every: int
+    cap: int | None
+    __node_fields__ = declare("n", per=None, every=1, cap=None)
 
-    def __init__(self, n: int, per: Counter | None = None) -> None:
+    def __init__(self, n: int, per: Counter | None = None, every: int = 1, cap: int | None = None) -> None:
         object.__setattr__(self, "n", n)
         object.__setattr__(self, "per", per)
+        object.__setattr__(self, "every", every)
+        object.__setattr__(self, "cap", cap)
 
     def value(self, w: Work, f: Frame, seat: int) -> int:
-        return self.n if self.per is None else self.n * self.per.count(w, f)
+        if self.per is None:
+            return self.n
+        value = self.n * (self.per.count(w, f) // self.every)
+        cap = self.cap
+        return value if cap is None or value <= cap else cap
 
 
 class Half(Record):

@@ -116,7 +116,7 @@ class OwnedBy(Record):
 
 class InZone(Record):
     """On the island, in your pile, or in some ships: ``place`` is ``island``, ``your``,
-    or the ships ``ship_seats`` names."""
+    or the ships ``ship_seats`` names (``pile`` "graveyard": those players' graveyards instead)."""
 
     place: str
     pile: str
@@ -135,7 +135,7 @@ class InZone(Record):
             return zone == "island"
         if place == "your":
             return r[0] == f.seat and zone == self.pile
-        if zone != "ship":
+        if zone != (self.pile or "ship"):  # the ships, or the same players' graveyards
             return False
         if place == "any_ship":
             return True
@@ -201,6 +201,8 @@ class Phrase(Record):
                 return [(f.seat, n) for n in census[f.seat]]
             return [(f.seat, n) for n in w.seats[f.seat].pile(self.pile)]
         seats = ship_seats(place, w, f.seat)
+        if self.pile == "graveyard":  # those players' graveyards (read as they stand, as "your graveyard" is)
+            return [(s, n) for s in seats for n in w.seats[s].graveyard]
         if census is not None:
             return [(s, n) for s in seats for n in census[s]]
         return [(s, n) for s in seats for n in w.seats[s].ship]

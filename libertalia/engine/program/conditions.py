@@ -104,6 +104,23 @@ class HaveDoubloons(Record):
         return coins <= self.n if self.at_most else coins >= self.n
 
 
+class ReputationAt(Record):
+    """Your reputation is ``n`` or more (``at_most``: or fewer), the track's spaces numbered 1 (the leftmost)
+    upwards, as a player counts them: the engine's space index is one less."""
+
+    n: int
+    at_most: bool
+    __node_fields__ = declare("n", "at_most")
+
+    def __init__(self, n: int, at_most: bool) -> None:
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "at_most", at_most)
+
+    def test(self, w: Work, f: Frame) -> bool | None:
+        space = w.reputation(f.seat) + 1
+        return space <= self.n if self.at_most else space >= self.n
+
+
 class NoOtherHas(Record):
     """No other player has fewer (or more) characters in that pile than you."""
 
@@ -236,7 +253,7 @@ class YouDid(Record):
         return mark is not None and mark[3]
 
 
-Cond = (IsPositioned | IsA | IsLike | LastVoyage | HaveDoubloons | NoOtherHas | Hold | JustTook | Exists
+Cond = (IsPositioned | IsA | IsLike | LastVoyage | HaveDoubloons | ReputationAt | NoOtherHas | Hold | JustTook | Exists
         | HoldCount | CountExists | Compare | YouDid)
 
 

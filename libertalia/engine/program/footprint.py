@@ -28,11 +28,18 @@ _PLACE_ZONES = {
 }
 
 
+def _place_zones(place: str, pile: str) -> tuple[str, ...]:
+    """The zones a place reads: ships by default, the same players' graveyards when its pile says so."""
+    if pile == "graveyard":
+        return ("graveyard", "track") if place in ("top_ship", "bottom_ship") else ("graveyard",)
+    return _PLACE_ZONES.get(place, (pile,))
+
+
 def _phrase_zones(p: cards.Phrase) -> set[str]:
-    zones = set(_PLACE_ZONES.get(p.place, (p.pile,)))
+    zones = set(_place_zones(p.place, p.pile))
     for flt in p.filters:
         if isinstance(flt, cards.InZone):
-            zones.update(_PLACE_ZONES.get(flt.place, (flt.pile,)))
+            zones.update(_place_zones(flt.place, flt.pile))
     return zones
 
 
@@ -57,7 +64,7 @@ def _reads(node: object, out: set[str]) -> None:
     if isinstance(node, cards.Phrase):
         out.update(_phrase_zones(node))
     elif isinstance(node, cards.InZone):
-        out.update(_PLACE_ZONES.get(node.place, (node.pile,)))
+        out.update(_place_zones(node.place, node.pile))
     elif isinstance(node, cards.Beside | cards.This | cards.It):
         out.add("island")
     elif isinstance(node, loot.LootPhrase):
@@ -66,7 +73,7 @@ def _reads(node: object, out: set[str]) -> None:
         out.update(_kinds(node.kinds))
     elif isinstance(node, amt.CountKindsHeld):
         out.add("loot:*")
-    elif isinstance(node, amt.CountSpacesSide | msr.Reputation):
+    elif isinstance(node, amt.CountSpacesSide | msr.Reputation | cond.ReputationAt):
         out.add("track")
     elif isinstance(node, amt.Half | amt.UpTo | cond.HaveDoubloons | act.PaysYou | msr.Doubloons):
         out.add("coins")

@@ -233,7 +233,7 @@ class _Compiler:
 
     def _amount(self, a: ast.Amount, scope: Scope) -> amt.Amount:
         if isinstance(a, ast.Fixed):
-            return amt.Fixed(a.n, None if a.per is None else self._counter(a.per, scope))
+            return amt.Fixed(a.n, None if a.per is None else self._counter(a.per, scope), a.every, a.cap)
         if isinstance(a, ast.Half):
             return amt.Half()
         if isinstance(a, ast.UpTo):
@@ -421,6 +421,8 @@ class _Compiler:
             return cond.LastVoyage()
         if isinstance(c, ast.HaveDoubloons):
             return cond.HaveDoubloons(c.n, c.at_most)
+        if isinstance(c, ast.ReputationIs):
+            return cond.ReputationAt(c.n, c.at_most)
         if isinstance(c, ast.NoOtherHas):
             return cond.NoOtherHas(c.pile, c.cmp == "fewer")
         if isinstance(c, ast.Hold):
@@ -514,15 +516,25 @@ class _Compiler:
                 code[branch_at] = May(arm_steps[0][1], else_at, text, arm_steps[0][2])
             else:
                 at_tests, exits = [], []
-                for test, (steps, _, _) in zip(tests, arm_steps, strict=False):
+                for i, (test, (steps, checks, costs)) in enumerate(zip(tests, arm_steps, strict=False)):
                     at_tests.append((len(code), test))
                     code.append(None)
+                    asks = i == 0 and step.optional == "then"  # "if C, you may A": a "no" ends the step
+                    if asks:
+                        code.append(None)
                     code.extend(steps)
                     exits.append(len(code))
+                    if asks:
+                        code[at_tests[-1][0] + 1] = May(checks, len(code), text, costs)
                     code.append(None)
                 falls = [at for at, _ in at_tests[1:]] + [len(code)]
                 if step.otherwise:
+                    may_at = len(code)
+                    if step.optional == "otherwise":  # "…; otherwise you may B"
+                        code.append(None)
                     code.extend(arm_steps[-1][0])
+                    if step.optional == "otherwise":
+                        code[may_at] = May(arm_steps[-1][1], len(code), text, arm_steps[-1][2])
                 end_at = len(code)
                 for (at, test), fall in zip(at_tests, falls, strict=True):
                     code[at] = Branch(test, fall, end_at)

@@ -582,7 +582,8 @@ class _Card:
 
 def _card(base: Rules, text: str, loot: bool) -> _Card | None:
     names = frozenset([*(c.name for c in base.characters if "#" not in c.name), *(() if loot else (MOD,))])
-    vocab = checker.Vocabulary(names, frozenset(base.kinds), bool(base.board.track_income))
+    vocab = checker.Vocabulary(names, frozenset(base.kinds), bool(base.board.track_income),
+                               len(base.board.track_income))
     kind = _tile_kind(base) if loot else ""
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)

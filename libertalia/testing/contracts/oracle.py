@@ -168,9 +168,11 @@ def in_place(place: str, pile: str, v: View, ref: CardRef, zone: str | None) -> 
         return place in ("island", "in_play")
     if place == "your":
         return ref[0] == v.seat and zone == pile
-    if zone != "ship" or place == "island":
+    if place == "island":
         return False
-    return place == "in_play" or ref[0] in seats(ship_word(place), v)
+    if place == "in_play":
+        return zone == "ship"
+    return zone == (pile or "ship") and ref[0] in seats(ship_word(place), v)  # ships, or those graveyards
 
 
 # ------------------------------------------------------------------ characters
@@ -402,7 +404,10 @@ def amount(a: Any, v: View, seat: int) -> int:
     """How many doubloons (or spaces) an amount is for ``seat``."""
     s = v.snap
     if isinstance(a, amt.Fixed):
-        return a.n if a.per is None else a.n * count(a.per, v)
+        if a.per is None:
+            return a.n
+        whole = a.n * (count(a.per, v) // a.every)  # "for every 2 …": whole groups only
+        return whole if a.cap is None else min(whole, a.cap)  # "…, up to 6 doubloons"
     if isinstance(a, amt.Theirs):  # said in the subject's own words ("their ship"): read from their side
         return amount(a.amount, View(v.snap, v.rules, seat, v.this, v.source), seat)
     if isinstance(a, amt.Half):  # "half your doubloons": the ability's owner's (E37), rounded down
@@ -500,6 +505,9 @@ def _cond(c: Any, v: View) -> bool | None:  # noqa: C901, PLR0911 - one branch p
         return s.voyage >= len(v.rules.board.voyage_days)
     if isinstance(c, cond.HaveDoubloons):
         return s.coins[v.seat] <= c.n if c.at_most else s.coins[v.seat] >= c.n
+    if isinstance(c, cond.ReputationAt):  # spaces numbered 1 (the leftmost) upwards
+        space = v.reputation(v.seat) + 1
+        return space <= c.n if c.at_most else space >= c.n
     if isinstance(c, cond.NoOtherHas):
         mine = len(v.pile(v.seat, c.pile))
         others = [len(v.pile(x, c.pile)) for x in seats("other", v)]
