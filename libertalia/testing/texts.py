@@ -475,19 +475,12 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     a, w, t = alt.alias, alt.words, s.timing
     island = t in _ISLAND
     keep_here = s.action == "keep" and island  # by day and at dusk "this" is on the island, not aboard
-    if (s.side and not _side_allowed(rule, alt, s)) or (s.yours and not _yours_allowed(rule, alt, s.zone_used)):
+    if not _printed_allowed(rule, a, s) or (s.side and not _side_allowed(rule, alt, s)) \
+            or (s.yours and not _yours_allowed(rule, alt, s.zone_used)):
         return False
     if rule == "action":
         return {"play": t == "sun", "use_ability": not s.loot or t == "dusk",
                 "discard_not_shipped": not s.loot and island}.get(a or "", True)
-    if rule == "ability" and a == "instead_of_loot":
-        return t == "dusk" and not s.loot  # a character's own dusk: "take no loot" stands alone there
-    if rule == "char_filter" and a == "adjacent":
-        # Said of what an action acts on, on the island by day (at dusk the right neighbours have left).
-        return not s.loot and island and t != "dusk" and s.cond is None and s.action not in (None, "keep") \
-            and not s.binds
-    if (rule, a) in (("char_sel", "ordinal"), ("cond", "is_ordinal")):
-        return t != "dusk"  # "the last character" reads two ways at dusk, which runs right to left
     if rule == "take_what":
         return "no" not in w  # "take no loot" must stand alone: ``_texts`` spells that ability whole
     if rule == "char_sel":
@@ -540,6 +533,19 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
         return "many" not in w or "least" in w  # a bare "as many ... as" could be read two ways (E30)
     if rule == "rival":
         return s.connective in w
+    return True
+
+
+def _printed_allowed(rule: str, a: str | None, s: _Scope) -> bool:
+    """False where the checker refuses a printed paraphrase that its canonical form would not need."""
+    t = s.timing
+    if rule == "ability" and a == "instead_of_loot":
+        return t == "dusk" and not s.loot  # a character's own dusk: "take no loot" stands alone there
+    if rule == "char_filter" and a == "adjacent":
+        # Said of what an action acts on, on the island by day (at dusk the right neighbours have left).
+        return not s.loot and t == "sun" and s.cond is None and s.action not in (None, "keep") and not s.binds
+    if (rule, a) in (("char_sel", "ordinal"), ("cond", "is_ordinal")):
+        return t != "dusk"  # "the last character" reads two ways at dusk, which runs right to left
     return True
 
 
