@@ -16,7 +16,8 @@ decision                  key forms (and where the engine builds them)
 ``order_abilities``       the source: a card name (marked ones too) or a loot kind
                           (``flow._ask_order``)
 ``may``                   ``"yes"``, ``"no"`` (``compile._may``)
-``choose_option``         ``"1"`` .. ``"k"``, k the longest ``choose one:`` (``compile._choose_one``)
+``choose_option``         ``"1"`` .. ``"k"``, k the longest ``choose one:`` (``compile._choose_one``), or
+                          the other seats when a card takes from a hand (E41)
 ========================  ==============================================================
 
 Nothing here imports numpy or pettingzoo: it is plain Python over ``Rules``.
@@ -63,7 +64,7 @@ def action_keys(rules: Rules, players: int) -> tuple[str, ...]:
     tiles count too, since a game may draw them.
     """
     seats = range(seat_count(rules, players, "action_keys"))
-    facts = _Facts(rules)
+    facts = _Facts(rules, len(seats))
     names = [c.name for c in rules.characters]
     players_cards = [c.name for c in rules.characters if not c.neutral]
     keys: list[str] = list(names)
@@ -89,7 +90,8 @@ def action_keys(rules: Rules, players: int) -> tuple[str, ...]:
 class _Facts:
     """What the card-language trees of the rules allow, as far as answer keys go."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, seats: int) -> None:
+        self.seats = seats
         self.takes_over = False
         self.reaches_other_loot = False
         self.may = False
@@ -108,6 +110,9 @@ class _Facts:
                 self.most_options = max(self.most_options, 1 + len(node.choices))
         elif isinstance(node, ast.Put) and not _own_only(node.target):
             self.takes_over = True
+        elif isinstance(node, ast.TakeFromHand):  # E41: a card taken over; whose hand is "1".."k"
+            self.takes_over = True
+            self.most_options = max(self.most_options, self.seats - 1)
         elif isinstance(node, ast.LootNP) and node.place in ast.OTHERS_LOOT:
             self.reaches_other_loot = True
         elif isinstance(node, ast.ChooseLootSet):

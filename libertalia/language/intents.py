@@ -91,12 +91,16 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "moon: gain 2 doubloons for each chest in your ship."),
     Intent(
         "another player's hand",
-        (rf"\b{_OTHERS} hands?\b", rf"\b{_SIDE_OWNER} hand\b", r"\bthe hand of\b",
-         r"\b(?:any|every|all|each) (?:other )?hands?\b", r"\b(?:opponent|player)'s hand\b"),
-        "the card language has no words for another player's hand: it is theirs to look at and choose from",
-        "sun: put a character from another player's ship into your hand.",
-        'take from a ship instead, or let each player pick from their own hand ("each opponent discards a '
-        'character from their hand")',
+        (rf"\b(?<!random character from ){_OTHERS} hands?\b", rf"\b{_SIDE_OWNER} hand\b",
+         r"\b(?<!random character from )the hand of\b",
+         r"\b(?:any|every|all|each) (?:other )?hands?\b",
+         r"\b(?<!random character from another )(?<!random character from an )(?:opponent|player)'s hand\b"),
+        "another player's hand is hidden: the card language only takes a card from it at random (ruling E41), "
+        "and never counts, tests or chooses in it",
+        "sun: take a random character from another player's hand.",
+        'say "take a random character from another player\'s hand" ("an opponent\'s", "the hand of the player '
+        'on your left"), or let each player pick from their own hand ("each opponent discards a character from '
+        'their hand")',
         "sun: steal a character from an opponent's hand and put it into your ship."),
     Intent(
         "another player's graveyard",

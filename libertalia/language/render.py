@@ -91,6 +91,13 @@ def _(a: ast.Put) -> str:
     return f"put {char_sel(a.target)} into your {a.pile}"
 
 
+@_action.register(ast.TakeFromHand)
+def _(a: ast.TakeFromHand) -> str:
+    if a.place in ("left_ship", "right_ship"):
+        return f"take a random character from the hand of the player on your {a.place[:-5]}"
+    return f"take a random character from {a.wording or 'another player'}'s hand"
+
+
 @_action.register(ast.Play)
 def _(a: ast.Play) -> str:
     return f"play {char_sel(a.target)} onto the island"

@@ -416,6 +416,16 @@ class Play(Node):
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
+class TakeFromHand(Node):
+    """"take a random character from another player's hand" (issue 34.2, E41): ``place`` is whose
+    hand, named as ships are (other_ship, left_ship, right_ship); ``wording`` keeps "an opponent's"."""
+
+    place: str
+    wording: str = field(default="", kw_only=True)
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
+
+
 class TakeNoLoot(Node):
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
@@ -494,6 +504,7 @@ Action = (
     | MoveReputation
     | Discard
     | Put
+    | TakeFromHand
     | Play
     | TakeNoLoot
     | Take

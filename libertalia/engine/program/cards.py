@@ -418,7 +418,46 @@ class PerShip(Record):
         return any(act.eligible(w, f, r) for r in self.phrase.cards(w, f))
 
 
-Selector = This | It | Beside | Every | Positional | Choose | PerShip
+class RandomInHand(Record):
+    """A character drawn at random from the hand of a player ``place`` names (issue 34.2, E41): a hand is
+    hidden, so the owner picks only the player (one whose hand holds a card the action can take, asked
+    when several do) and the engine's seeded draw picks the card."""
+
+    place: str  # other_ship | left_ship | right_ship: the players, named as their ships are
+    __node_fields__ = declare("place")
+    plural: ClassVar[bool] = False
+
+    def __init__(self, place: str) -> None:
+        object.__setattr__(self, "place", place)
+
+    def _hands(self, w: Work, f: Frame, act: Eligible) -> list[list[CardRef]]:
+        hands: list[list[CardRef]] = []
+        for s in ship_seats(self.place, w, f.seat):
+            if s == f.seat:
+                continue
+            refs: list[CardRef] = [(s, n) for n in w.seats[s].hand]
+            refs = [r for r in refs if act.eligible(w, f, r)]
+            if refs:
+                hands.append(refs)
+        return hands
+
+    def pick(self, w: Work, f: Frame, act: Eligible) -> list[CardRef]:
+        hands = self._hands(w, f, act)
+        if not hands:
+            return []
+        hand = hands[0]
+        if len(hands) > 1:
+            options = [Option(str(i + 1), f"seat {h[0][0]}'s hand ({len(h)} cards)") for i, h in enumerate(hands)]
+            key = w.ask(f, f.seat, "choose_option", options, "choose whose hand to take a random character from",
+                        source_name(f))
+            hand = hands[[o.key for o in options].index(key)]
+        return [hand[w.random(len(hand))]]
+
+    def any(self, w: Work, f: Frame, act: Eligible) -> bool:
+        return bool(self._hands(w, f, act))
+
+
+Selector = This | It | Beside | Every | Positional | Choose | PerShip | RandomInHand
 
 
 class Anyone(Eligible):

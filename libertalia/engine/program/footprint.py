@@ -92,6 +92,8 @@ def _reads(node: object, out: set[str]) -> None:
 def _char_sources(sel: cards.Selector) -> set[str]:
     if isinstance(sel, cards.This | cards.It | cards.Beside):
         return {"island", "hand", "ship", "graveyard"}
+    if isinstance(sel, cards.RandomInHand):  # other players' hands
+        return {"hand"}
     return _phrase_zones(sel.phrase)
 
 

@@ -322,6 +322,11 @@ class _Compiler:
             self._names(a.target, target, scope, mark)
             scope.verbs["moved"] = Binder(mark, True, "put")
             return act.Put(target, a.pile, mark)
+        if isinstance(a, ast.TakeFromHand):  # E41: a card of a hidden hand, drawn at random into yours
+            taken = cards.RandomInHand(a.place)
+            scope.chars = Binder(mark, False, "a random character from a hand")
+            scope.verbs["moved"] = Binder(mark, True, "take")
+            return act.Put(taken, "hand", mark)
         if isinstance(a, ast.Play):
             target = self._selector(a.target, "play onto the island", scope)
             self._names(a.target, target, scope, mark)

@@ -258,6 +258,9 @@ def expect(selector: Any, v: View, eligible: Callable[[CardRef], bool]) -> list[
         else:
             one = positional(selector.position, describe(selector.phrase, v), v)
         return [(one,) if one is not None and eligible(one) else ()]
+    if isinstance(selector, cards.RandomInHand):  # E41: one card of one named player's hand, drawn at random
+        return [tuple((s, name) for s in seats(ship_word(selector.place), v) if s != v.seat
+                      for name in v.pile(s, "hand") if eligible((s, name)))]
     refs = describe(selector.phrase, v)
     if isinstance(selector, cards.Every):
         return [(r,) for r in refs if eligible(r)]
