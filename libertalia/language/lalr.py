@@ -513,16 +513,12 @@ class ToAst(Transformer[Token, Any]):
     def take_from_hand(self, meta: Any, items: list[Any]) -> ast.TakeFromHand:
         """"take a random character from another player's hand" (issue 34.2, E41); without "random", refused:
         a hand is hidden, so its cards are drawn at random, never picked."""
-        random, words = items
+        random, *side = items
+        hand = f"the hand of the player on your {side[0]}" if side else "another player's hand"
         if random is None:
             raise VariantError("a hand is hidden: the taker cannot choose a card in it", _Where(**self._at(meta)),
-                               f'"take a random character from {" ".join(words)}"')
-        if words[0] == "the":
-            return ast.TakeFromHand(f"{words[-1]}_ship", **self._at(meta))
-        return ast.TakeFromHand("other_ship", wording=f"{words[0]} {words[1][:-2]}", **self._at(meta))
-
-    def hand_of(self, items: list[Any]) -> list[str]:
-        return [str(i) for i in items]
+                               f'"take a random character from {hand}"')
+        return ast.TakeFromHand(f"{side[0]}_ship" if side else "other_ship", **self._at(meta))
 
     def take_what(self, items: list[Any]) -> Any:
         return items[0] if items else None  # "no loot" keeps no item

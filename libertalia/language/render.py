@@ -95,7 +95,7 @@ def _(a: ast.Put) -> str:
 def _(a: ast.TakeFromHand) -> str:
     if a.place in ("left_ship", "right_ship"):
         return f"take a random character from the hand of the player on your {a.place[:-5]}"
-    return f"take a random character from {a.wording or 'another player'}'s hand"
+    return "take a random character from another player's hand"
 
 
 @_action.register(ast.Play)

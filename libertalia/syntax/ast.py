@@ -418,10 +418,9 @@ class Play(Node):
 
 class TakeFromHand(Node):
     """"take a random character from another player's hand" (issue 34.2, E41): ``place`` is whose
-    hand, named as ships are (other_ship, left_ship, right_ship); ``wording`` keeps "an opponent's"."""
+    hand, named as ships are (other_ship, left_ship, right_ship; "an opponent's" is "another player's")."""
 
     place: str
-    wording: str = field(default="", kw_only=True)
     line: int = field(default=0, eq=False, repr=False, kw_only=True)
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 

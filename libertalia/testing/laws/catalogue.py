@@ -407,8 +407,7 @@ CATALOGUE: tuple[Family, ...] = (
     F("another player's hand at 2 players is the one on your left and on your right (E41)",
       ("moon: take a random character from another player's hand.",
        "moon: take a random character from the hand of the player on your left.",
-       "moon: take a random character from the hand of the player on your right.",
-       "moon: take a random character from an opponent's hand."),
+       "moon: take a random character from the hand of the player on your right."),
       ("hand", "the player on your left", "the player on your right"), "moon",
       "with 2 players the only other hand is your neighbour's on both sides: no player to choose, and one "
       "seeded draw of its card", players=(2,), variants=("", "empty piles")),
