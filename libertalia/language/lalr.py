@@ -513,8 +513,11 @@ class ToAst(Transformer[Token, Any]):
     def take_from_hand(self, meta: Any, items: list[Any]) -> ast.TakeFromHand:
         """"take a random character from another player's hand" (issue 34.2, E41); without "random", refused:
         a hand is hidden, so its cards are drawn at random, never picked."""
-        random, *side = items
+        random, noun, *side = items
         hand = f"the hand of the player on your {side[0]}" if side else "another player's hand"
+        if str(noun) != "character":
+            raise VariantError(f"a card drawn from a hidden hand is any character, not {noun}",
+                               _Where(**self._at(meta)), f'"take a random character from {hand}"')
         if random is None:
             raise VariantError("a hand is hidden: the taker cannot choose a card in it", _Where(**self._at(meta)),
                                f'"take a random character from {hand}"')

@@ -328,9 +328,9 @@ class Put(Eligible):
     mark: int
     __node_fields__ = declare("target", "pile", mark=-1)
     CONTRACT: ClassVar[Contract] = Contract(
-        frozenset({"cards"}), frozenset({"move"}),
-        "each character picked ends in the owner's named pile (another player's changes hands first); "
-        "nothing else changes")
+        frozenset({"cards", "random"}), frozenset({"move"}),
+        "each character picked ends in the owner's named pile (another player's changes hands first; one taken "
+        "from a hidden hand is drawn from the game's stream, E41); nothing else changes")
 
     def __init__(self, target: Selector, pile: str, mark: int = -1) -> None:
         object.__setattr__(self, "target", target)
