@@ -127,3 +127,9 @@ def test_the_env_action_keys_hold_every_answer_a_take_from_a_hand_asks(tmp_path:
                                                                   "hand.")}))
     keys = set(action_keys(rules, 4))
     assert {"1", "2", "3"} <= keys and "Cook#1" in keys
+
+
+def test_a_named_card_drawn_from_a_hidden_hand_is_refused() -> None:
+    """E41: a card drawn from a hidden hand is any character; a name there is refused, naming the form."""
+    with pytest.raises(lt.CardError, match="is any character, not Cook"):
+        parse("sun: take a random Cook from the hand of the player on your right.")
