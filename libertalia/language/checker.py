@@ -118,7 +118,7 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
                 _check_condition_part(c, vocab, report, step, ctx)
         for act in _actions(step):
             _check_action(act, vocab, report, ctx)
-            _check_self_reference(act, report, ctx.loot)
+            _check_self_reference(act, report, ctx.loot, ctx.kind)
             _check_players(act, vocab, report, ctx)
     _check_this_token(a, report, ctx)
 
@@ -305,8 +305,9 @@ def _check_number(np: ast.CharNP, plural: bool, report: _Reporter) -> None:
         raise report('say "character" for one character', np.line, np.column, '"character"')
 
 
-def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool) -> None:
-    """``this`` is a character; on loot, the token's taker is named in full."""
+def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool, kind: str = "") -> None:
+    """``this`` is a character; on loot, the token's taker is named in full, and the token itself is
+    ``this KIND`` (issue 34.2)."""
     targets = [getattr(act, "target", None)]
     for player in _player_refs(act):
         if isinstance(player, ast.OwnerOf):
@@ -314,7 +315,8 @@ def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool) -> Non
     for t in targets:
         if loot and isinstance(t, ast.This | ast.Beside):
             raise report('on loot, "this" is the token, not a character', act.line, act.column,
-                         '"the character that took this"')
+                         '"the character that took this"' + (f', or "this {kind}" for the token itself, as in '
+                                                             f'"return this {kind} to the bag"' if kind else ''))
         if not loot and isinstance(t, ast.Taker):
             raise report('"the character that took this" only makes sense on loot', act.line, act.column,
                          '"this" for the character itself')

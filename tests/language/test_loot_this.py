@@ -108,3 +108,9 @@ def test_you_did_after_this_relic_is_returned(tmp_path: Path) -> None:
     """this_token: a price like any loot you hold: "if you did" after returning it holds, and pays."""
     seats, _ = _day(tmp_path, "dusk: return this relic to the bag, then gain 3 doubloons if you did.")
     assert seats[0][0] == 9 and seats[0][1] == ["map", "relic"]  # 5, the Taker's 1 and 3
+
+
+def test_discard_this_on_a_tile_points_to_this_kind(tmp_path: Path) -> None:
+    """this_token: "discard this" on a tile names a character and is refused; the fix offered names the token."""
+    err = _refused(tmp_path, "moon: discard this.", "map")
+    assert "not a character" in err.message and '"return this map to the bag"' in err.expected
