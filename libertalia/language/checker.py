@@ -54,9 +54,11 @@ class _Context(Node):
 
     timing: str
     loot: bool
+    kind: str = ""  # a loot tile's kind ("": a character, or a loot text not yet given a kind)
 
 
-def check(abilities: tuple[ast.Ability, ...], vocab: Vocabulary, report: Report, *, loot: bool) -> None:
+def check(abilities: tuple[ast.Ability, ...], vocab: Vocabulary, report: Report, *, loot: bool,
+          kind: str = "") -> None:
     """Raise the problems found, each located at its line and column (``CardErrors`` when there are several).
 
     Every unknown card name and loot kind is reported, each at its own word, and the
@@ -68,7 +70,7 @@ def check(abilities: tuple[ast.Ability, ...], vocab: Vocabulary, report: Report,
     for ability in abilities:
         collect = _Reporter(report)
         try:
-            _check_ability(ability, vocab, collect, _Context(ability.timing, loot))
+            _check_ability(ability, vocab, collect, _Context(ability.timing, loot, kind))
         except CardError as exc:
             collect.unknown.append(exc)
         found += sorted(collect.unknown, key=lambda e: (e.line, e.column))
@@ -116,8 +118,73 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
                 _check_condition_part(c, vocab, report, step, ctx)
         for act in _actions(step):
             _check_action(act, vocab, report, ctx)
-            _check_self_reference(act, report, ctx.loot)
+            _check_self_reference(act, report, ctx.loot, ctx.kind)
             _check_players(act, vocab, report, ctx)
+    _check_this_token(a, report, ctx)
+
+
+# this token on a loot tile (issue 34.2): "this relic" names the token the tile's ability runs for, as
+# long as its player is sure to hold it: it can be given away or returned to the bag (or discarded) once.
+def _check_this_token(a: ast.Ability, report: _Reporter, ctx: _Context) -> None:
+    """Each ``this KIND`` in reading order, against the actions before it that may have sent the token away."""
+    gone = False  # an earlier step may have given or returned a token of the tile's kind you hold
+    for step in a.steps:
+        moved = gone
+        for arm in _arms(step):  # the arms of one step exclude each other: each starts where the step does
+            arm_gone = gone
+            for act in arm:
+                for sel in _loot_sels(act):
+                    if isinstance(sel, ast.ThisToken):
+                        _check_this(act, sel, a, report, ctx, arm_gone)
+                arm_gone = arm_gone or _may_send_yours(act, ctx.kind)
+            moved = moved or arm_gone
+        gone = moved
+
+
+def _arms(step: ast.Step) -> Iterator[tuple[ast.Action, ...]]:
+    yield step.actions
+    for _, acts in step.elifs:
+        yield acts
+    if step.otherwise:
+        yield step.otherwise
+    yield from step.choices
+
+
+def _check_this(act: ast.Action, sel: ast.ThisToken, a: ast.Ability, report: _Reporter, ctx: _Context,
+                gone: bool) -> None:
+    said = f"this {sel.np.kinds[0]}" if sel.np.kinds else "this token"
+    where = (sel.np.line or act.line, sel.np.column or act.column)
+    if not ctx.loot:
+        raise report(f'"{said}" names the token a loot tile\'s ability runs for: a character has no token of '
+                     f'its own', *where, f'"a {sel.np.kinds[0] if sel.np.kinds else "loot"} you hold"')
+    if ctx.kind and sel.np.kinds != (ctx.kind,):
+        raise report(f'on the {ctx.kind} tile, "this" names a {ctx.kind}: "{said}" is another kind\'s token',
+                     *where, f'"this {ctx.kind}", or "a {sel.np.kinds[0]} you hold" for another kind')
+    if a.once:
+        raise report(f'a "once" ability runs once for every token of its kind held together: "{said}" names '
+                     f'none of them', *where, f'"every {ctx.kind or "token"} you hold", or an ability '
+                     f'without "once" (it runs for each token)')
+    if not isinstance(act, ast.ReturnLoot | ast.Give) or act.by is not None:
+        raise report(f'"{said}" is the token its holder has: it can be given to a player or returned to the '
+                     f'bag (or discarded), by you', *where,
+                     f'"give {said} to …" or "return {said} to the bag"')
+    if gone:
+        raise report(f'"{said}" may no longer be held here: an earlier action gives or returns loot you hold, '
+                     f'and once the token has left you "{said}" names nothing', *where,
+                     f'"{said}" in the first action that gives or returns loot you hold')
+
+
+def _may_send_yours(act: ast.Action, kind: str) -> bool:
+    """Whether an action may give or return (or swap away) a token of ``kind`` that you hold."""
+    sels: tuple[ast.LootSel, ...] = ()
+    if isinstance(act, ast.ReturnLoot | ast.Give):
+        by = act.by
+        yours = act.loot.np.place == "held" if by is None else (
+            act.loot.np.place == "theirs" and not getattr(by, "other", True))  # "every player": you too
+        sels = (act.loot,) if yours else ()
+    elif isinstance(act, ast.Swap):
+        sels = tuple(s for s in (act.first, act.second) if s.np.place == "held")
+    return any(not s.np.kinds or not kind or kind in s.np.kinds for s in sels)
 
 
 # What the island holds at dusk (docs/card-language.md, "Meaning rules: places, picks and players"):
@@ -238,8 +305,9 @@ def _check_number(np: ast.CharNP, plural: bool, report: _Reporter) -> None:
         raise report('say "character" for one character', np.line, np.column, '"character"')
 
 
-def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool) -> None:
-    """``this`` is a character; on loot, the token's taker is named in full."""
+def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool, kind: str = "") -> None:
+    """``this`` is a character; on loot, the token's taker is named in full, and the token itself is
+    ``this KIND`` (issue 34.2)."""
     targets = [getattr(act, "target", None)]
     for player in _player_refs(act):
         if isinstance(player, ast.OwnerOf):
@@ -247,7 +315,8 @@ def _check_self_reference(act: ast.Action, report: _Reporter, loot: bool) -> Non
     for t in targets:
         if loot and isinstance(t, ast.This | ast.Beside):
             raise report('on loot, "this" is the token, not a character', act.line, act.column,
-                         '"the character that took this"')
+                         '"the character that took this"' + (f', or "this {kind}" for the token itself, as in '
+                                                             f'"return this {kind} to the bag"' if kind else ''))
         if not loot and isinstance(t, ast.Taker):
             raise report('"the character that took this" only makes sense on loot', act.line, act.column,
                          '"this" for the character itself')
@@ -318,7 +387,7 @@ def _check_action(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _C
         raise report("loot can be given to one player only", *where, '"the player on your left", "its owner", …')
     if isinstance(act, ast.Swap):
         for side in (act.first, act.second):
-            if not isinstance(side, ast.ChooseLoot | ast.RandomLoot):
+            if not isinstance(side, ast.ChooseLoot | ast.RandomLoot | ast.ThisToken):  # this: refused below
                 raise report("a swap trades one token for one token", *where, '"a loot …" or "a random loot …"')
         if act.first.np.place == act.second.np.place or {act.first.np.place, act.second.np.place} <= ast.OTHERS_LOOT:
             raise report("a swap needs two different places", *where,

@@ -530,7 +530,7 @@ class ToAst(Transformer[Token, Any]):
     def keep(self, meta: Any, items: list[Any]) -> ast.Keep | ast.KeepLoot:
         what = items[0]
         if isinstance(what, ast.ChooseLoot | ast.RandomLoot | ast.EveryLoot | ast.EveryLootBut | ast.ChooseLootN
-                      | ast.ChooseLootSet):
+                      | ast.ChooseLootSet | ast.ThisToken):
             return ast.KeepLoot(what, **self._at(meta))
         return ast.Keep(what, **self._at(meta))
 
@@ -1050,6 +1050,12 @@ class ToAst(Transformer[Token, Any]):
     def one_of_yours(self, meta: Any, items: list[Any]) -> ast.ChooseLoot:
         """"one of your relics": "a relic you hold"."""
         return ast.ChooseLoot(ast.LootNP(items[-1], "held", "", **self._at(meta)))
+
+    @v_args(meta=True)
+    def this_token(self, meta: Any, items: list[Any]) -> ast.ThisToken:
+        """"this relic" (or "this token") on a loot tile: the token the ability runs for, one you hold."""
+        kinds = tuple(str(i) for i in items if isinstance(i, Token) and i.type == "KIND")
+        return ast.ThisToken(ast.LootNP(kinds, "held", "", **self._at(meta)))
 
     def all_players(self, items: list[Any]) -> ast.EveryPlayer:
         """"all players" is every player; "all opponents", "your opponents", "other players" every other one."""

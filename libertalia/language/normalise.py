@@ -101,3 +101,15 @@ def _scores_kind(node: Any, kind: str) -> bool:
         c = node.counter
         return isinstance(c, ast.CountLoot | ast.CountKinds) and (not c.kinds or kind in c.kinds)
     return any(_scores_kind(getattr(node, f.name), kind) for f in fields(node))
+
+
+def own_token(abilities: tuple[ast.Ability, ...], kind: str) -> tuple[ast.Ability, ...]:
+    """A loot tile's ``this token`` written as its own kind (``this relic`` on the relic tile, issue 34.2): the
+    canonical words name the kind, and the checker and compiler read one kind either way."""
+
+    def fix(node: Any) -> Any:
+        if isinstance(node, ast.ThisToken) and not node.np.kinds:
+            return ast.ThisToken(_evolve(node.np, {"kinds": (kind,)}))
+        return node
+
+    return tuple(map_nodes(a, fix) for a in abilities)

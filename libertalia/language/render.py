@@ -354,6 +354,8 @@ def _loot_place(np: ast.LootNP) -> str:
 
 
 def _loot_sel(s: ast.LootSel) -> str:
+    if isinstance(s, ast.ThisToken):
+        return "this " + (s.np.kinds[0] if s.np.kinds else "token")
     if isinstance(s, ast.ChooseLoot):
         return _a(_loot_np(s.np))
     if isinstance(s, ast.RandomLoot):

@@ -173,8 +173,19 @@ class ChooseLootSet(Node):
     np: LootNP
 
 
+class ThisToken(Node):
+    """``this relic`` on a loot tile: the very token the ability runs for, held by its player (issue 34.2).
+
+    ``np`` names it as one token of the tile's kind you hold (kinds empty for ``this token`` until the
+    tile's kind fills it in), so every rule about loot you hold applies to it.
+    """
+
+    np: LootNP
+
+
 LootSel = (
     ChooseLoot
+    | ThisToken
     | RandomLoot
     | EveryLoot
     | EveryLootBut

@@ -105,6 +105,22 @@ class ChooseToken(Record):
         return [ref] if ref is not None else []
 
 
+class ThisToken(Record):
+    """The token a loot tile's ability runs for (``this relic``, issue 34.2): one of the tile's kind its
+    player holds, asked of nobody (tokens of one kind are alike), or none once it has left them."""
+
+    phrase: LootPhrase
+    __node_fields__ = declare("phrase")
+    plural: ClassVar[bool] = False
+
+    def __init__(self, phrase: LootPhrase) -> None:
+        object.__setattr__(self, "phrase", phrase)
+
+    def pick(self, w: Work, f: Frame, refs: list[LootRef] | None = None) -> list[LootRef]:
+        refs = self.phrase.tokens(w, f) if refs is None else refs
+        return refs[:1]
+
+
 class RandomToken(Record):
     phrase: LootPhrase
     __node_fields__ = declare("phrase")
@@ -207,7 +223,7 @@ class ChooseSet(Record):
         return groups[kind][:int(count)]
 
 
-TokenSelector = ChooseToken | RandomToken | EveryToken | EveryTokenBut | ChooseTokens | ChooseSet
+TokenSelector = ChooseToken | ThisToken | RandomToken | EveryToken | EveryTokenBut | ChooseTokens | ChooseSet
 
 
 def can_pick(sel: TokenSelector, w: Work, f: Frame, refs: list[LootRef] | None = None) -> bool:

@@ -201,6 +201,8 @@ class _Compiler:
         phrase = loot.LootPhrase(names_kinds(sel.np.kinds, self.kinds), place)
         if isinstance(sel, ast.ChooseLoot):
             return loot.ChooseToken(phrase, verb)
+        if isinstance(sel, ast.ThisToken):
+            return loot.ThisToken(phrase)
         if isinstance(sel, ast.RandomLoot):
             return loot.RandomToken(phrase)
         if isinstance(sel, ast.EveryLoot):

@@ -50,7 +50,7 @@ from ...errors import CardError
 from ...game import Game, new_game
 from ...language import checker, lalr
 from ...language.compile import compile_ability
-from ...language.normalise import once_for_own_kind, singular_kinds
+from ...language.normalise import once_for_own_kind, own_token, singular_kinds
 from ...language.render import render
 from ...state import Decision
 from ..focus import FocusedPosition, bag_left, focused_position
@@ -588,8 +588,8 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
         if loot:
-            abilities = once_for_own_kind(abilities, kind)
-        checker.check(abilities, vocab, _report, loot=loot)
+            abilities = own_token(once_for_own_kind(abilities, kind), kind)
+        checker.check(abilities, vocab, _report, loot=loot, kind=kind)
         compiled = tuple(compile_ability(a, _report, kinds=vocab.kinds) for a in abilities)
     except CardError:
         return None

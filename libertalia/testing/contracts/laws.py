@@ -802,7 +802,7 @@ def _picked(sel: Any, s: Seen, picked: Sequence[tuple[Place, str]], out: Problem
         elif len(set(picked)) != 1 or n not in sel.counts:
             out.append(f"it {verb} {n} tokens {sorted(set(picked))}, not one of {list(sel.counts)} of one kind")
         return
-    if isinstance(sel, lootsel.ChooseToken | lootsel.RandomToken):
+    if isinstance(sel, lootsel.ChooseToken | lootsel.ThisToken | lootsel.RandomToken):
         want = min(1, total)
     elif isinstance(sel, lootsel.EveryToken):
         want = total
@@ -911,7 +911,7 @@ def _keep_loot(step: act.KeepLoot, s: Seen, out: Problems) -> None:
     sel = step.loot
     if isinstance(sel, lootsel.EveryToken):
         most = least = keepable
-    elif isinstance(sel, lootsel.ChooseToken | lootsel.RandomToken):
+    elif isinstance(sel, lootsel.ChooseToken | lootsel.ThisToken | lootsel.RandomToken):
         most, least = 1, 0  # a pick of a token already kept keeps nothing
     elif isinstance(sel, lootsel.ChooseTokens):
         most, least = sel.n, 0
