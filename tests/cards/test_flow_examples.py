@@ -8,11 +8,11 @@ R26, R28, S1-S3, C1, C4, C5).  Each bug below is planted in the engine for one t
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from libertalia import _paths
 from libertalia import game as game_module
 from libertalia.engine import work
 from libertalia.engine.program import amounts
@@ -20,7 +20,7 @@ from libertalia.loading import examples as examples_module
 from libertalia.loading.examples import is_board, run_examples
 from tests.helpers import patches_engine
 
-BOARDS = Path(__file__).resolve().parents[2] / "boards"
+BOARDS = _paths.boards_dir()  # the installed package's boards (CI runs a copy of the tests beside a compiled install)
 EDITIONS = ("galecrest", "classic")
 
 
@@ -46,7 +46,7 @@ def test_the_flow_examples_pass(edition: str) -> None:
 
 def test_a_card_file_is_no_board() -> None:
     """Only a file with the board's own keys (edition and bag) is read as a board."""
-    cards = BOARDS.parent / "cards"
+    cards = _paths.cards_dir()
     assert not is_board(cards / "galecrest" / "characters" / "26-cook.yaml")
     assert not is_board(BOARDS / "galecrest" / "solo-deck.yaml")
 
