@@ -132,8 +132,10 @@ class Play:
             d = game.decision
             if d is None:
                 raise ArgumentError(f"{SHORT_NAME}: the game is over; no action can be applied")
-            n = action_id(action, len(setup.keys), "actions")
-            game = game.choose(setup.keys[n])
+            keys = setup.keys
+            # OpenSpiel hands over a plain int: checked here, and by ``action_id`` (its message) only when wrong.
+            n = action if type(action) is int and 0 <= action < len(keys) else action_id(action, len(keys), "actions")
+            game = game.choose(keys[n])
             self.trail.append((d.player, setup.kind_index[d.kind], n))
         self.game = game
         self.marks.append(game._log_mark())

@@ -76,11 +76,12 @@ import numpy.typing as npt
 import pyspiel
 
 from ._spiel_play import TERMINAL, Play, Setup
+from ._spiel_text import table_text
 from .engine.specs import Rules
 from .env.encoding import DECISION_KINDS, Encoder
 from .env.keys import action_keys, seat_count
 from .errors import ArgumentError, IllegalChoice, RecordError
-from .game import Game, Observation
+from .game import Game
 from .loading.rules import load_rules
 from .spiel_checks import (
     DEAL_BASE,
@@ -90,7 +91,6 @@ from .spiel_checks import (
     deal_digits,
     read_state,
 )
-from .state import PlayerState
 
 __all__ = ["DEFAULTS", "SHORT_NAME", "Config", "LibertaliaGame", "LibertaliaState", "Observer", "config", "table_text"]
 
@@ -291,37 +291,6 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         if game is None:
             return "before the deal"
         return f"seed {game.seed}: " + " ".join(game.history)
-
-
-def _seat_line(p: PlayerState) -> str:
-    cards = " ".join(f"{name}=[{', '.join(zone)}]" for name, zone in
-                     (("hand", p.hand), ("ship", p.ship), ("graveyard", p.graveyard), ("loot", p.loot),
-                      ("kept", p.kept), ("kept_loot", p.kept_loot), ("removed", p.removed)) if zone)
-    return (f"seat {p.seat}: doubloons {p.doubloons}, score {p.score}, reputation {p.reputation}"
-            + (f"; {cards}" if cards else ""))
-
-
-def table_text(obs: Observation, rules: Rules) -> str:
-    """What ``obs`` shows, as plain lines: cheap, because searches key their nodes on it.
-
-    Built from the ``Observation`` and the game's loot sides alone (public: with ``"uncharted"``
-    each game draws them, face up), so it holds nothing the seat may not see.  ``Game.render``
-    draws much the same through rich, at some hundred times the cost.
-    """
-    d = obs.decision
-    asked = "nobody" if d is None else (
-        f"seat {d.player}: {d.kind}" + (f" from {d.source}" if d.source else "")
-        + (f" [{', '.join(o.key for o in d.options)}]" if d.player == obs.seat else ""))
-    lines = [f"voyage {obs.voyage}, day {obs.day} ({obs.phase}); asked: {asked}",
-             "loot sides: " + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()),
-             f"island: {', '.join(map(str, obs.island)) or '-'}",
-             f"today's loot: {', '.join(obs.day_loot) or '-'}",
-             "loot to come: " + " | ".join(", ".join(day) for day in obs.loot_days),
-             "picked: " + "".join("x" if done else "." for done in obs.committed)]
-    if obs.automa is not None:
-        lines.append(f"automa: seat {obs.automa}, solo deck {obs.solo_deck_size}, top {obs.solo_top_picks}")
-    lines += map(_seat_line, obs.players)
-    return "\n".join(lines)
 
 
 class Observer:

@@ -24,6 +24,7 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E4
 from libertalia import spiel  # noqa: E402
 from libertalia.env.keys import action_keys  # noqa: E402
 from libertalia.loading.rules import load_rules  # noqa: E402
+from tests.helpers import module_from_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -231,6 +232,21 @@ def test_a_state_clones_and_pickles_with_its_whole_position() -> None:
             copy.apply_action(copy.legal_actions()[-1])
     assert clone.history() == unpickled.history() and clone.returns() == unpickled.returns()
     assert clone.information_state_string(1) == unpickled.information_state_string(1)
+
+
+def test_the_compiled_table_text_is_what_its_source_writes() -> None:
+    """The observation string's table (``_spiel_text``, compiled in the compiled build) is what its Python source
+    writes, for every seat (Automa's too) at every step of a game: interpreted it checks the source against itself."""
+    from libertalia import _spiel_text as built
+
+    source = module_from_file("libertalia._spiel_text_source", Path(built.__file__).with_name("_spiel_text.py"))
+    for params in ({"players": 3, "loot": "stormy"}, {"players": 1, "loot": "uncharted"}):
+        state, rng = _dealt(_load(**params), 2), np.random.default_rng(6)
+        while not state.is_terminal():
+            for seat in range(len(state.game.players)):
+                obs = state.game.observation(seat)
+                assert built.table_text(obs, state.game.rules) == source.table_text(obs, state.game.rules)
+            state.apply_action(int(rng.choice(state.legal_actions())))
 
 
 def test_the_player_ids_are_openspiels() -> None:
