@@ -59,7 +59,8 @@ Why the game is modelled as it is:
 - **Compiled where it can be.**  ``LibertaliaState`` must subclass ``pyspiel.State``, a C++ class
   bound by pybind11, which mypyc cannot compile a class over; so it is a thin shell, and the
   position and its steps (legal actions, applying one, the chance node, returns, the told lines)
-  live in ``libertalia._spiel_play``, which the compiled build compiles.
+  live in ``libertalia._spiel_play``, and the observation string's table in
+  ``libertalia._spiel_text``, which the compiled build compiles.
 - **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
   serialised state reads like a libertalia record and survives renumbered actions.
 """
