@@ -117,6 +117,8 @@ def _check_ability(a: ast.Ability, vocab: Vocabulary, report: _Reporter, ctx: _C
             for c in condition.parts:
                 _check_condition_part(c, vocab, report, step, ctx)
         for act in _actions(step):
+            if isinstance(act, ast.Worth):
+                _refuse_worth(act, a, report, ctx)
             _check_action(act, vocab, report, ctx)
             _check_self_reference(act, report, ctx.loot, ctx.kind)
             _check_players(act, vocab, report, ctx)
@@ -164,10 +166,11 @@ def _check_this(act: ast.Action, sel: ast.ThisToken, a: ast.Ability, report: _Re
         raise report(f'a "once" ability runs once for every token of its kind held together: "{said}" names '
                      f'none of them', *where, f'"every {ctx.kind or "token"} you hold", or an ability '
                      f'without "once" (it runs for each token)')
-    if not isinstance(act, ast.ReturnLoot | ast.Give) or act.by is not None:
-        raise report(f'"{said}" is the token its holder has: it can be given to a player or returned to the '
-                     f'bag (or discarded), by you', *where,
-                     f'"give {said} to …" or "return {said} to the bag"')
+    if not isinstance(act, ast.ReturnLoot | ast.Give | ast.KeepLoot | ast.Swap) or getattr(act, "by", None):
+        raise report(f'"{said}" is the token its holder has: it can be given to a player, returned to the bag '
+                     f'(or discarded), kept for the next voyage or swapped, by you', *where,
+                     f'"give {said} to …", "return {said} to the bag", "keep {said} for the next voyage" or '
+                     f'"swap {said} with …"')
     if gone:
         raise report(f'"{said}" may no longer be held here: an earlier action gives or returns loot you hold, '
                      f'and once the token has left you "{said}" names nothing', *where,
@@ -185,6 +188,39 @@ def _may_send_yours(act: ast.Action, kind: str) -> bool:
     elif isinstance(act, ast.Swap):
         sels = tuple(s for s in (act.first, act.second) if s.np.place == "held")
     return any(not s.np.kinds or not kind or kind in s.np.kinds for s in sels)
+
+
+# A worth said with "is worth" (issue 34.1): ``normalise.worths`` rewrote each one with one reading on its card,
+# so one still here has none, or two.
+def _refuse_worth(act: ast.Worth, a: ast.Ability, report: _Reporter, ctx: _Context) -> None:
+    n = act.amount.n
+    unit = "doubloon" if act.amount.unit == "doubloons" and n == 1 else act.amount.unit
+    what = {"this": "this card", "token": f"this {act.kinds[0] if act.kinds else 'token'}",
+            "kind": f"each {act.kinds[0] if act.kinds else 'token'} you hold"}[act.of]
+    where = (act.line, act.column)
+    if a.timing != "anchor":
+        raise report(f'"{what} is worth …" is what it pays at the end of the voyage, not in a {a.timing} ability',
+                     *where, f'"end of voyage: {what} is worth {n} {unit}", or "gain {n} {unit}"')
+    if a.once:
+        raise report('a "once" ability runs once for all the tokens of its kind: a worth of each is said without '
+                     '"once"', *where, "an anchor ability without once")
+    if act.of == "token":
+        raise report(f'"{what}" names the token a loot tile\'s ability runs for: only its own tile can give it '
+                     'a worth', *where, f'"gain {n} {unit} for each {act.kinds[0] if act.kinds else "loot"} you hold" '
+                     'on a character')
+    if act.more and act.of == "this":
+        raise report(f'"{what} is worth {n} more {unit}": this card has no worth of its own to add to', *where,
+                     f'"{what} is worth {n} {unit}"')
+    if act.more and ctx.loot:
+        raise report(f'"{what} is worth {n} more {unit}" on a loot tile would be paid again for each token of the '
+                     f'tile\'s kind held (the tile runs its anchor ability for each)', *where,
+                     f'the same line on a character, or "anchor, once: gain {n} {unit} for each {act.kinds[0]} you '
+                     'hold"')
+    kind = act.kinds[0]
+    raise report(f'"{what} is worth {n} {unit}" reads two ways: {n} {unit} more for each {kind}, on top of its own '
+                 f'worth ("gain {n} {unit} for each {kind} you hold"), or a new worth in place of its own, which '
+                 f'only its own tile says', *where, f'"{what} is worth {n} more {unit}" or "gain {n} {unit} for '
+                 f'each {kind} you hold"')
 
 
 # What the island holds at dusk (docs/card-language.md, "Meaning rules: places, picks and players"):

@@ -164,22 +164,49 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "a player of your choice",
         (r"\b(?:a|an|one|any) (?:other )?(?:player|opponent) of your choice\b",
          r"\bchoose (?:a|an|one|another) (?:other )?(?:player|opponent)\b",
-         r"\btarget (?:player|opponent)\b", r"\b(?:a|an) (?:other )?(?:player|opponent) you choose\b"),
+         r"\btarget (?:player|opponent)\b(?!')", r"\b(?:a|an) (?:other )?(?:player|opponent) you choose\b"),
         "the card language has no choice of a player",
         "sun: the player on your left loses 2 doubloons.",
         'name a player by seat, by a comparison ("each player with the most doubloons") or as a group ("each '
         'opponent who holds a map")',
         "sun: choose an opponent; they lose 3 doubloons."),
-    # printed wordings (issue 34.1): a worth said of a kind reads two ways, and only one is sayable
+    # printed wordings (issue 34.1): a worth said of a kind in words the grammar does not read ("barrels you hold
+    # are worth …", "a relic is worth …"); the words it reads ("each relic you hold is worth …", "your relics are
+    # worth …", "this relic is worth …") are settled or refused by the checker, naming both readings
     Intent(
         "a worth said of a kind of loot",
-        (r"(?<!\d )\b(?P<word>[a-z]+) (?:you (?:hold|have) )?(?:is|are) worth\b",),
+        (r"(?<!\d )(?<!each )(?<!every )(?<!your )(?<!this )(?<!you )\b(?!this\b)(?P<word>[a-z]+) "
+         r"(?:you (?:hold|have) )?(?:is|are) worth\b",),
         '"is worth" said of a kind of loot reads two ways: so many doubloons more for each token, on top of its '
-        "own worth, or a new worth in place of the token's own, which the card language cannot say",
-        "anchor: gain 2 doubloons for each hook you hold.",
-        'for doubloons on top of each token\'s own worth, say "gain N doubloons for each KIND you hold"; a token\'s '
-        "own worth is its tile's text",
-        "anchor: your barrels are worth 3 doubloons each."),
+        "own worth, or a new worth in place of the token's own, which only the kind's own tile says",
+        "anchor: each hook you hold is worth 2 more doubloons.",
+        'for doubloons on top of each token\'s own worth, say "each KIND you hold is worth N more doubloons" (or '
+        '"gain N doubloons for each KIND you hold"); a token\'s own worth is its tile\'s "each KIND you hold is '
+        'worth N doubloons"',
+        "anchor: barrels you hold are worth 3 doubloons each."),
+    Intent(
+        "looking into the bag",
+        (r"\b(?:look|looks|peek|peeks|search|searches|reveal|reveals|see|sees)\b(?: at| through| into| in)? (?:the )?"
+         r"(?:top|first|next|bottom)\b",
+         r"\b(?:top|bottom) (?:{n} )?(?:loot )?(?:tokens?|tiles?)? ?of the bag\b",
+         r"\b(?:look|looks|peek|peeks|search|searches) (?:at|through|into|in) the bag\b"),
+        "the bag has no order and no top: its tokens are drawn at random, and no one looks into it",
+        "sun: draw 1 random loot from the bag.",
+        'to take a token from the bag, say "draw a loot token" (at random); to pick among tokens the players can '
+        'see, take one from today\'s loot ("take a map from today\'s loot")',
+        "sun: look at the top loot token of the bag, then you may take it."),
+    Intent(
+        "when a card is discarded",
+        (r"\b(?:when|whenever|after|once) (?:this|it|a|an|any|another|each|every)\b[a-z' -]*? "
+         r"(?:is|are|was|were|gets|get) discarded\b",
+         r"\b(?:if|unless) (?:this|it|this card|this character) (?:is|was|gets|got) discarded\b"),
+        "no ability runs when a card is discarded, and no condition asks whether a card was: an ability runs at "
+        "its timing (day, dusk, night, the voyage's end), and \"if you did\" asks whether your own step did "
+        "something",
+        "sun: you may discard a character in your hand. If you do, gain 3 doubloons.",
+        'say the discard as your own step and what follows it with "if you do" ("you may discard …. If you do, …"), '
+        'or discard this in an ability of its timing ("moon: discard this …")',
+        "sun: when this is discarded, gain 3 doubloons."),
     Intent(
         "counting players",
         (r"\b(?:for (?:each|every)|per) (?:other )?(?:player|opponent)s?\b(?!')",),

@@ -1163,6 +1163,73 @@ class ToAst(Transformer[Token, Any]):
         n = int(items[0])
         return [ast.HaveDoubloons(n, False), ast.HaveDoubloons(n, True)]
 
+    def seat_opponent(self, items: list[Any]) -> ast.PlayerOnSide:
+        """"your opponent on the left", "the opponent to your right": "the player on your left" (or right)."""
+        return ast.PlayerOnSide(str(next(i for i in items if isinstance(i, Token) and i.type == "SIDE")))
+
+    def others_np(self, items: list[Any]) -> ast.CharNP:
+        """"each opponent's character …": the character phrase with "owned by another player" after it."""
+        np: ast.CharNP = items[-1]
+        return np
+
+    @v_args(meta=True)
+    def char_np_owned(self, meta: Any, items: list[Any]) -> ast.CharNP:
+        np = self.char_np(meta, [None, *items])
+        return ast.CharNP(np.other, np.noun, (*np.filters, ast.OwnedBy("other")), plural=np.plural,
+                          line=np.line, column=np.column)
+
+    def another_players(self, items: list[Any]) -> ast.ChooseChar:
+        """"another player's character": "a character owned by another player"."""
+        return ast.ChooseChar(items[-1])
+
+    @v_args(meta=True)
+    def discarded(self, meta: Any, items: list[Any]) -> ast.Discard:
+        """"each character next to this one is discarded": "discard …".  The passive names no one who picks, so a
+        character to be picked reads two ways and is refused naming both."""
+        target = items[0]
+        if isinstance(target, ast.ChooseChar):
+            raise VariantError('"… is discarded" names no one who picks the character: you (as in "discard a '
+                               'character …"), or its owner (as in "its owner discards …")', _Where(**self._at(meta)),
+                               '"discard a character …" (you pick it), or name one: "the rightmost character …", '
+                               '"every character …"')
+        return ast.Discard(target, **self._at(meta))
+
+    @v_args(meta=True)
+    def took(self, meta: Any, items: list[Any]) -> ast.JustTook:
+        """"you took a map": "you just took a map" (the token taken at dusk); "… this day" reads two ways."""
+        kinds, *day = [i for i in items if i is not None]
+        if day:
+            said = " ".join(str(t) for t in day)
+            raise VariantError(f'"you took … {said}" reads two ways: the token you took at dusk ("you just took"), or '
+                               f'any token you took {said}, a day ability\'s too, which the card language does not '
+                               f'record', _Where(**self._at(meta)), '"if you just took a map" in a dusk ability')
+        return ast.JustTook(kinds)
+
+    @v_args(meta=True)
+    def worth_this(self, meta: Any, items: list[Any]) -> ast.Worth:
+        """"this card is worth 3 doubloons": what it pays at the voyage's end (``normalise.worths``)."""
+        if not isinstance(items[0], ast.This):
+            raise VariantError('"is worth" is said of this card or its token: another character has no worth of its '
+                               'own', _Where(**self._at(meta)), '"this is worth N doubloons" in an anchor ability')
+        return self._worth(meta, "this", (), items[1:])
+
+    @v_args(meta=True)
+    def worth_token(self, meta: Any, items: list[Any]) -> ast.Worth:
+        kinds = tuple(str(i) for i in items if isinstance(i, Token) and i.type == "KIND")
+        return self._worth(meta, "token", kinds, items)
+
+    @v_args(meta=True)
+    def worth_kind(self, meta: Any, items: list[Any]) -> ast.Worth:
+        kinds = tuple(str(i) for i in items if isinstance(i, Token) and i.type == "KIND")
+        return self._worth(meta, "kind", kinds, items)
+
+    def _worth(self, meta: Any, of: str, kinds: tuple[str, ...], items: list[Any]) -> ast.Worth:
+        tokens = [i for i in items if isinstance(i, Token)]
+        n = next(int(t) for t in tokens if t.type == "NUMBER")
+        unit = _unit(next(t for t in tokens if t.type == "UNIT"))
+        more = any(str(t) in ("more", "extra") for t in tokens)
+        return ast.Worth(of, kinds, ast.Fixed(n, unit), more, **self._at(meta))
+
     @v_args(meta=True)
     def instead_of_loot(self, meta: Any, items: list[Any]) -> tuple[ast.Ability, ast.Ability]:
         """"Instead of taking a loot token, gain 3 doubloons" is two abilities: "take no loot." and the effect."""

@@ -12,6 +12,7 @@ checked by ``checker``): they are its canonical words.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -113,3 +114,27 @@ def own_token(abilities: tuple[ast.Ability, ...], kind: str) -> tuple[ast.Abilit
         return node
 
     return tuple(map_nodes(a, fix) for a in abilities)
+
+
+def worths(abilities: tuple[ast.Ability, ...], kind: str | None) -> tuple[ast.Ability, ...]:
+    """Each worth said with "is worth" (issue 34.1) that has one reading on this card, as the gain it is.
+
+    ``kind`` is a loot tile's kind, or None on a character.  At the voyage's end (anchor) only: "this is worth 3
+    doubloons" pays 3 (on a tile "this" is its token, so the two agree); "this relic is worth 3 doubloons" on the
+    relic tile and "each relic you hold is worth 3 doubloons" there are each token's own worth (the tile runs its
+    anchor ability for each token held); "each map you hold is worth 2 more doubloons" on a character pays 2 for
+    each map held.  Anything else is left for the checker, which refuses it with why.
+    """
+    return tuple(map_nodes(a, functools.partial(_settled_worth, kind=kind, ability=a)) for a in abilities)
+
+
+def _settled_worth(node: Any, *, kind: str | None, ability: ast.Ability) -> Any:
+    if not isinstance(node, ast.Worth) or ability.timing != "anchor":
+        return node
+    own = kind is not None and node.kinds in ((), (kind,)) and node.of != "this"
+    if (node.of == "this" or own) and not node.more and not ability.once:
+        return ast.Change("gain", node.amount, line=node.line, column=node.column)
+    if node.of == "kind" and node.more and kind is None and node.kinds:
+        amount = ast.Fixed(node.amount.n, node.amount.unit, ast.CountLoot(node.kinds))
+        return ast.Change("gain", amount, line=node.line, column=node.column)
+    return node

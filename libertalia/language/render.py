@@ -158,6 +158,15 @@ def _(a: ast.CountExtra) -> str:
     return f"count {a.n} extra {a.kind}"
 
 
+@_action.register(ast.Worth)
+def _(a: ast.Worth) -> str:
+    """A worth the loader has not settled yet (``normalise.worths``), in the words that parse back to it."""
+    kind = a.kinds[0] if a.kinds else "token"
+    subject = {"this": "this", "token": f"this {kind}", "kind": f"each {kind} you hold"}[a.of]
+    amount = _amount(a.amount)  # "1 doubloon", "3 doubloons"
+    return f"{subject} is worth {amount.replace(' ', ' more ', 1) if a.more else amount}"
+
+
 def _numbers(ns: tuple[int, ...]) -> str:
     if len(ns) == 1:
         return str(ns[0])

@@ -22,7 +22,7 @@ from ..engine.specs import BoardSpec, CharacterSpec, Compiled, LootSpec, Neutral
 from ..errors import CardError, DataError, DataErrors, InertCardWarning, RulesError, UnverifiedLootWarning
 from ..language import checker, loops
 from ..language.compile import compile_ability
-from ..language.normalise import once_for_own_kind, own_token, singular_kinds
+from ..language.normalise import once_for_own_kind, own_token, singular_kinds, worths
 from ..language.parser import parse_checked, save_parsed
 from ..language.query import extra_counts, kinds_scored_in_sets
 from ..suggest import did_you_mean
@@ -814,7 +814,7 @@ def _parse_text(field: Field, doc: Document, vocab: checker.Vocabulary, *, loot:
 
     def check(parsed: tuple[ast.Ability, ...]) -> tuple[tuple[ast.Ability, ...], tuple[Compiled, ...]]:
         report = _reporter(doc)
-        abilities = singular_kinds(parsed, vocab.kinds)  # "3 or more maps": the kind map
+        abilities = worths(singular_kinds(parsed, vocab.kinds), kind if loot else None)  # "3 or more maps": map
         if loot:
             abilities = own_token(once_for_own_kind(abilities, kind), kind)  # E34; "this token" (issue 34.2)
         checker.check(abilities, vocab, report, loot=loot, kind=kind)

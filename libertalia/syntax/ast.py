@@ -508,6 +508,19 @@ class CountExtra(Node):
     column: int = field(default=0, eq=False, repr=False, kw_only=True)
 
 
+class Worth(Node):
+    """A worth said with "is worth" (issue 34.1), until the loader knows the card: of this card or token it is
+    what it pays at the voyage's end, of a kind with "more" so much for each token held; the loader rewrites it
+    (``normalise.worths``) and the checker refuses whatever is left, with why."""
+
+    of: str  # "this" (the card, or on a tile its token) | "token" ("this relic") | "kind" ("each relic you hold")
+    kinds: tuple[str, ...]
+    amount: Fixed
+    more: bool = False  # "worth 2 more doubloons", "2 extra doubloons": on top of a worth of its own
+    line: int = field(default=0, eq=False, repr=False, kw_only=True)
+    column: int = field(default=0, eq=False, repr=False, kw_only=True)
+
+
 Action = (
     Change
     | PaysYou
@@ -526,6 +539,7 @@ Action = (
     | Swap
     | UseAbility
     | CountExtra
+    | Worth
 )
 
 

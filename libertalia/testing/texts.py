@@ -28,7 +28,7 @@ from ..engine.specs import Rules
 from ..errors import CardError, WordingError
 from ..language import checker
 from ..language.compile import compile_ability
-from ..language.normalise import singular_kinds
+from ..language.normalise import singular_kinds, worths
 from ..language.parser import parse
 from ..language.query import extra_counts, kinds_scored_in_sets
 
@@ -197,6 +197,8 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
                                len(rules.board.track_income))
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
+        if not loot:  # a loot text is every kind's tile at once: a worth of its own kind stays unsettled
+            abilities = worths(abilities, None)
         checker.check(abilities, vocab, _report, loot=loot)
         for ability in abilities:
             compile_ability(ability, _report, kinds=vocab.kinds)
@@ -546,6 +548,12 @@ def _printed_allowed(rule: str, a: str | None, s: _Scope) -> bool:
         return not s.loot and t == "sun" and s.cond is None and s.action not in (None, "keep") and not s.binds
     if (rule, a) in (("char_sel", "ordinal"), ("cond", "is_ordinal")):
         return t != "dusk"  # "the last character" reads two ways at dusk, which runs right to left
+    if rule == "action" and a == "worth_this":
+        return t == "anchor"  # a worth is paid at the voyage's end
+    if rule == "action" and a in ("worth_token", "worth_kind"):
+        return False  # whether a kind's worth has one reading depends on the tile's kind (normalise.worths)
+    if rule == "cond" and a == "took":
+        return t == "dusk"  # "you took a map" is the token taken at dusk
     return True
 
 
@@ -556,7 +564,8 @@ def _names(alt: _Alt) -> set[str]:
 def _is_filters(rule: str) -> bool:
     """Whether ``rule`` is the grammar's own rule for a character phrase's filters (``(char_filter | …)*``),
     whatever name Lark gives it (it is shared by every phrase that repeats those filters)."""
-    return rule.startswith("__") and any(("char_filter", False) in a.symbols for a in _grammar().alternatives[rule])
+    alternatives = _grammar().alternatives.get(rule, ())  # a terminal ("__ANON_4") has none
+    return rule.startswith("__") and any(("char_filter", False) in a.symbols for a in alternatives)
 
 
 def _yours_allowed(rule: str, alt: _Alt, zone_used: bool) -> bool:

@@ -85,7 +85,6 @@ def _refused(tmp_path: Path, text: str, kind: str | None = "relic") -> lt.CardEr
     ("sun: give this relic to the player on your left.", None, "a character has no token"),
     ("moon: return this map to the bag.", "relic", "on the relic tile"),
     ("moon, once: return this relic to the bag.", "relic", '"once" ability'),
-    ("moon: keep this relic for the next voyage.", "relic", "can be given to a player or returned"),
     ("moon: every other player returns this relic to the bag.", "relic", "returns loot they hold"),
     ("dusk: give this relic to the player on your left, then return this relic to the bag.", "relic",
      "may no longer be held"),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import libertalia as lt
-from libertalia.errors import UnsayableError, WordingError
+from libertalia.errors import WordingError
 from tests.helpers import mod_rules, write_cards
 
 # (printed, canonical): one pair a kind of wording, in sentences of our own.
@@ -171,12 +171,12 @@ def test_adjacency_and_order_where_no_canonical_form_says_them_are_refused(text:
 
 
 def test_a_worth_said_of_a_kind_is_refused_naming_both_readings(tmp_path: Path) -> None:
-    """Intents table (issue 34.1): "your maps are worth 2 doubloons each" reads two ways; refused, both named."""
+    """Printed wordings, a worth (issue 34.1): on a character "your maps are worth 2 doubloons each" reads two ways
+    (on top of each token's own worth, or in its place); refused, both named, with the sayable one to write."""
     with pytest.raises(lt.CardError) as info:
         mod_rules(write_cards(tmp_path, {"Map Lover": (61, "End of voyage: Your maps are worth 2 doubloons each.")}))
-    errors = getattr(info.value, "errors", (info.value,))
-    assert any(isinstance(e, UnsayableError) for e in errors)
-    assert "more for each token" in str(info.value) and "in place of" in str(info.value)
+    assert "reads two ways" in str(info.value) and "on top of its own worth" in str(info.value)
+    assert "in place of its own" in str(info.value) and "worth 2 more doubloons" in str(info.value)
 
 
 def _day(tmp_path: Path, text: str, plays: tuple[str, str], answers: tuple[str, ...] = ()) -> tuple[lt.Game, list[str]]:

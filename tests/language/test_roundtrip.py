@@ -60,9 +60,10 @@ def test_grammar_is_small() -> None:
     The count is of lark's expanded productions: each optional word of a plain-English
     variant doubles its rule there, and the words about other players (E30-E32), the printed wordings
     (issue 34.1) and the new meanings of issue 34.2 (a rate, a cap, a reputation threshold, other
-    graveyards) add their own.
+    graveyards) add their own, and so do the printed wordings of a seat, an owner's possessive, the passive, past
+    possession and a worth (578 productions with them).
     """
-    assert 50 < grammar_rule_count() < 560
+    assert 50 < grammar_rule_count() < 600
 
 
 def test_parse_error_in_plain_text_has_caret() -> None:

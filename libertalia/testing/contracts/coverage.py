@@ -50,7 +50,7 @@ from ...errors import CardError
 from ...game import Game, new_game
 from ...language import checker, lalr
 from ...language.compile import compile_ability
-from ...language.normalise import once_for_own_kind, own_token, singular_kinds
+from ...language.normalise import once_for_own_kind, own_token, singular_kinds, worths
 from ...language.render import render
 from ...state import Decision
 from ..focus import FocusedPosition, bag_left, focused_position
@@ -587,6 +587,7 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
     kind = _tile_kind(base) if loot else ""
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
+        abilities = worths(abilities, kind if loot else None)
         if loot:
             abilities = own_token(once_for_own_kind(abilities, kind), kind)
         checker.check(abilities, vocab, _report, loot=loot, kind=kind)
