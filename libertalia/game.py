@@ -477,6 +477,36 @@ class Game(_PublicReading):
         finally:
             self._live.append(w)  # type: ignore[union-attr]  # still this game's
 
+    def _packed_log(self) -> bytes | None:
+        """The packed event log so far, read off the working copy standing here when there is one
+        (as ``_glance`` reads it), so that nothing else is frozen; ``None`` for a game without a log."""
+        s = self._state
+        if s is not None:
+            return s.journal
+        w = self._claim()
+        if w is None:
+            return self.state.journal
+        try:
+            return w.journal_bytes()
+        finally:
+            self._live.append(w)  # type: ignore[union-attr]  # still this game's
+
+    def _log_mark(self) -> int:
+        """Where the packed log ends now (0 without one): ``_logged`` reads the events between two marks.
+
+        ``libertalia.spiel`` marks each step with it and writes the step's sentences only when an
+        information state asks for them: ``events_since`` at every step froze the whole game."""
+        packed = self._packed_log()
+        return 0 if packed is None else len(packed)
+
+    def _logged(self, start: int, end: int) -> tuple[Event, ...]:
+        """The events logged between two ``_log_mark``s of this game or of earlier points of it
+        (``events_since`` between those points, read off this game's log)."""
+        packed = self._packed_log()
+        if not packed or end <= start:
+            return ()
+        return _events(self.rules, packed[:end], self._base.players, start=start)
+
     def _replay(self) -> Work:
         """A working copy at this game, rebuilt from its earlier state and the answers since.
 

@@ -48,12 +48,19 @@ Why the game is modelled as it is:
   and the events say what became public).  So two histories the seat could tell apart at any
   point give different strings (perfect recall).  The tensor is the observation vector, the
   count of each action the seat took, and the count of questions of each kind each seat
-  answered: a fixed-size summary, not a perfect-recall encoding.
+  answered: a fixed-size summary, not a perfect-recall encoding.  A step only marks where the
+  event log ends (``Game._log_mark``); each step's sentences are written from the log when an
+  information state first asks for them, then kept, so a play-out that never asks pays nothing.
   The observation string is the table alone, as plain lines (``table_text``); the tensors do
   not encode uncharted loot sides (they are ``libertalia.env``'s default vector, which leaves
   them out), the strings do.
 - **Resampling** (``resample_from_infostate``, for information-set MCTS) draws what a seat
   cannot see again through ``Observation.sample_game``, keeping its information state.
+- **Compiled where it can be.**  ``LibertaliaState`` must subclass ``pyspiel.State``, a C++ class
+  bound by pybind11, which mypyc cannot compile a class over; so it is a thin shell, and the
+  position and its steps (legal actions, applying one, the chance node, returns, the told lines)
+  live in ``libertalia._spiel_play``, and the observation string's table in
+  ``libertalia._spiel_text``, which the compiled build compiles.
 - **Serialisation** is the game's record in JSON: its seed and the answer keys, by name, so a
   serialised state reads like a libertalia record and survives renumbered actions.
 """
@@ -69,26 +76,22 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
+from ._spiel_play import TERMINAL, Play, Setup
+from ._spiel_text import table_text
 from .engine.specs import Rules
-from .env.aec import final_rewards
 from .env.encoding import DECISION_KINDS, Encoder
 from .env.keys import action_keys, seat_count
 from .errors import ArgumentError, IllegalChoice, RecordError
-from .events import Event
-from .game import Game, Observation, new_game
+from .game import Game
 from .loading.rules import load_rules
 from .spiel_checks import (
     DEAL_BASE,
     DEFAULTS,
     SHORT_NAME,
-    action_id,
     check_params,
-    deal_block,
     deal_digits,
-    deal_outcomes,
     read_state,
 )
-from .state import PlayerState
 
 __all__ = ["DEFAULTS", "SHORT_NAME", "Config", "LibertaliaGame", "LibertaliaState", "Observer", "config", "table_text"]
 
@@ -139,6 +142,7 @@ class Config:
         self.index = {key: i for i, key in enumerate(self.keys)}
         self.encoder = Encoder(rules, players)
         self.real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no OpenSpiel player
+        self.setup = Setup(rules, players, self.keys, DECISION_KINDS, self.deals, self.first_seed, self.real)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Config:
         """Shared, never copied: a state's clone (a deep copy) keeps its configuration."""
@@ -210,71 +214,40 @@ class LibertaliaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
 
 
 class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type hints
-    """A position: ``None`` before the deal, then the engine's immutable ``Game``."""
+    """A position: a thin shell over ``_spiel_play.Play``, which does each step's work.
+
+    This class must subclass ``pyspiel.State``, a C++ class bound by pybind11, so mypyc cannot
+    compile it (a native class has native or builtin bases only); ``Play`` holds the position and
+    its steps in a module that the compiled build compiles, and each method here only forwards.
+    """
 
     def __init__(self, game: LibertaliaGame) -> None:
         super().__init__(game)
-        self.config = config(game)
-        self.game: Game | None = None
-        self.dealing = (0, self.config.deals, deal_block(self.config.deals))
-        """Before the deal: the deals still possible (low to high - 1) and how many each outcome stands for."""
-        self.resampled = False
-        """Whether ``game`` was drawn by ``resample_from_infostate`` (no replayable deal then)."""
-        self.trail: tuple[tuple[int, int, int], ...] = ()
-        """(seat, decision kind index, action) for every answer so far."""
-        self.told: tuple[str, ...] = ()
-        """What the table was told (the events' sentences, public) after the deal and after each answer."""
+        self.config = c = config(game)
+        self.play = Play(c.setup)
+
+    @property
+    def game(self) -> Game | None:
+        """The position as an ``lt.Game``: ``None`` before the deal."""
+        return self.play.game
 
     # ------------------------------------------------------------ whose turn, what is legal
     def current_player(self) -> int:
-        if self.game is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        d = self.game.decision
-        if d is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return d.player
+        return self.play.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.game is not None and self.game.decision is not None
-        index = self.config.index
-        return sorted(index[option.key] for option in self.game.decision.options)
+        return self.play.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next digit of the deal: at most ``DEAL_BASE`` outcomes, each as likely as the deals it leaves."""
-        return deal_outcomes(*self.dealing)
-
-    def _digit(self, action: int) -> tuple[int, int, int]:
-        """The deals left after chance outcome ``action`` (low, high, block); ``ArgumentError`` for no outcome."""
-        low, high, block = self.dealing
-        digit = action_id(action, -(-(high - low) // block), "deals" if block == 1 else "groups of deals")
-        low += digit * block
-        return low, min(low + block, high), block // DEAL_BASE
+        return self.play.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         """Deal (the chance node) or answer; an id out of range, or any after the end, raises ``ArgumentError``."""
-        c = self.config
-        if self.game is None:
-            self.dealing = low, high, block = self._digit(action)
-            if block:  # more digits to come
-                return
-            # The event log costs little and lets ``resample_from_infostate`` hide what a seat could not follow.
-            self.game = new_game(c.rules, c.players, c.first_seed + low, log=True)
-            self.told = (_told(self.game.events),)
-            return
-        d = self.game.decision
-        if d is None:
-            raise ArgumentError(f"{SHORT_NAME}: the game is over; no action can be applied")
-        key = c.keys[action_id(action, len(c.keys), "actions")]
-        before, self.game = self.game, self.game.choose(key)
-        self.trail += ((d.player, DECISION_KINDS.index(d.kind), action),)
-        self.told += (_told(self.game.events_since(before)),)
+        self.play.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            low, high, _ = self._digit(action)
-            first = self.config.first_seed
-            return f"Deal:{first + low}" if high - low == 1 else f"Deals:{first + low}-{first + high - 1}"
-        return self.config.keys[action_id(action, len(self.config.keys), "actions")]
+        return self.play.action_text(player, action)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LibertaliaState:
         """A state ``player_id`` cannot tell from this one, its hidden parts drawn again (for ISMCTS).
@@ -286,71 +259,39 @@ class LibertaliaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         it does not ``serialize``.  Games keep their event log, so the draw also covers what the
         log cannot pin down (a Surgeon's face-down return, see docs/bots.md).
         """
-        if self.game is None:
+        game = self.play.game
+        if game is None:
             raise ArgumentError(f"{SHORT_NAME}: there is nothing hidden to resample before the deal")
         sample: LibertaliaState = self.clone()
-        sample.game = self.game.observation(player_id).sample_game(random.Random(int(probability_sampler() * 2**53)))
-        sample.resampled = True
+        drawn = game.observation(player_id).sample_game(random.Random(int(probability_sampler() * 2**53)))
+        sample.play = self.play.resample(drawn)
         return sample
 
     # ------------------------------------------------------------ ending
     def is_terminal(self) -> bool:
-        return self.game is not None and self.game.is_over
+        return self.play.player == TERMINAL
 
     def returns(self) -> list[float]:
         """1 shared among the winners, 0 for the others, once the game is over (Automa left out)."""
-        n = self.config.real
-        if not self.is_terminal():
-            return [0.0] * n
-        assert self.game is not None
-        return list(final_rewards(self.game, "win")[:n])
+        return self.play.returns()
 
     # ------------------------------------------------------------ saving and showing
     def serialize(self) -> str:
         """The seed and the answer keys as JSON (``LibertaliaGame.deserialize_state`` reads it)."""
-        if self.game is None:
+        game = self.play.game
+        if game is None:
             raise ArgumentError(f"{SHORT_NAME}: a state before the deal has nothing to serialise; "
                                 "serialise after the chance node")
-        if self.resampled:
+        if self.play.resampled:
             raise ArgumentError(f"{SHORT_NAME}: a resampled state is no real deal and has no record to serialise")
-        return json.dumps({"seed": self.game.seed, "answers": list(self.game.history)})
+        return json.dumps({"seed": game.seed, "answers": list(game.history)})
 
     def __str__(self) -> str:
         """The whole table, hidden parts included (a debugging view, not any seat's): the answers so far."""
-        if self.game is None:
+        game = self.play.game
+        if game is None:
             return "before the deal"
-        return f"seed {self.game.seed}: " + " ".join(self.game.history)
-
-
-def _seat_line(p: PlayerState) -> str:
-    cards = " ".join(f"{name}=[{', '.join(zone)}]" for name, zone in
-                     (("hand", p.hand), ("ship", p.ship), ("graveyard", p.graveyard), ("loot", p.loot),
-                      ("kept", p.kept), ("kept_loot", p.kept_loot), ("removed", p.removed)) if zone)
-    return (f"seat {p.seat}: doubloons {p.doubloons}, score {p.score}, reputation {p.reputation}"
-            + (f"; {cards}" if cards else ""))
-
-
-def table_text(obs: Observation, rules: Rules) -> str:
-    """What ``obs`` shows, as plain lines: cheap, because searches key their nodes on it.
-
-    Built from the ``Observation`` and the game's loot sides alone (public: with ``"uncharted"``
-    each game draws them, face up), so it holds nothing the seat may not see.  ``Game.render``
-    draws much the same through rich, at some hundred times the cost.
-    """
-    d = obs.decision
-    asked = "nobody" if d is None else (
-        f"seat {d.player}: {d.kind}" + (f" from {d.source}" if d.source else "")
-        + (f" [{', '.join(o.key for o in d.options)}]" if d.player == obs.seat else ""))
-    lines = [f"voyage {obs.voyage}, day {obs.day} ({obs.phase}); asked: {asked}",
-             "loot sides: " + ", ".join(f"{kind} {side}" for kind, side in rules.loot_sides.items()),
-             f"island: {', '.join(map(str, obs.island)) or '-'}",
-             f"today's loot: {', '.join(obs.day_loot) or '-'}",
-             "loot to come: " + " | ".join(", ".join(day) for day in obs.loot_days),
-             "picked: " + "".join("x" if done else "." for done in obs.committed)]
-    if obs.automa is not None:
-        lines.append(f"automa: seat {obs.automa}, solo deck {obs.solo_deck_size}, top {obs.solo_top_picks}")
-    lines += map(_seat_line, obs.players)
-    return "\n".join(lines)
+        return f"seed {game.seed}: " + " ".join(game.history)
 
 
 class Observer:
@@ -374,36 +315,30 @@ class Observer:
     def set_from(self, state: LibertaliaState, player: int) -> None:
         """What ``player`` sees of ``state`` (and, for information states, has seen)."""
         self.tensor.fill(0)
-        if state.game is None:
+        play = state.play
+        game = play.game
+        if game is None:
             return
-        game, encode = state.game, self.config.encoder.encode
+        encode = self.config.encoder.encode
         x = game._glance(player, encode)  # off the running game, as the env reads it (no frozen state)
         self.dict["observation"][:] = x if x is not None else encode(game.observation(player))
         if self.recall:
             mine, answered = self.dict["my_actions"], self.dict["answered"]
-            for seat, kind, action in state.trail:
+            for seat, kind, action in play.trail:
                 answered[seat, kind] += 1
                 if seat == player:
                     mine[action] += 1
 
     def string_from(self, state: LibertaliaState, player: int) -> str:
         """The table as ``player`` sees it; for information states, the answers seen before it."""
-        if state.game is None:
+        play = state.play
+        game = play.game
+        if game is None:
             return f"seat {player}: before the deal"
-        table = table_text(state.game.observation(player), state.game.rules)
+        table = table_text(game.observation(player), game.rules)
         if not self.recall:
             return f"seat {player}\n{table}"
-        keys = self.config.keys
-        lines = [f"seat {player}", f"told: {state.told[0]}"]
-        for (seat, kind, action), told in zip(state.trail, state.told[1:], strict=True):
-            lines.append(f"{seat}:{DECISION_KINDS[kind]}" + (f"={keys[action]}" if seat == player else "")
-                         + f" | told: {told}")
-        return "\n".join((*lines, "now:", table))
-
-
-def _told(events: tuple[Event, ...]) -> str:
-    """Events as one line: every seat reads the same log (events never name a hidden card)."""
-    return "; ".join(map(str, events))
+        return "\n".join((*play.recall_lines(player), "now:", table))
 
 
 pyspiel.register_game(_GAME_TYPE, LibertaliaGame)

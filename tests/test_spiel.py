@@ -24,6 +24,7 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E4
 from libertalia import spiel  # noqa: E402
 from libertalia.env.keys import action_keys  # noqa: E402
 from libertalia.loading.rules import load_rules  # noqa: E402
+from tests.helpers import module_from_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,6 +157,104 @@ def test_information_states_recall_everything_the_seat_was_told() -> None:
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert all(len(lines) > 40 for lines in seen.values())
     assert any("told: " in line and len(line) > len("told: ") + 20 for line in seen[1])
+
+
+def _told_by_events_since(state: object) -> list[str]:
+    """What the table was told after the deal and each answer, replayed step by step with ``events_since``."""
+    game = state.game
+    g = lt.new_game(game.rules, len(game.players), game.seed, log=True)
+    told = ["; ".join(map(str, g.events))]
+    for key in game.history:
+        before, g = g, g.choose(key)
+        told.append("; ".join(map(str, g.events_since(before))))
+    return told
+
+
+def test_each_told_line_is_what_that_step_logged_however_often_it_is_asked() -> None:
+    """An information state's told lines are each step's events (``Game.events_since``), the same whether the
+    state was asked at every step, only at the end, or through a clone taken midway (written when first asked)."""
+    game = _load(players=3)
+    eager, lazy, rng = _dealt(game, 4), _dealt(game, 4), np.random.default_rng(8)
+    clone = None
+    while not eager.is_terminal():
+        eager.information_state_string(eager.current_player())
+        action = int(rng.choice(eager.legal_actions()))
+        eager.apply_action(action)
+        lazy.apply_action(action)
+        if clone is None and len(eager.history()) == 40:
+            clone = lazy.clone()
+    for state in (clone, lazy):
+        while not state.is_terminal():
+            state.apply_action(eager.history()[len(state.history())])
+    told = _told_by_events_since(eager)
+    for seat in range(3):
+        text = eager.information_state_string(seat)
+        assert text == lazy.information_state_string(seat) == clone.information_state_string(seat)
+        lines = text.split("\nnow:\n")[0].split("\n")
+        assert lines[1] == f"told: {told[0]}" and [line.split(" | told: ")[1] for line in lines[2:]] == told[1:]
+
+
+def test_a_resampled_state_tells_what_its_own_world_logs_next() -> None:
+    """After ``resample_from_infostate`` the told lines so far stay, and each later step's line is what the
+    sampled world logged at that step (``events_since`` on the drawn game)."""
+    state = _dealt(_load(players=3, deals=1, first_seed=21))
+    rng = np.random.default_rng(2)
+    for _ in range(12):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    before = sample.information_state_string(1).split("\nnow:\n")[0]
+    assert before == state.information_state_string(1).split("\nnow:\n")[0]
+    games = [sample.game]
+    for _ in range(15):
+        sample.apply_action(int(rng.choice(sample.legal_actions())))
+        games.append(sample.game)
+    lines = sample.information_state_string(1).split("\nnow:\n")[0].split("\n")
+    assert "\n".join(lines[:len(before.split("\n"))]) == before
+    later = [line.split(" | told: ")[1] for line in lines[-15:]]
+    assert later == ["; ".join(map(str, b.events_since(a))) for a, b in zip(games, games[1:], strict=False)]
+
+
+def test_a_state_clones_and_pickles_with_its_whole_position() -> None:
+    """A clone and a pickled copy (``pyspiel.serialize_game_and_state`` pickles a Python state) play on alike:
+    same history, strings, legal actions and returns, and the clone never shares the original's lists."""
+    game = _load(players=2, deals=5)
+    state, rng = _dealt(game, 3), np.random.default_rng(4)
+    for _ in range(20):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    clone = state.clone()
+    _, unpickled = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    expected = [state.information_state_string(seat) for seat in (0, 1)]  # the copies write theirs themselves
+    state.apply_action(state.legal_actions()[0])  # the original moves on; its copies stay
+    for copy in (clone, unpickled):
+        assert copy.history() == state.history()[:-1]
+        assert [copy.information_state_string(seat) for seat in (0, 1)] == expected
+        while not copy.is_terminal():
+            copy.apply_action(copy.legal_actions()[-1])
+    assert clone.history() == unpickled.history() and clone.returns() == unpickled.returns()
+    assert clone.information_state_string(1) == unpickled.information_state_string(1)
+
+
+def test_the_compiled_table_text_is_what_its_source_writes() -> None:
+    """The observation string's table (``_spiel_text``, compiled in the compiled build) is what its Python source
+    writes, for every seat (Automa's too) at every step of a game: interpreted it checks the source against itself."""
+    from libertalia import _spiel_text as built
+
+    source = module_from_file("libertalia._spiel_text_source", Path(built.__file__).with_name("_spiel_text.py"))
+    for params in ({"players": 3, "loot": "stormy"}, {"players": 1, "loot": "uncharted"}):
+        state, rng = _dealt(_load(**params), 2), np.random.default_rng(6)
+        while not state.is_terminal():
+            for seat in range(len(state.game.players)):
+                obs = state.game.observation(seat)
+                assert built.table_text(obs, state.game.rules) == source.table_text(obs, state.game.rules)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_the_player_ids_are_openspiels() -> None:
+    """The compiled step module keeps OpenSpiel's chance and terminal player ids without importing pyspiel."""
+    from libertalia import _spiel_play
+
+    ids = (_spiel_play.CHANCE, _spiel_play.TERMINAL)
+    assert ids == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
 
 
 def test_information_states_never_show_the_seed() -> None:

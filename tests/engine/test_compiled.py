@@ -100,7 +100,8 @@ def _engine_modules() -> list[str]:
     import libertalia
 
     package = Path(libertalia.__file__).parent
-    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py", package / "_vector.py"]
+    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py", package / "_vector.py",
+               package / "_spiel_play.py", package / "_spiel_text.py"]
     names = [".".join(("libertalia", *p.relative_to(package).with_suffix("").parts)) for p in sources]
     return [n.removesuffix(".__init__") for n in names]
 
@@ -139,8 +140,8 @@ def test_choose_lines_give_the_pure_builds_decisions_saves_and_branches(
 
 
 def test_the_engine_modules_are_compiled() -> None:
-    """A compiled build really runs compiled: each engine module, card programs, agents and the vector fill included,
-    is an extension."""
+    """A compiled build really runs compiled: each engine module, card programs, agents, the vector fill and the
+    OpenSpiel state's steps and strings included, is an extension."""
     modules = _engine_modules()
     compiled = [m for m in modules if _compiled(m)]
     if not compiled and os.environ.get("LIBERTALIA_EXPECT_COMPILED") != "1":
@@ -168,7 +169,8 @@ def test_the_compiler_is_asked_for_only_when_the_build_compiles(monkeypatch: pyt
     assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(project)) and hook.compile_wanted()
     sources = hook.compiled_sources(ROOT)
     assert "libertalia/engine/program/actions.py" in sources and "libertalia/state.py" not in sources
-    assert all(p.startswith("libertalia/engine/") or p in ("libertalia/agents.py", "libertalia/_vector.py")
+    assert all(p.startswith("libertalia/engine/") or p in ("libertalia/agents.py", "libertalia/_vector.py",
+                                                           "libertalia/_spiel_play.py", "libertalia/_spiel_text.py")
                for p in sources)
 
 
