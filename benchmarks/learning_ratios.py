@@ -11,8 +11,9 @@ partner batch's, run back to back:
   the same seats with random agents (log off): how many ``lt.play`` games one env game costs.
   Issue 36's target (compiled build): at most 3.  The draw is the user's, not the env's, and is
   made as a PettingZoo user's loop makes it (numpy: ``rng.choice(np.flatnonzero(mask))``), so it
-  is in the figure; ``sampling`` prints what those draws alone cost (the same calls on the masks
-  of recorded env games), in ``lt.play`` games too, and ``env net`` the figure without them.
+  is in the figure.  ``env/play py`` is the same loop drawing with Python's ``random.choice``
+  over ``np.flatnonzero(mask).tolist()`` instead: the difference is what numpy's draw costs a
+  loop (more than the same draws alone, on recorded masks, which ``sampling`` prints).
 - ``single/play``: the same for ``single_agent_env`` (one learner drawing from the mask, the
   other seats random bots inside the env).
 - ``spiel/ttt``: ``python_libertalia`` steps per second over OpenSpiel's ``python_tic_tac_toe``
@@ -51,8 +52,11 @@ def play_batch(rules: lt.Rules, players: int, log: bool = False) -> Batch:
     return run
 
 
-def env_batch(rules: lt.Rules, players: int) -> Batch:
-    """``env()`` driven by PettingZoo's loop, each action uniform among the mask's."""
+def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
+    """``env()`` driven by PettingZoo's loop, each action uniform among the mask's: drawn with numpy's
+    ``rng.choice`` (``draw="numpy"``, as a PettingZoo user's loop draws) or Python's ``random.choice``."""
+    import random
+
     import numpy as np
 
     from libertalia.env import env
@@ -63,11 +67,16 @@ def env_batch(rules: lt.Rules, players: int) -> Batch:
         steps = 0
         for seed in range(seed0, seed0 + games):
             rng = np.random.default_rng(seed)
+            plain = random.Random(seed)
             e.reset(seed=seed)
             for _ in e.agent_iter():
                 observation, _, terminated, truncated, _ = e.last()
-                e.step(None if terminated or truncated
-                       else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                if terminated or truncated:
+                    e.step(None)
+                elif draw == "numpy":
+                    e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                else:
+                    e.step(plain.choice(np.flatnonzero(observation["action_mask"]).tolist()))
                 steps += 1
         return steps
     return run
@@ -97,7 +106,7 @@ def env_masks(rules: lt.Rules, players: int, games: int) -> list[list[Any]]:
 
 
 def sample_batch(masks: list[list[Any]]) -> Batch:
-    """``env_batch``'s draws alone, one recorded game's masks per game: what sampling costs a user's loop."""
+    """``env_batch``'s draws alone, one recorded game's masks per game: numpy's draws with nothing else around them."""
     import numpy as np
 
     def run(seed0: int, games: int) -> int:
@@ -208,10 +217,11 @@ def main() -> None:
         play = play_batch(rules, n)
         x, a, b = ratio(env_batch(rules, n), games, play, games, rounds, "game")
         print(f"{'env/play':12} one game costs {x:5.2f} lt.play games   ({a:6.1f} vs {b:6.1f} games/s)")
+        y, a, b = ratio(env_batch(rules, n, "python"), games, play, games, rounds, "game")
+        print(f"{'env/play py':12} one game costs {y:5.2f} lt.play games   (Python's random.choice: numpy's draws "
+              f"cost the loop {x - y:.2f})")
         drawn, a, b = ratio(sample_batch(env_masks(rules, n, 20)), games, play, games, rounds, "game")
-        print(f"{'sampling':12} its draws cost {drawn:5.2f} lt.play games   (numpy's rng.choice on the mask, "
-              "as a user's loop draws)")
-        print(f"{'env net':12} one game costs {x - drawn:5.2f} lt.play games   (env/play without the draws)")
+        print(f"{'sampling':12} its draws cost {drawn:5.2f} lt.play games   (numpy's draws alone, on recorded masks)")
         x, a, b = ratio(single_batch(rules, n), games, play, games, rounds, "game")
         print(f"{'single/play':12} one game costs {x:5.2f} lt.play games   ({a:6.1f} vs {b:6.1f} games/s)")
     if find_spec("pyspiel") is None:

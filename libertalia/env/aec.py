@@ -116,6 +116,8 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.index = {key: i for i, key in enumerate(self.keys)}
         self._actions = Actions(list(self.keys))  # the compiled step: an index to its answer, the masks
         self.encoder = Encoder(rules, players, loot_sides=loot_sides)
+        # Compiled and the plain vector (nothing marked, scaled or compacted): ``observe``'s one-call path.
+        self._plain = _vector.NATIVE and observation == "dense" and not loot_sides
         real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no agent
         self.possible_agents = [f"seat_{seat}" for seat in range(real)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -225,6 +227,9 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         if seat is None:
             seat = self._seat[self._agent(agent, "observe")]
         w = self._work
+        if w is not None and self._plain:  # the usual step, compiled: the vector and mask in one call
+            vector, mask = self._actions.view(w, seat, self.encoder.fill)
+            return {"observation": np.frombuffer(vector, np.float32), "action_mask": np.frombuffer(mask, np.int8)}
         if w is not None:  # stepping the working copy: read it straight (``glance``), nothing frozen
             rules = w.rules
             if _vector.NATIVE:  # the vector and the mask in one compiled call
