@@ -31,8 +31,8 @@ COMPILE_VARIABLE = "LIBERTALIA_COMPILE"
 # Not libertalia/state.py: it holds only attrs classes, which mypyc never makes native (so compiling
 # gains nothing), and compiled modules check a value of one of their classes by its exact type, which
 # the events (interpreted subclasses of state.Event, in libertalia.events) fail.
-COMPILED = ("libertalia/engine", "libertalia/agents.py", "libertalia/_vector.py", "libertalia/_spiel_play.py",
-            "libertalia/_spiel_text.py")
+COMPILED = ("libertalia/engine", "libertalia/agents.py", "libertalia/_vector.py", "libertalia/_glance.py",
+            "libertalia/_envstep.py", "libertalia/_spiel_play.py", "libertalia/_spiel_text.py")
 
 
 def compile_wanted() -> bool:

@@ -7,16 +7,18 @@ loop is a few microseconds; interpreted, numpy's batched ``bincount`` (``Encoder
 faster way, so the env calls this only where it is compiled (``NATIVE``).  Both give the same
 bits: ``tests/test_env_vector_compiled.py`` compares them on many states, in either build.
 
-No numpy here, and nothing of the engine's working state: the view read is an ``Observation``
-or the env's unfrozen ``Game._glance`` (names, as the public API shows them), so the fill keeps
-working whatever the engine's internals become.  mypyc-friendly: typed attributes, no closures.
+No numpy here, and nothing of the engine's working state: the view read is a ``_glance.Glance``
+(typed lists of names, as the public API shows them, which compiled code reads natively), read off
+the running game or copied from an ``Observation``, so the fill keeps working whatever the engine's
+internals become.  mypyc-friendly: typed attributes, no closures.
 """
 
 from __future__ import annotations
 
 import types
-from collections.abc import Sequence
 from typing import Any, Final
+
+from ._glance import Glance, viewed
 
 HIDDEN: Final = -1
 """A card part's index for ``"?"`` (another seat's hidden card): not counted (its zone's size is)."""
@@ -66,6 +68,7 @@ class Fill:
         self.kinds = kinds
         self.automa = automa
         self.values = values
+        self.boxed: list[Any] = list(range(size))  # each index as a Python int, made once (``fill_glance``)
 
     def __reduce__(self) -> tuple[type[Fill], tuple[Any, ...]]:
         """Pickles as its constructor's arguments (a compiled class has no ``__dict__`` to pickle): an env,
@@ -75,15 +78,21 @@ class Fill:
                       self.loot_days, self.hand, self.cards, self.kinds, self.automa, self.values)
 
     def fill(self, obs: Any) -> bytearray:
-        """The vector for ``obs`` (an ``Observation`` or a ``Game._glance`` view), as new float32 bytes.
+        """The vector for ``obs`` (an ``Observation``, or the ``Glance`` the env reads off a running game), as
+        new float32 bytes.  An observation is first copied into a ``Glance``, whose typed lists compiled code
+        reads natively (``fill_glance``)."""
+        return self.fill_glance(obs if isinstance(obs, Glance) else viewed(obs))
+
+    def fill_glance(self, obs: Glance) -> bytearray:
+        """``fill``'s vector for a ``Glance``.
 
         The indices that count one are listed first (cheap to append when compiled), then sorted, so
         that each reaches the float buffer once, with its count; the plain values are written straight in.
         """
         size = self.size
         ones: list[int] = []
-        me: int = obs.seat
-        players: Sequence[Any] = obs.players
+        me = obs.seat
+        players = obs.players
         ones.append(self.me + me)
         ones.append(self.phases[obs.phase])
         _count_cards(ones, self.hand, players[me].hand)
@@ -105,9 +114,8 @@ class Fill:
                 ones.append(committed + seat)
         track_rows = self.track_rows
         for seat in range(len(track_rows)):
-            reputation: int = players[seat].reputation
-            ones.append(track_rows[seat] + reputation)
-        island: Sequence[tuple[int | None, str]] = obs.island
+            ones.append(track_rows[seat] + players[seat].reputation)
+        island = obs.island
         cells = self.cells
         nobody = len(cells) - 1
         firsts: dict[int, int] = {}  # cell -> its leftmost position on the island, 1-based
@@ -136,42 +144,56 @@ class Fill:
         automa = obs.automa
         if automa is not None:
             ones.append(self.automa[automa])
+        # Sorted (cheaper than counting in a list here), so that each index reaches the float buffer once, with
+        # its count.  The buffer's writes are generic calls (no compiled memoryview), so their index and value go
+        # in as Python objects made once (``boxed``, ``_COUNTS``): nothing is allocated per write, at a third of
+        # the cost.
+        ones.sort()
         out = bytearray(4 * size)
         x = memoryview(out).cast("f")
-        ones.sort()
+        boxed = self.boxed
         last, count = -1, 0
         for at in ones:
             if at == last:
                 count += 1
             else:
                 if count:
-                    x[last] = float(count)
+                    x[boxed[last]] = _value(count)
                 last, count = at, 1
         if count:
-            x[last] = float(count)
+            x[boxed[last]] = _value(count)
         shift = self.to_position
         for cell, first in firsts.items():
-            x[cell + shift] = float(first)
+            x[boxed[cell + shift]] = _value(first)
         values = self.values
-        x[values[0]] = float(obs.voyage)
-        x[values[1]] = float(obs.day)
-        x[values[2]] = float(len(island))
-        x[values[3]] = float(obs.solo_deck_size)
+        x[boxed[values[0]]] = _value(obs.voyage)
+        x[boxed[values[1]]] = _value(obs.day)
+        x[boxed[values[2]]] = _value(len(island))
+        x[boxed[values[3]]] = _value(obs.solo_deck_size)
         numbers = 3 if track_rows else 2
         for seat in range(n):
             p = players[seat]
             at = 4 + seat * numbers
-            x[values[at]] = float(p.doubloons)
-            x[values[at + 1]] = float(p.score)
+            x[boxed[values[at]]] = _value(p.doubloons)
+            x[boxed[values[at + 1]]] = _value(p.score)
             if track_rows:
-                x[values[at + 2]] = float(p.reputation)
-            x[values[4 + n * numbers + seat]] = float(len(p.hand))
-            x[values[4 + n * (numbers + 1) + seat]] = float(len(p.graveyard))
+                x[boxed[values[at + 2]]] = _value(p.reputation)
+            x[boxed[values[4 + n * numbers + seat]]] = _value(len(p.hand))
+            x[boxed[values[4 + n * (numbers + 1) + seat]]] = _value(len(p.graveyard))
         x.release()
         return out
 
 
-def _count_cards(ones: list[int], part: dict[str, int], names: Sequence[str]) -> None:
+_COUNTS: Final[list[Any]] = [float(k) for k in range(256)]
+"""Small whole values as Python floats, made once: almost every value of the vector is one."""
+
+
+def _value(v: int) -> Any:
+    """``float(v)`` as a Python object, from ``_COUNTS`` when it is there (a count, a size, most scores)."""
+    return _COUNTS[v] if 0 <= v < 256 else float(v)
+
+
+def _count_cards(ones: list[int], part: dict[str, int], names: list[str]) -> None:
     """One more at each card's index in ``part``; a hidden card (``HIDDEN``) counts nowhere."""
     for name in names:
         at = _card(part, name)
@@ -179,7 +201,7 @@ def _count_cards(ones: list[int], part: dict[str, int], names: Sequence[str]) ->
             ones.append(at)
 
 
-def _count_kinds(ones: list[int], part: dict[str, int], kinds: Sequence[str]) -> None:
+def _count_kinds(ones: list[int], part: dict[str, int], kinds: list[str]) -> None:
     """One more at each loot token's index in ``part`` (KeyError for a kind the layout lacks)."""
     for kind in kinds:
         ones.append(part[kind])

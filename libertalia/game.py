@@ -12,6 +12,9 @@ import attrs
 
 from . import _args, saves
 from . import pickling as _pickling  # noqa: F401 - imported for its effect: rules pickle as their load arguments
+from ._glance import PHASES as _PHASES
+from ._glance import Glance as _Glance  # compiled with the engine: the env reads one at every step
+from ._glance import glance as _glance_of
 from .engine import flow, journal, rng
 from .engine.driver import LiveAnswers as _LiveAnswers
 from .engine.driver import answer as _answer
@@ -19,7 +22,7 @@ from .engine.driver import begin as _begin
 from .engine.driver import check_question_budget as _check_question_budget
 from .engine.setup import initial_state
 from .engine.specs import Rules
-from .engine.work import Seat, Work
+from .engine.work import Work
 from .errors import ArgumentError, GameNotOver, IllegalChoice, SetupError, UnverifiedSoloWarning
 from .state import (
     CardRef,
@@ -32,10 +35,6 @@ from .state import (
 if TYPE_CHECKING:
     import random
 
-_PHASES = {
-    "voyage": "select", "select": "select", "reveal": "select", "sun": "day",
-    "dusk": "dusk", "night": "night", "anchor": "anchor", "over": "over",
-}
 SAVE_FORMAT = saves.SAVE_FORMAT
 _T = TypeVar("_T")
 
@@ -164,58 +163,6 @@ class _LiveState:
     @property
     def solo_deck(self) -> tuple[str, ...]:
         return tuple(self._w.solo_deck)
-
-
-class _SeatGlance:
-    """One seat as ``Observation.players`` shows it, read off a working copy for one ``Game._glance``
-    call: the seat's own lists, shared, not copied (no ``PlayerState`` is built, which is the point)."""
-
-    __slots__ = ("doubloons", "score", "reputation", "hand", "ship", "graveyard", "loot", "kept", "kept_loot",
-                 "removed")
-
-    def __init__(self, p: Seat, reputation: int, open_hand: bool) -> None:
-        self.doubloons = p.coins
-        self.score = p.score
-        self.reputation = reputation
-        self.hand: Sequence[str] = p.hand if open_hand else ("?",) * len(p.hand)
-        self.ship = p.ship
-        self.graveyard: Sequence[str] = p.graveyard if open_hand else ("?",) * len(p.graveyard)
-        self.loot = p.loot
-        self.kept = p.kept
-        self.kept_loot = p.kept_loot
-        self.removed = p.removed
-
-
-class _Glance:
-    """What ``Observation(game, seat)`` shows of the fields ``libertalia.env`` encodes, read straight off
-    the working copy standing at the game, so that nothing is frozen (``Game._glance``).
-
-    Valid during that one call only: it shares the working copy's lists, which the game changes
-    once it is answered.  Every field holds what the observation's does, hidden zones and the question of
-    another seat included (``tests/test_env_fast_observe.py`` holds them to that).
-    """
-
-    __slots__ = ("seat", "voyage", "day", "phase", "island", "loot_days", "day_loot", "automa", "solo_deck_size",
-                 "players", "decision", "committed")
-
-    def __init__(self, w: Work, decision: Decision | None, seat: int) -> None:
-        self.seat = seat
-        self.voyage = w.voyage
-        self.day = day = w.day
-        self.phase = _PHASES[w.step]
-        self.island: Sequence[CardRef] = w.island
-        self.loot_days: Sequence[Sequence[str]] = w.days
-        self.day_loot: Sequence[str] = w.days[day - 1] if 0 < day <= len(w.days) else ()
-        self.automa = automa = w.automa
-        self.solo_deck_size = len(w.solo_deck)
-        space = {token: i for i, token in enumerate(w.track)}  # as ``Work.freeze_seats`` reads the track
-        self.players = tuple(_SeatGlance(p, space.get(i, 0), i in (seat, automa))
-                             for i, p in enumerate(w.seats))
-        if decision is not None and decision.player != seat:  # as ``Observation.decision`` hides it
-            decision = Decision(decision.player, decision.kind, (), f"waiting for seat {decision.player}",
-                                decision.source)
-        self.decision = decision
-        self.committed = tuple(c is not None for c in w.commits)
 
 
 class _PublicReading:
@@ -473,7 +420,7 @@ class Game(_PublicReading):
         if w is None:
             return None
         try:
-            return read(_Glance(w, self._decision, seat))
+            return read(_glance_of(w, self._decision, seat))
         finally:
             self._live.append(w)  # type: ignore[union-attr]  # still this game's
 

@@ -17,13 +17,17 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .. import _args
+from .. import _args, _vector
+from .._envstep import Actions
+from .._glance import glance
 from .._terminal import visible
 from ..engine import rng
 from ..engine.specs import Rules
+from ..engine.work import Work
 from ..errors import ArgumentError, SetupError
-from ..game import Game, new_game
+from ..game import Game, Observation, _LiveState, new_game
 from ..loading.rules import LootOption, load_rules
+from ..state import Decision, GameState
 from .encoding import HIGH, OBSERVATIONS, Encoder
 from .keys import action_keys, seat_count
 
@@ -76,6 +80,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     uncharted sides the game drew (the layout's ``loot_sides`` part).  Both change nothing else.
     """
 
+    agent_selection: str
     metadata: dict[str, Any] = {"name": "libertalia_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | Path = "galecrest", players: int = 4, *, loot: LootOption = None,
@@ -109,7 +114,10 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.log = log
         self.keys = action_keys(rules, players)
         self.index = {key: i for i, key in enumerate(self.keys)}
+        self._actions = Actions(list(self.keys))  # the compiled step: an index to its answer, the masks
         self.encoder = Encoder(rules, players, loot_sides=loot_sides)
+        # Compiled and the plain vector (nothing marked, scaled or compacted): ``observe``'s one-call path.
+        self._plain = _vector.NATIVE and observation == "dense" and not loot_sides
         real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no agent
         self.possible_agents = [f"seat_{seat}" for seat in range(real)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -119,7 +127,12 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
             "action_mask": gymnasium.spaces.Box(0, 1, (len(self.keys),), np.int8),
         }) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
+        # The game as it stands is either ``_game`` (once someone reads ``game``) or, while nobody has,
+        # the working copy ``_work`` with the frozen state it was begun from (``_base``): stepping that
+        # copy straight through the compiled glue builds no ``Game`` per step.  Never both.
         self._game: Game | None = None
+        self._work: Work | None = None
+        self._base: GameState | None = None
 
     # ------------------------------------------------------------ spaces and reading
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -154,9 +167,46 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     @property
     def game(self) -> Game:
         """The game as it stands (an immutable ``Game``: read it, branch from it, save it)."""
-        if self._game is None:
-            raise RuntimeError("call reset() first")
-        return self._game
+        game = self._game
+        if game is None:
+            w = self._work
+            if w is None:
+                raise RuntimeError("call reset() first")
+            # The game owns the working copy from now on, as ``new_game`` and ``choose`` leave it: the next
+            # step answers through it (``_claim``), so a game once read stays the game it was.
+            game = self._game = Game._owning(w.rules, w, None, self._base)
+            self._work = self._base = None
+        return game
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle or copy holds the ``Game`` (which pickles as its rules and frozen state), never the working
+        copy: reading ``game`` hands the copy to it first, which changes nothing a caller can see."""
+        self.game  # noqa: B018 - read for its effect
+        return self.__dict__.copy()
+
+    def _decision(self) -> Decision | None:
+        """The question now asked (None once the game is over), without building a ``Game``."""
+        w = self._work
+        return w.decision if w is not None else self.game.decision
+
+    def _view(self, seat: int) -> Observation:
+        """``seat``'s observation for one bot's ``choose`` call (``single_agent_env``'s opponents): while the env
+        steps the working copy, a view read off it, as ``lt.play`` hands its agents (valid during that call;
+        copied, it becomes a view of the game as it stands), so that no ``Game`` is built per opponent step."""
+        w, base = self._work, self._base
+        if w is not None and base is not None:
+            return Observation(_LiveState(w, base), seat)
+        return self.game.observation(seat)
+
+    def _claim(self) -> None:
+        """Take the working copy back from ``_game``, if it still stands there, and forget the game: it keeps
+        what it was (it rebuilds itself from its earlier state and answers, as any game whose copy moved on)."""
+        game = self._game
+        if game is not None:
+            w = game._claim()
+            if w is not None:
+                self._work, self._base = w, game._state if game._state is not None else game._base
+                self._game = None
 
     def key(self, action: int) -> str:
         """The answer key an action stands for."""
@@ -173,26 +223,33 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
 
     def observe(self, agent: str) -> Obs:
         """``agent``'s view: its vector, and a mask of the keys it is offered now (all 0 when not asked)."""
-        seat = self._seat[self._agent(agent, "observe")]
-        game = self.game
-        # Set byte by byte, then viewed as numpy: for a few options far cheaper than numpy's own indexing.
-        mask = bytearray(len(self.keys))
-        d = game.decision
-        if d is not None and d.player == seat:
-            index = self.index
-            for option in d.options:
-                at = index.get(option.key)
-                if at is None:
-                    raise RuntimeError(f"the game offers {option.key!r}, which action_keys() lacks: a bug in "
-                                       "libertalia.env.keys (please report it with the rules and seed)")
-                mask[at] = 1
-        # Read off the working copy when the game still holds it (no frozen state built for one
-        # seat's vector); else from the observation, as the vector is defined.
-        x = game._glance(seat, self.encoder.encode)
-        if x is None:
-            x = self.encoder.encode(game.observation(seat))
+        seat = self._seat.get(agent) if type(agent) is str else None
+        if seat is None:
+            seat = self._seat[self._agent(agent, "observe")]
+        w = self._work
+        if w is not None and self._plain:  # the usual step, compiled: the vector and mask in one call
+            vector, mask = self._actions.view(w, seat, self.encoder.fill)
+            return {"observation": np.frombuffer(vector, np.float32), "action_mask": np.frombuffer(mask, np.int8)}
+        if w is not None:  # stepping the working copy: read it straight (``glance``), nothing frozen
+            rules = w.rules
+            if _vector.NATIVE:  # the vector and the mask in one compiled call
+                vector, mask = self._actions.view(w, seat, self.encoder.fill)
+                x = np.frombuffer(vector, np.float32)
+            else:
+                d = w.decision
+                x = self.encoder.encode(glance(w, d, seat))
+                mask = self._actions.mask(d, seat)
+        else:
+            game = self.game
+            rules = game.rules
+            # Read off the working copy when the game still holds it (no frozen state built for one
+            # seat's vector); else from the observation, as the vector is defined.
+            fast = game._glance(seat, self.encoder.encode)
+            x = fast if fast is not None else self.encoder.encode(game.observation(seat))
+            # Set byte by byte, then viewed as numpy: far cheaper than numpy's own indexing.
+            mask = self._actions.mask(game.decision, seat)
         if self.loot_sides:
-            self.encoder.mark_sides(x, game.rules)
+            self.encoder.mark_sides(x, rules)
         if self.scaled:
             self.encoder.scale(x)
         elif self.compact:
@@ -220,6 +277,8 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         else:
             game_seed = int(self._seeds.integers(2**31))
         self._game = new_game(self.rules, self.players, game_seed, log=self.log)
+        self._work = self._base = None
+        self._claim()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -237,7 +296,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         (a float, a bool, a string: none is rounded or converted) raises ``TypeError``; one
         outside ``0 .. len(keys) - 1``, ``lt.ArgumentError`` (a ``ValueError``).
         """
-        if self._game is None:
+        if self._game is None and self._work is None:
             raise RuntimeError("call reset() before step(): there is no game yet")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -245,20 +304,29 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
             return
         index = self._action(action, f"step ({agent})")
         self._cumulative_rewards[agent] = 0.0
-        game = self.game.choose(self.keys[index])
-        self._game = game
-        self._clear_rewards()
-        if game.is_over:
-            earned = final_rewards(game, self.reward_kind)
+        w = self._work
+        if w is not None:
+            self._actions.answer(w, index)  # compiled: checked as Game.choose checks, then the engine runs
+        else:  # someone read ``game``: answer through it, then step the working copy again
+            self._game = self.game.choose(self.keys[index])
+            self._claim()
+            w = self._work
+        d = w.decision if w is not None else self.game.decision
+        if d is None:  # over: the rewards, once
+            self._clear_rewards()
+            earned = final_rewards(self.game, self.reward_kind)
             for a in self.agents:
                 self.rewards[a] = earned[self._seat[a]]
                 self.terminations[a] = True
+            self._accumulate_rewards()
         else:
-            self._select()
-        self._accumulate_rewards()
+            # Rewards come only at the end, so every seat's is still 0 here: clearing and adding them
+            # (PettingZoo's ``_clear_rewards``, ``_accumulate_rewards``) would change nothing.
+            assert d.player < len(self.possible_agents), "only real seats are asked (Automa never)"
+            self.agent_selection = self.possible_agents[d.player]
 
     def _select(self) -> None:
-        d = self.game.decision
+        d = self._decision()
         assert d is not None and d.player < len(self.possible_agents), "only real seats are asked (Automa never)"
         self.agent_selection = self.possible_agents[d.player]
 
@@ -360,6 +428,21 @@ class _InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # petting
     def __init__(self, inner: _InRange) -> None:
         super().__init__(inner)
         self._inner = inner._inner
+        self._count = len(self._inner.keys)
+
+    def step(self, action: Any) -> None:
+        inner = self._inner
+        # The usual step, straight to the bare env: what ``OrderEnforcingWrapper.step`` and ``_InRange`` do with it.
+        if type(action) is int and 0 <= action < self._count and self._has_reset and inner.agents:
+            self._has_updated = True
+            inner.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        if self._has_reset:  # the bare env's own ``last``: the same fields, read without the wrappers between
+            return self._inner.last(observe)  # type: ignore[no-any-return]  # pettingzoo ships no type hints
+        return super().last(observe)  # type: ignore[no-any-return]  # pettingzoo ships no type hints
 
     def observe(self, agent: str) -> Obs | None:
         if self._has_reset:  # _InRange adds nothing to observe

@@ -106,23 +106,23 @@ class SingleAgentEnv(gymnasium.Env):
             return self._observe(), -1.0, True, False, {**self._info(), "illegal_action": True}
         aec.step(index)  # an action not offered raises IllegalChoice here (illegal="raise")
         self._play_others()
-        self._done = over = aec.game.is_over
+        self._done = over = aec._decision() is None
         reward = aec.rewards[aec.possible_agents[self.seat]] if over else 0.0
         return self._observe(), float(reward), over, False, self._info()
 
     def _play_others(self) -> None:
         """The opponents answer until the learner is asked or the game ends; then the learner's mask."""
         aec = self.aec
-        game = aec.game
-        while (d := game.decision) is not None and d.player != self.seat:
+        # The question and a bot's view read off the env's working copy (``_decision``, ``_view``): no ``Game``
+        # is built per opponent step.
+        while (d := aec._decision()) is not None and d.player != self.seat:
             player = self._players[d.player]
             if hasattr(player, "choose"):
-                aec.step(aec.action(player.choose(game.observation(d.player), d)))  # type: ignore[union-attr]
+                aec.step(aec.action(player.choose(aec._view(d.player), d)))  # type: ignore[union-attr]
             else:
                 assert player is not None
                 seen = aec.observe(aec.agent_selection)
                 aec.step(aec._action(player(seen["observation"], seen["action_mask"]), "opponent"))
-            game = aec.game
         self._mask = aec.observe(aec.possible_agents[self.seat])["action_mask"].copy()
 
     def _observe(self) -> Seen:

@@ -94,14 +94,19 @@ def record() -> dict[str, str]:
     return out
 
 
+LEARNING_GLUE = ("_vector", "_glance", "_envstep", "_spiel_play", "_spiel_text")
+"""The learning path's compiled modules (hatch_build.py's): the vector's fill, the view it reads, the env's
+per-step glue, and the OpenSpiel state's steps and table text."""
+
+
 def _engine_modules() -> list[str]:
     """The modules the compiled build compiles (hatch_build.py's: the engine, the library's agents and the
-    observation vector's fill), read from the package's files."""
+    env's per-step modules, ``LEARNING_GLUE``), read from the package's files."""
     import libertalia
 
     package = Path(libertalia.__file__).parent
-    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py", package / "_vector.py",
-               package / "_spiel_play.py", package / "_spiel_text.py"]
+    sources = [*sorted((package / "engine").rglob("*.py")), package / "agents.py",
+               *(package / f"{name}.py" for name in LEARNING_GLUE)]
     names = [".".join(("libertalia", *p.relative_to(package).with_suffix("").parts)) for p in sources]
     return [n.removesuffix(".__init__") for n in names]
 
@@ -169,9 +174,8 @@ def test_the_compiler_is_asked_for_only_when_the_build_compiles(monkeypatch: pyt
     assert any(d.startswith("mypy") for d in hook.CompileHook.dependencies(project)) and hook.compile_wanted()
     sources = hook.compiled_sources(ROOT)
     assert "libertalia/engine/program/actions.py" in sources and "libertalia/state.py" not in sources
-    assert all(p.startswith("libertalia/engine/") or p in ("libertalia/agents.py", "libertalia/_vector.py",
-                                                           "libertalia/_spiel_play.py", "libertalia/_spiel_text.py")
-               for p in sources)
+    assert all(p.startswith("libertalia/engine/") or p == "libertalia/agents.py"
+               or p in (f"libertalia/{name}.py" for name in LEARNING_GLUE) for p in sources)
 
 
 @pytest.mark.skipif(not (ROOT / "hatch_build.py").exists(),
