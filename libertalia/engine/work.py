@@ -12,7 +12,7 @@ anchor, reputation overflow, island order); every rule about *when* lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from .._mypyc import mypyc_attr
@@ -192,6 +192,27 @@ class FlowAnswers(Asker):
         self.pos = 0
 
 
+class Answerer:
+    """Whoever answers a working copy's questions where they are asked (live play: ``Work.answerer``).
+
+    A native base class rather than a callable, so that the compiled build calls ``ask`` through its
+    vtable at every question, and an answerer that needs no ``Decision`` (``driver.LiveAnswers`` with
+    the library's bots) builds none.
+    """
+
+    __slots__ = ()
+
+    def ask(self, w: Work, seat: int, kind: str, options: Sequence[Option], prompt: str, source: str | None) -> str:
+        """The answer; by default ``decide`` is given it as a ``Decision`` (``w.decision`` meanwhile)."""
+        d = w.decision = new_decision(seat, kind, tuple(options), prompt, source)
+        key = self.decide(d)
+        w.decision = None
+        return key
+
+    def decide(self, d: Decision) -> str:
+        raise NotImplementedError
+
+
 Queued = tuple[int, str, int, CardRef | None, bool, bool]
 """A ``PendingState`` while the engine runs, as a plain tuple: (seat, source, index, this, late, first)."""
 
@@ -242,9 +263,9 @@ class Work:
         # Events since the thaw, packed only when frozen (``journal_bytes``); None: no log.
         self.journal: list[journal.Entry] | None = [] if s.journal is not None else None
         self.history = list(s.history)
-        # Live mode (``Game.play_out``): questions are answered on the spot by this callback,
+        # Live mode (``Game.play_out``): questions are answered on the spot by this ``Answerer``,
         # so no step is suspended and re-run.  ``answered`` counts its answers.
-        self.answerer: Callable[[Decision], str] | None = None
+        self.answerer: Answerer | None = None
         self.answered = 0
         # Counts changes of the island or of any seat's piles, so that a queue checked
         # since the last one (``flow._drain``) is not checked again.
@@ -349,12 +370,11 @@ class Work:
         asker.pos += 1
         if pos < len(asker.answers):
             return asker.answers[pos]
-        self.decision = d = new_decision(seat, kind, tuple(options), prompt, source)
         answerer = self.answerer
         if answerer is None:
+            self.decision = new_decision(seat, kind, tuple(options), prompt, source)
             return None
-        key = answerer(d)  # checks the key and records it in ``history``
-        self.decision = None
+        key = answerer.ask(self, seat, kind, options, prompt, source)  # checked, and recorded in ``history``
         self.answered += 1
         return key
 
