@@ -433,8 +433,21 @@ class Work:
         seat, name = ref
         return name if seat == asker_seat else f"{name}@{seat}"
 
+    def on_island(self, ref: CardRef) -> bool:
+        """``ref in self.island``, compared field by field.
+
+        Compiled, a ``CardRef`` argument is held unboxed: ``in`` would box it into a new tuple at every
+        call and compare it with each card's tuple in generic code; this compares names (strings)
+        first and the seat only when the name matches.
+        """
+        seat, name = ref
+        for r in self.island:  # noqa: SIM110 - a plain loop, as the compiled build runs it
+            if r[1] == name and r[0] == seat:
+                return True
+        return False
+
     def zone_of(self, ref: CardRef) -> str | None:
-        if ref in self.island:
+        if self.on_island(ref):
             return "island"
         seat, name = ref
         if seat is None:
@@ -451,13 +464,13 @@ class Work:
     def in_zone(self, ref: CardRef, zone: str) -> bool:
         """Whether the card is in ``zone`` ("island" or a pile): ``zone_of(ref) == zone``, cheaper."""
         if zone == "island":
-            return ref in self.island
+            return self.on_island(ref)
         seat, name = ref
         if seat is None:
             return False
         p = self.seats[seat]
         pile = p.ship if zone == "ship" else p.pile(zone)
-        return name in pile and ref not in self.island
+        return name in pile and not self.on_island(ref)
 
     def adjacent(self, seat: int) -> list[int]:
         """R12: seat neighbours, wrapping; one opponent counts once."""
@@ -603,7 +616,7 @@ class Work:
 
         The island is a handful of cards: one look there, instead of ``remove``'s look at every zone.
         """
-        if ref not in self.island:
+        if not self.on_island(ref):
             return False
         self.moves += 1
         self._off_island(ref)
