@@ -6,36 +6,44 @@ only its own seat's observation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from . import _args
 from ._mypyc import mypyc_attr
 from .engine import rng
+from .engine.driver import Picker
 from .errors import ArgumentError, IllegalChoice
 from .game import Agent as Agent  # the protocol lives beside the Observation it is given and play_out
 from .game import Observation
-from .state import Decision
+from .state import Decision, Option
 
 
 # The compiled build compiles this module (hatch_build.py): an agent's ``choose`` runs at every
 # decision of a play-out.  Its classes stay open to subclasses written in Python.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class FirstOptionAgent:
+class FirstOptionAgent(Picker):
     """Always the first option offered: a cheap, fully predictable opponent."""
 
-    # Returns an offered key by construction (``play_out`` need not check it).
+    # Returns an offered key by construction (``play_out`` need not check it), read off the options
+    # alone (``play_out`` asks ``pick``, with no Decision built).  Each is read from the class's own
+    # body: a subclass that changes ``choose`` says them again, or is checked and asked ``choose``.
     answers_from_options: ClassVar[bool] = True
+    picks_from_options: ClassVar[bool] = True
+
+    def pick(self, options: Sequence[Option]) -> str:
+        return options[0].key
 
     def choose(self, observation: Observation, decision: Decision) -> str:
         return decision.options[0].key
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class RandomAgent:
+class RandomAgent(Picker):
     """A uniformly random legal option, from its own seeded counter-based stream."""
 
     answers_from_options: ClassVar[bool] = True
+    picks_from_options: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0) -> None:
         """``seed``: a whole number from 0 up (the stream uses its low 64 bits, so that a seed
@@ -45,11 +53,13 @@ class RandomAgent:
         self.seed = seed
         self.counter = 0
 
-    def choose(self, observation: Observation, decision: Decision) -> str:
-        options = decision.options
+    def pick(self, options: Sequence[Option]) -> str:
         i = rng.draw(self.seed, self.counter, len(options))
         self.counter += 1
         return options[i].key
+
+    def choose(self, observation: Observation, decision: Decision) -> str:
+        return self.pick(decision.options)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -489,8 +489,13 @@ class Game(_PublicReading):
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
         d = self._decision
-        if d is None or key not in d.keys():  # noqa: SIM118 - Decision.keys() returns a tuple
-            raise IllegalChoice(key, self.legal_keys(), d.prompt if d else "")
+        if d is None:
+            raise IllegalChoice(key, (), "")
+        for option in d.options:  # ``key in d.keys()``, without building the tuple at every answer
+            if option.key == key:
+                break
+        else:
+            raise IllegalChoice(key, d.keys(), d.prompt)
         w = self._claim()
         if w is None:
             s = self.state
@@ -541,7 +546,7 @@ class Game(_PublicReading):
         # The pending question resumes the suspended step; every later one is answered where
         # it is asked (``Work.answerer``), so no step is suspended and re-run.
         w.decision = d
-        key = answer(d)
+        key = answer.decide(d)
         w.history.pop()  # ``_answer`` records it
         w.answerer = answer
         _answer(w, key)

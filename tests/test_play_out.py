@@ -90,3 +90,46 @@ def test_a_played_out_game_is_frozen_when_read_and_then_lets_its_working_copy_go
     assert final.state.seats == final.players and final._state is not None and not final._live  # frozen, released
     assert (final.final_scores(), final.winners()) == (scores, winners)
     assert lt.Game.from_json(final.to_json(), rules).final_scores() == scores
+
+
+class _LastOption(RandomAgent):
+    """A subclass that changes ``choose`` and does not restate ``picks_from_options``."""
+
+    def choose(self, observation: object, decision: lt.Decision) -> str:
+        return decision.options[-1].key
+
+
+class _Counting(RandomAgent):
+    """A subclass that restates the flag: live play asks its ``pick``, never its ``choose``."""
+
+    picks_from_options = True
+    answers_from_options = True
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.chosen = 0
+
+    def choose(self, observation: object, decision: lt.Decision) -> str:
+        self.chosen += 1
+        return super().choose(observation, decision)  # type: ignore[arg-type]
+
+
+def test_a_subclass_that_changes_choose_is_asked_choose() -> None:
+    """Live play asks ``pick`` only of a class whose own body says ``picks_from_options``: a subclass of
+    RandomAgent with its own ``choose`` plays exactly the game of its ``choose`` answers."""
+    rules = _rules("galecrest", None)
+    played = lt.play(rules, [_LastOption(i) for i in range(3)], seed=5)
+    game = lt.new_game(rules, 3, seed=5)
+    while game.decision is not None:
+        game = game.choose(game.decision.options[-1].key)
+    assert played.state == game.state
+
+
+def test_a_picker_is_asked_pick_with_no_decision_built() -> None:
+    """A class that restates ``picks_from_options`` is asked ``pick``: its ``choose`` is never called, and the
+    game is the one its ``choose`` would have played (``pick`` and ``choose`` answer alike)."""
+    rules = _rules("galecrest", None)
+    agents = [_Counting(i) for i in range(4)]
+    played = lt.play(rules, agents, seed=8)
+    assert sum(a.chosen for a in agents) == 1  # the question the game stood at, asked before play goes live
+    assert played.state == lt.play(rules, [RandomAgent(i) for i in range(4)], seed=8).state

@@ -8,13 +8,14 @@ of them, so that none needs another.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, ClassVar, Protocol, cast
 
+from .._mypyc import mypyc_attr
 from ..errors import IllegalChoice, StepBudgetExceeded
-from ..state import Decision, FrameState, GameState
+from ..state import Decision, FrameState, GameState, Option
 from . import flow, journal
 from .specs import Rules
-from .work import Frame, Work
+from .work import Answerer, Frame, Work
 
 
 def begin(rules: Rules, start: GameState, w: Work | None = None) -> Work:
@@ -58,7 +59,7 @@ def answer(w: Work, key: str) -> None:
 
 
 def question_limit(rules: Rules, players: int) -> int:
-    return 50 * rules.board.days_in_game * players
+    return 50 * rules.tables.days * players  # ``Tables``: read at every ``choose()``, not summed each time
 
 
 def check_question_budget(rules: Rules, players: int, asked: int, d: Decision, w: Work | GameState) -> None:
@@ -84,16 +85,41 @@ class _Agent(Protocol):
     def choose(self, observation: Any, decision: Decision) -> object: ...
 
 
-class LiveAnswers:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Picker:
+    """An agent whose answer is read off the options alone: its ``choose(observation, d)`` is ``pick(d.options)``.
+
+    The library's own bots are pickers (``libertalia.agents``).  Live play asks such an agent
+    ``pick`` straight away, with no ``Decision`` built for it: a question then costs the draw
+    and little more.  Only a class that says so in its own body (``picks_from_options``) is
+    asked that way; a subclass that changes ``choose`` and not the flag is asked through ``choose``.
+    """
+
+    picks_from_options: ClassVar[bool] = False
+
+    def pick(self, options: Sequence[Option]) -> str:
+        """The key of one of ``options``, the one ``choose`` would answer."""
+        raise NotImplementedError
+
+
+def fast_picker(agent: object) -> Picker | None:
+    """``agent`` if live play may ask it ``pick`` for ``choose`` (its own class says ``picks_from_options``)."""
+    if isinstance(agent, Picker) and type(agent).__dict__.get("picks_from_options") is True:
+        return agent
+    return None
+
+
+class LiveAnswers(Answerer):
     """Live play's answerer (``Work.answerer``, ``Game.play_out``): each question goes to its seat's agent.
 
     A class of the engine rather than a closure in ``play_out``, so that the compiled build runs this
     per-question glue natively (it is called once for every decision of every play-out).  It checks
     the key unless the agent answers from the options by construction (``checked``), bounds the
     questions (``check_question_budget``) and records the key in the working copy's ``history``.
+    A seat whose agent is a ``Picker`` (``fast_picker``) is asked ``pick``, and no ``Decision`` is built.
     """
 
-    __slots__ = ("agents", "views", "checked", "w", "most")
+    __slots__ = ("agents", "views", "checked", "w", "most", "pickers")
 
     def __init__(self, w: Work, agents: Sequence[_Agent], views: Sequence[object], checked: Sequence[bool]) -> None:
         self.w = w
@@ -101,8 +127,18 @@ class LiveAnswers:
         self.views = list(views)
         self.checked = list(checked)
         self.most = question_limit(w.rules, w.n)
+        self.pickers = [fast_picker(agent) for agent in agents]
 
-    def __call__(self, d: Decision) -> str:
+    def ask(self, w: Work, seat: int, kind: str, options: Sequence[Option], prompt: str, source: str | None) -> str:
+        picker = self.pickers[seat]
+        history = w.history
+        if picker is None or len(history) >= self.most:
+            return Answerer.ask(self, w, seat, kind, options, prompt, source)
+        key = picker.pick(options)
+        history.append(key)
+        return key
+
+    def decide(self, d: Decision) -> str:
         seat = d.player
         # Typed ``object`` until checked: an agent's wrong answer (not even a string) is an IllegalChoice.
         answer = self.agents[seat].choose(self.views[seat], d)

@@ -394,8 +394,8 @@ def _dusk(w: Work) -> None:
     while w.cursor < len(w.order):
         ref = w.order[w.cursor]
         seat = ref[0]
-        if seat is None or (w.sub == 0 and ref not in w.island):
-            if seat is None and w.automa is not None and ref in w.island:
+        if seat is None or (w.sub == 0 and not w.on_island(ref)):
+            if seat is None and w.automa is not None and w.on_island(ref):
                 _pilferer_takes(w, ref)
             w.cursor, w.sub = w.cursor + 1, 0
             continue
@@ -460,7 +460,7 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> bool:
     if w.left_of_neutral != ref or not w.today():
         return True
     opponent = w.adjacent(seat)[0]
-    options = [w.tables.loot_options[k] for k in dict.fromkeys(w.today())]
+    options = _loot_options(w.tables.loot_options, w.today())
     kind = w.question(w.flow, opponent, "choose_loot", options,
                       f"remove a loot token before seat {seat}'s {ref[1]} takes one", None)
     if kind is None:
@@ -468,6 +468,21 @@ def _neutral_removal(w: Work, ref: CardRef, seat: int) -> bool:
         return False
     _remove_loot(w, opponent, kind)
     return True
+
+
+def _loot_options(loot_options: dict[str, Option], tokens: list[str]) -> list[Option]:
+    """One option per kind among ``tokens``, in the order each kind first lies there.
+
+    ``dict.fromkeys`` would do, but compiled it is a generic method call that builds a dict, at
+    every dusk take: a day's loot is a handful of tokens, so a list of the kinds seen is cheaper.
+    """
+    seen: list[str] = []
+    options: list[Option] = []
+    for kind in tokens:
+        if kind not in seen:
+            seen.append(kind)
+            options.append(loot_options[kind])
+    return options
 
 
 def _remove_loot(w: Work, opponent: int, kind: str) -> None:
@@ -501,7 +516,7 @@ def _dusk_take(w: Work, ref: CardRef, seat: int) -> bool:
         if today.count(today[0]) == len(today):  # one kind left: nothing to choose
             kind = today[0]
         else:
-            options = [rules.loot_options[k] for k in dict.fromkeys(today)]
+            options = _loot_options(rules.loot_options, today)
             asked = w.question(w.flow, seat, "choose_loot", options, f"choose loot for your {name}", name)
             if asked is None:
                 w.resume = _Taking(ref, seat)

@@ -15,11 +15,25 @@ from ..errors import LibertaliaError
 from ..state import Decision, GameState
 from . import flow
 from .specs import Rules
-from .work import Work
+from .work import Answerer, Work
 
 
 class _VoyageOver(Exception):
     """Raised by the preview's answerer once the anchor is behind: the next voyage is not its business."""
+
+
+class _FirstOption(Answerer):
+    """The preview's answerer: the first option offered, until the anchor is behind."""
+
+    __slots__ = ("w",)
+
+    def __init__(self, w: Work) -> None:
+        self.w = w
+
+    def decide(self, d: Decision) -> str:
+        if self.w.step != "anchor":
+            raise _VoyageOver
+        return d.options[0].key
 
 
 def voyage_end_scores(rules: Rules, state: GameState) -> tuple[int, ...]:
@@ -40,13 +54,7 @@ def voyage_end_scores(rules: Rules, state: GameState) -> tuple[int, ...]:
         watching=None, history=(),
     )
     w = Work(rules, scratch)
-
-    def first_option(d: Decision) -> str:
-        if w.step != "anchor":
-            raise _VoyageOver
-        return d.options[0].key
-
-    w.answerer = first_option
+    w.answerer = _FirstOption(w)
     try:
         flow.run(w)
     except _VoyageOver:

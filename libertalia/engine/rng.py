@@ -62,13 +62,13 @@ def draw(seed: int, counter: int, n: int) -> int:
     never reached (odds below ``2**-1024``); a larger ``n`` would reject every draw, so it is
     refused instead of looping forever.
     """
+    if _NATIVE and 2 <= n < _WORD_BELOW:  # first: compiled, comparing with 2**64 (no machine word) is generic code
+        return _draw_in_words(seed, counter, n)
     if not 1 <= n <= _MAX_N:
         shown = n if n.bit_length() <= 128 else f"a {n.bit_length()}-bit number"
         raise ValueError(f"rng.draw needs 1 <= n <= 2**64, not {shown}")
     if n == 1:
         return 0
-    if _NATIVE and n < _WORD_BELOW:
-        return _draw_in_words(seed, counter, n)
     limit = _LIMITS.get(n)
     if limit is None:
         limit = _MAX_N - (_MAX_N % n)

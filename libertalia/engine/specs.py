@@ -97,9 +97,9 @@ class Tables:
     """
 
     __slots__ = ("sources", "timed", "acting", "card_sources", "timed_kinds", "kind_order", "loot_options",
-                 "ranks", "cards", "overflow", "voyages", "play_options", "option_cache", "all_direct", "no_loot",
-                 "tie_breakers", "ability_bits", "early_bits", "loot_movers", "card_entries", "loot_entries",
-                 "running", "deck", "neutrals")
+                 "ranks", "rank_labels", "cards", "overflow", "voyages", "days", "play_options", "option_cache",
+                 "all_direct", "no_loot", "tie_breakers", "ability_bits", "early_bits", "loot_movers", "card_entries",
+                 "loot_entries", "running", "deck", "neutrals")
 
     def __init__(self, rules: Rules) -> None:
         self.sources: dict[str, tuple[Compiled, ...]] = rules.sources
@@ -111,9 +111,11 @@ class Tables:
         self.kind_order: dict[str, int] = rules.kind_order
         self.loot_options: dict[str, Option] = rules.loot_options
         self.ranks: dict[str, float] = rules.ranks
+        self.rank_labels: dict[str, str] = {name: f"{rank:g}" for name, rank in rules.ranks.items()}  # as options show
         self.cards: dict[str, CharacterSpec] = rules._by_name  # marked names ("Cook#1") included
         self.overflow: int = rules.board.overflow
         self.voyages: int = len(rules.board.voyage_days)
+        self.days: int = rules.board.days_in_game
         self.play_options: dict[str, Option] = rules.play_options
         self.option_cache: dict[tuple[Any, ...], Option] = rules.option_cache
         self.all_direct: frozenset[tuple[str, str]] = rules.all_direct

@@ -12,7 +12,7 @@ anchor, reputation overflow, island order); every rule about *when* lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from .._mypyc import mypyc_attr
@@ -192,6 +192,27 @@ class FlowAnswers(Asker):
         self.pos = 0
 
 
+class Answerer:
+    """Whoever answers a working copy's questions where they are asked (live play: ``Work.answerer``).
+
+    A native base class rather than a callable, so that the compiled build calls ``ask`` through its
+    vtable at every question, and an answerer that needs no ``Decision`` (``driver.LiveAnswers`` with
+    the library's bots) builds none.
+    """
+
+    __slots__ = ()
+
+    def ask(self, w: Work, seat: int, kind: str, options: Sequence[Option], prompt: str, source: str | None) -> str:
+        """The answer; by default ``decide`` is given it as a ``Decision`` (``w.decision`` meanwhile)."""
+        d = w.decision = new_decision(seat, kind, tuple(options), prompt, source)
+        key = self.decide(d)
+        w.decision = None
+        return key
+
+    def decide(self, d: Decision) -> str:
+        raise NotImplementedError
+
+
 Queued = tuple[int, str, int, CardRef | None, bool, bool]
 """A ``PendingState`` while the engine runs, as a plain tuple: (seat, source, index, this, late, first)."""
 
@@ -242,9 +263,9 @@ class Work:
         # Events since the thaw, packed only when frozen (``journal_bytes``); None: no log.
         self.journal: list[journal.Entry] | None = [] if s.journal is not None else None
         self.history = list(s.history)
-        # Live mode (``Game.play_out``): questions are answered on the spot by this callback,
+        # Live mode (``Game.play_out``): questions are answered on the spot by this ``Answerer``,
         # so no step is suspended and re-run.  ``answered`` counts its answers.
-        self.answerer: Callable[[Decision], str] | None = None
+        self.answerer: Answerer | None = None
         self.answered = 0
         # Counts changes of the island or of any seat's piles, so that a queue checked
         # since the last one (``flow._drain``) is not checked again.
@@ -349,12 +370,11 @@ class Work:
         asker.pos += 1
         if pos < len(asker.answers):
             return asker.answers[pos]
-        self.decision = d = new_decision(seat, kind, tuple(options), prompt, source)
         answerer = self.answerer
         if answerer is None:
+            self.decision = new_decision(seat, kind, tuple(options), prompt, source)
             return None
-        key = answerer(d)  # checks the key and records it in ``history``
-        self.decision = None
+        key = answerer.ask(self, seat, kind, options, prompt, source)  # checked, and recorded in ``history``
         self.answered += 1
         return key
 
@@ -413,8 +433,21 @@ class Work:
         seat, name = ref
         return name if seat == asker_seat else f"{name}@{seat}"
 
+    def on_island(self, ref: CardRef) -> bool:
+        """``ref in self.island``, compared field by field.
+
+        Compiled, a ``CardRef`` argument is held unboxed: ``in`` would box it into a new tuple at every
+        call and compare it with each card's tuple in generic code; this compares names (strings)
+        first and the seat only when the name matches.
+        """
+        seat, name = ref
+        for r in self.island:  # noqa: SIM110 - a plain loop, as the compiled build runs it
+            if r[1] == name and r[0] == seat:
+                return True
+        return False
+
     def zone_of(self, ref: CardRef) -> str | None:
-        if ref in self.island:
+        if self.on_island(ref):
             return "island"
         seat, name = ref
         if seat is None:
@@ -431,13 +464,13 @@ class Work:
     def in_zone(self, ref: CardRef, zone: str) -> bool:
         """Whether the card is in ``zone`` ("island" or a pile): ``zone_of(ref) == zone``, cheaper."""
         if zone == "island":
-            return ref in self.island
+            return self.on_island(ref)
         seat, name = ref
         if seat is None:
             return False
         p = self.seats[seat]
         pile = p.ship if zone == "ship" else p.pile(zone)
-        return name in pile and ref not in self.island
+        return name in pile and not self.on_island(ref)
 
     def adjacent(self, seat: int) -> list[int]:
         """R12: seat neighbours, wrapping; one opponent counts once."""
@@ -583,7 +616,7 @@ class Work:
 
         The island is a handful of cards: one look there, instead of ``remove``'s look at every zone.
         """
-        if ref not in self.island:
+        if not self.on_island(ref):
             return False
         self.moves += 1
         self._off_island(ref)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from libertalia.engine.options import new_option
 from libertalia.engine.work import new_decision
 from libertalia.state import Decision, Option
 
@@ -25,3 +26,13 @@ def test_new_decision_is_the_value_the_constructor_builds(source: str | None) ->
     assert built.keys() == ("a", "b")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         built.player = 0  # type: ignore[misc]
+
+
+def test_new_option_is_the_value_the_constructor_builds() -> None:
+    """new_option writes Option's two slots: equal, of the same class, hashing alike and frozen, as Option(...)."""
+    assert tuple(f.name for f in attrs.fields(Option)) == ("key", "label")
+    built, expected = new_option("Cook", "your Cook (5, ship)"), Option("Cook", "your Cook (5, ship)")
+    assert type(built) is Option
+    assert built == expected and hash(built) == hash(expected) and repr(built) == repr(expected)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.key = "Monkey"  # type: ignore[misc]

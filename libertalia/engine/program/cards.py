@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from ...state import CardRef, Option
+from ..options import new_option
 from .base import Unbound, bound_card, source_name
 from .record import Record, declare
 
@@ -258,8 +259,11 @@ def character_option(w: Work, ref: CardRef, seat: int) -> Option:
     key = (ref[0], ref[1], seat, zone)  # flat: one tuple to build and hash, not one within another
     option = cache.get(key)
     if option is None:
-        owner = "your" if ref[0] == seat else f"seat {ref[0]}'s"
-        option = Option(w.key_for(ref, seat), f"{owner} {ref[1]} ({w.tables.ranks[ref[1]]:g}, {zone})")
+        # Joined rather than formatted: compiled, each f-string part is a ``str.format`` call, and the cache
+        # misses often (it holds every card, asker and zone) while a process plays its first hundred games.
+        owner = "your" if ref[0] == seat else "seat " + str(ref[0]) + "'s"
+        label = owner + " " + ref[1] + " (" + w.tables.rank_labels[ref[1]] + ", " + str(zone) + ")"
+        option = new_option(w.key_for(ref, seat), label)
         cache[key] = option
     return option
 
