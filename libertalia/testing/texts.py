@@ -267,6 +267,7 @@ class _Speller:
     """Spells a rule of the grammar with hypothesis' ``draw``; ``strict`` steers toward checkable texts."""
 
     budget = _BUDGET
+    boost_rare = True  # draw the character only a loot tile at dusk names more often (a directed walk aims itself)
 
     def __init__(self, words: dict[str, tuple[str, ...]], strict: bool, own_kind: str = "") -> None:
         self.g = _grammar()
@@ -340,6 +341,10 @@ class _Speller:
                 and self._index(draw, 6) == 0:
             # A condition only one timing has is drawn at that timing as often as the others are in all.
             alt = next((a for a in alts if a.alias == timed), alt)
+        if self.strict and self.boost_rare and rule == "char_sel" and scope.loot and scope.timing == "dusk" \
+                and alt.alias != "taker" and scope.spent < self.budget and self._index(draw, 6) == 0:
+            # Likewise the character only a loot tile at dusk has, among many ways to name a character.
+            alt = next((a for a in alts if a.alias == "taker"), alt)
         return alt
 
     def _own_kind_fits(self, alt: _Alt) -> bool:

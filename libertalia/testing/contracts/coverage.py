@@ -305,6 +305,7 @@ class _Directed(_Speller):
     """
 
     budget = 16  # terminals before every choice takes its cheapest alternative: short texts, fewer refusals
+    boost_rare = False  # steered toward its target instead
 
     def __init__(self, words: dict[str, tuple[str, ...]], seed: int, target: Production | None,
                  force: dict[str, _Alt] | None = None, grammar_trigger: bool = False, pin: str | None = None,
@@ -908,7 +909,8 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         return _Found(ProductionCoverage(production.label, production.rule, production.index, status, 0, 0, why),
                       (), games)
     trees = tuple(sorted(same_tree.items()))
-    alone = production.slot and pairs == 0 and synonyms == 0 and took == 0  # every sibling in its place refused: the only one there
+    # Every sibling spelled in its place refused: the only alternative there.
+    alone = production.slot and pairs == 0 and synonyms == 0 and took == 0
     if (pairs == 0 and synonyms and alike) or (not production.slot and texts) or alone:
         # One reading whatever the spelling (or no sibling at all): covered where the text it is in mattered.
         why, n = _one_reading(rules, production, kept, trigger, root, seed, trees, alone)
