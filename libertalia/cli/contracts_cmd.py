@@ -24,9 +24,10 @@ step kind), suspended, broken, skipped, seconds, seed, version, rules_fingerprin
 (each: text, card, context, source, ability, kind, step, contract, problems, python, yaml);
 refused (each: text, role, message, reason); errors (each: text, card, context, message, python).
 With --coverage --json: edition, seed, tries, games, seconds, productions, covered (mattered +
-synonyms_covered + within + spellings), mattered, synonyms_covered, within, spellings, synonyms, no_effect,
-not_spelled, unreachable (refused by this edition's board), refused (by the checker in every text), rules
-(each: covered, alternatives) and entries (each: production, rule, index, status, texts, pairs, why)."""
+synonyms_covered + within + spellings), in_edition (productions less those not in this edition), mattered,
+synonyms_covered, within, spellings, synonyms, no_effect, not_spelled, unreachable (not in this edition: refused
+by its board), refused (by the checker in every text), rules (each: covered, alternatives) and entries
+(each: production, rule, index, status, texts, pairs, why)."""
 
 
 @click.command("contracts", epilog=JSON_HELP)

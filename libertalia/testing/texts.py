@@ -28,7 +28,7 @@ from ..engine.specs import Rules
 from ..errors import CardError, WordingError
 from ..language import checker
 from ..language.compile import compile_ability
-from ..language.normalise import singular_kinds, worths
+from ..language.normalise import once_for_own_kind, own_token, singular_kinds, worths
 from ..language.parser import parse
 from ..language.query import extra_counts, kinds_scored_in_sets
 
@@ -181,12 +181,14 @@ def vocabulary(rules: Rules, *, names: Iterable[str] = (), strays: bool = False)
     return out
 
 
-def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable[str] = ()) -> CardError | None:
+def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable[str] = (),
+                 kind: str = "") -> CardError | None:
     """Why ``text`` would be refused as a card's text under ``rules`` (None: it loads).
 
     The steps ``load_rules`` and ``libertalia cards check`` take for a text: parse, check
     against the rules' names (plus ``names``) and kinds, compile, and look for a loop with the
-    rules' cards (``language.loops``; a loot text as a tile of every kind at once).  Parsed without the parse
+    rules' cards (``language.loops``; a loot text as a tile of every kind at once, or of ``kind``'s tile, where
+    "this relic" must name the tile's own kind, when it is given).  Parsed without the parse
     cache, so that thousands of generated texts never reach the user's cache folder.
     """
     from ..language import lalr, loops
@@ -197,9 +199,12 @@ def text_problem(text: str, rules: Rules, *, loot: bool = False, names: Iterable
                                len(rules.board.track_income))
     try:
         abilities = singular_kinds(lalr.parse(text, "<text>", 0, 0, 0, None), vocab.kinds)
-        if not loot:  # a loot text is every kind's tile at once: a worth of its own kind stays unsettled
+        if not loot:
             abilities = worths(abilities, None)
-        checker.check(abilities, vocab, _report, loot=loot)
+        elif kind:  # as the loader reads a tile's text (E34; "this token" is the tile's own kind)
+            abilities = own_token(once_for_own_kind(worths(abilities, kind), kind), kind)
+        # else: a loot text is every kind's tile at once, so a worth of its own kind stays unsettled
+        checker.check(abilities, vocab, _report, loot=loot, kind=kind)
         for ability in abilities:
             compile_ability(ability, _report, kinds=vocab.kinds)
         # A loot text may become any kind's tile, that kind's own included: then only the characters
@@ -254,17 +259,26 @@ class _Scope:
     acted: bool = False  # the acting player is named: what follows is theirs ("their hand", "they hold")
     plural_kinds: bool = False  # a comparison's kinds: plurals ("relics")
     connective: str = ""  # the word a comparison's rivals follow: "than" (more, fewer) or "as" (at least as many)
+    counting: bool = False  # inside a counter ("for each character …"): what is counted, not acted on
+    argument: bool = False  # an action was just entered: a character phrase spelled now is what it acts on
+    acted_on: bool = False  # this character phrase is what an action acts on ("discard a character …")
+    filtered: str = ""  # this character phrase's filters so far: "adjacent" ("adjacent to this one"), "other"
+    amount_after: bool = False  # the step's actions come before ", or AMOUNT if …": one gain or lose
 
 
 class _Speller:
     """Spells a rule of the grammar with hypothesis' ``draw``; ``strict`` steers toward checkable texts."""
 
     budget = _BUDGET
+    boost_rare = True  # draw the character only a loot tile at dusk names more often (a directed walk aims itself)
 
-    def __init__(self, words: dict[str, tuple[str, ...]], strict: bool) -> None:
+    def __init__(self, words: dict[str, tuple[str, ...]], strict: bool, own_kind: str = "") -> None:
         self.g = _grammar()
         self.words = words
         self.strict = strict
+        # The loot tile's own kind, when the walk knows which tile it spells for: "this relic" names the
+        # tile's own token, so "this KIND" is spelled with that kind; with no kind known, "this token" only.
+        self.own_kind = own_kind
         names = tuple(w for w in words["NOUN"] if w[:1].isupper())
         plain = tuple(w for w in words["NOUN"] if not w[:1].isupper())
         singular = tuple(w for w in plain if w != "characters") or plain
@@ -330,12 +344,20 @@ class _Speller:
                 and self._index(draw, 6) == 0:
             # A condition only one timing has is drawn at that timing as often as the others are in all.
             alt = next((a for a in alts if a.alias == timed), alt)
+        if self.strict and self.boost_rare and rule == "char_sel" and scope.loot and scope.timing == "dusk" \
+                and alt.alias != "taker" and scope.spent < self.budget and self._index(draw, 6) == 0:
+            # Likewise the character only a loot tile at dusk has, among many ways to name a character.
+            alt = next((a for a in alts if a.alias == "taker"), alt)
         return alt
+
+    def _own_kind_fits(self, alt: _Alt) -> bool:
+        """``this KIND`` names the tile's own kind: spelled only where the walk knows that kind."""
+        return bool(self.own_kind) or alt.alias != "this_token" or ("KIND", True) not in alt.symbols
 
     def spell(self, draw: DrawFn, rule: str, scope: _Scope, out: list[str]) -> None:
         alts = self.g.alternatives[rule]
         if self.strict:
-            alts = tuple(a for a in alts if _allowed(rule, a, scope))
+            alts = tuple(a for a in alts if _allowed(rule, a, scope) and self._own_kind_fits(a))
             if not alts:
                 raise _DeadEnd(rule)
         alt = self._choose(draw, rule, alts, scope)
@@ -370,11 +392,15 @@ class _Speller:
     def _terminal(self, draw: DrawFn, name: str, rule: str, alt: _Alt, scope: _Scope) -> str:
         words = self.words[name]
         if name == "NOUN":
+            if self.strict and alt.alias == "take_from_hand":
+                return "character"  # a card drawn from a hand unseen: any character
             if self.strict and scope.cond == "is_a":
                 return self._strategy(draw, "names")
             return self._strategy(draw, "nouns" if not self.strict or scope.plural else "singular")
         if self.strict and name == "TIMING" and (rule == "trigger" or alt.alias == "use_ability"):
             return scope.timing
+        if self.strict and name == "KIND" and alt.alias == "this_token" and self.own_kind:
+            return self.own_kind  # "this relic" on the relic tile: its own token
         if self.strict and name == "POSITION" and alt.alias == "move_reputation":
             words = ("leftmost", "rightmost")
         if self.strict and name == "KIND" and alt.alias == "count_extra":
@@ -387,8 +413,13 @@ class _Speller:
 
     @staticmethod
     def _enter(rule: str, alt: _Alt, s: _Scope) -> None:
+        if rule == "char_sel":  # "a character adjacent to this one" is said only of what an action acts on
+            s.acted_on, s.argument = s.argument and alt.alias in ("choose_one", "every"), False
+        else:
+            s.argument = rule == "action"
         if rule == "step":
             s.step_bound = s.bound
+            s.amount_after = alt.alias == "or_if" and ("amount", False) in alt.symbols
         elif rule == "action":
             s.action, s.binds, s.losing = _meaning(alt), False, alt.alias == "lose"
         elif rule == "cond":
@@ -399,9 +430,11 @@ class _Speller:
         elif rule == "quantity":
             s.plural = (s.cond == "there_is" or s.side == "clause") and "or" in alt.words
         elif rule == "char_np":
-            s.zone_used = False
+            s.zone_used, s.filtered = False, ""
         elif rule == "char_filter" and alt.symbols == (("zone", False),):
             s.zone_used = True
+        if rule == "char_filter" and alt.symbols != (("zone", False),):
+            s.filtered = "adjacent" if alt.alias == "adjacent" else s.filtered or "other"
         elif rule == "loot_sel":
             s.random_loot = "random" in alt.words
             s.one_count = alt.alias == "choose_loot" and "counts" in _names(alt) and "kind" not in alt.words
@@ -419,6 +452,8 @@ class _Speller:
             s.side = "clause"
         elif rule == "compared":
             s.connective = "as" if "least" in alt.words else "than"
+        elif rule == "counter":
+            s.counting = True
         elif rule in ("mine", "most"):
             s.plural_kinds = alt.alias in ("mine_loot", "most_loot")
         if rule == "_comparison":
@@ -426,6 +461,10 @@ class _Speller:
 
     @staticmethod
     def _leave(rule: str, alt: _Alt, s: _Scope, saved: _Scope) -> None:
+        if rule == "char_sel":
+            s.acted_on = saved.acted_on
+        elif rule in ("actions", "step"):
+            s.amount_after = False  # said: the amount after ", or" repeats the one before it
         if rule == "action":
             bound = s.bound or alt.alias in ("discard", "put", "play") or s.binds
             s.action, s.binds, s.losing, s.bound = saved.action, saved.binds, saved.losing, bound
@@ -437,16 +476,18 @@ class _Speller:
         elif rule == "cond":
             s.cond, s.plural, s.plural_kinds = saved.cond, saved.plural, saved.plural_kinds
             s.yours = saved.yours
-        elif rule == "player":
+        elif rule in ("player", "all_players"):
             s.recipient, s.side = saved.recipient, saved.side
             if s.action in _ACTING and not s.acted:  # the acting player is named: the rest is theirs
                 s.acted, s.side = True, "acting"
+        elif rule == "counter":
+            s.counting = saved.counting
         elif rule == "clause":
             s.side = saved.side
         elif rule in ("mine", "most"):
             s.plural_kinds = saved.plural_kinds
         elif rule == "char_np":
-            s.zone_used = saved.zone_used
+            s.zone_used, s.filtered = saved.zone_used, saved.filtered
         elif rule == "loot_sel":
             s.random_loot, s.one_count = saved.random_loot, saved.one_count
         elif rule == "player_verb":
@@ -464,11 +505,12 @@ def _meaning(alt: _Alt) -> str | None:
 
 _COUNTED = {"return_loot": "returned", "discard": "discarded", "take": "taken", "put": "moved", "play": "moved",
             "give": "moved", "move_reputation": "space", "they_return": "returned", "they_discard": "discarded",
-            "they_give": "moved"}
+            "they_give": "moved", "all_players_discard": "discarded", "all_players_return": "returned"}
 _TIMED_CONDITIONS = {"moon": "none_at_nightfall", "dusk": "just_took"}
 """The conditions only one timing has (the checker refuses them at any other)."""
-_ACTING = ("they_return", "they_discard", "they_give")
-"""The actions another player carries out for themselves (their choices, their things)."""
+_ACTING = ("they_return", "they_discard", "they_give", "all_players_discard", "all_players_return")
+"""The actions other players carry out for themselves (their choices, their things): one player named
+("… discards …"), or several in the plural ("all opponents discard …")."""
 """What each action lets a later counter count: ``one returned`` needs a ``return`` before it, and so on."""
 
 
@@ -477,12 +519,14 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     a, w, t = alt.alias, alt.words, s.timing
     island = t in _ISLAND
     keep_here = s.action == "keep" and island  # by day and at dusk "this" is on the island, not aboard
-    if not _printed_allowed(rule, a, s) or (s.side and not _side_allowed(rule, alt, s)) \
-            or (s.yours and not _yours_allowed(rule, alt, s.zone_used)):
+    if not _printed_allowed(rule, alt, s) or not _form_allowed(rule, alt, s) \
+            or (s.side and not _side_allowed(rule, alt, s)) or (s.yours and not _yours_allowed(rule, alt, s.zone_used)):
         return False
     if rule == "action":
         return {"play": t == "sun", "use_ability": not s.loot or t == "dusk",
-                "discard_not_shipped": not s.loot and island}.get(a or "", True)
+                "discard_not_shipped": not s.loot and island,
+                # a hand is hidden (E41): the card is drawn from it at random
+                "take_from_hand": "RANDOM" in _names(alt)}.get(a or "", True)
     if rule == "take_what":
         return "no" not in w  # "take no loot" must stand alone: ``_texts`` spells that ability whole
     if rule == "char_sel":
@@ -538,14 +582,32 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     return True
 
 
-def _printed_allowed(rule: str, a: str | None, s: _Scope) -> bool:
+def _form_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
+    """False where the checker refuses a form for what stands around it: "this relic" on a character, the
+    actions before ", or 7 doubloons if …" other than one gain or loss."""
+    if rule == "loot_sel" and alt.alias == "this_token":
+        return s.loot  # the token a loot tile's ability runs for: a character has none
+    if s.amount_after and rule == "actions":
+        return alt.symbols == (("action", False),)  # ", or 7 doubloons if …" repeats one gain or loss
+    if s.amount_after and rule == "action":
+        return alt.alias in ("gain", "lose")
+    return True
+
+
+def _printed_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     """False where the checker refuses a printed paraphrase that its canonical form would not need."""
-    t = s.timing
+    t, a = s.timing, alt.alias
     if rule == "ability" and a == "instead_of_loot":
         return t == "dusk" and not s.loot  # a character's own dusk: "take no loot" stands alone there
     if rule == "char_filter" and a == "adjacent":
-        # Said of what an action acts on, on the island by day (at dusk the right neighbours have left).
-        return not s.loot and t == "sun" and s.cond is None and s.action not in (None, "keep") and not s.binds
+        # Said of what an action acts on, on the island by day (at dusk the right neighbours have left), as the
+        # phrase's only filter but its place: the character left of this, or right of it.
+        return not s.loot and t == "sun" and s.cond is None and s.action not in (None, "keep") and not s.binds \
+            and not s.counting and s.acted_on and not s.filtered and not s.zone_used
+    if rule == "char_filter" and s.filtered == "adjacent":
+        return alt.symbols == (("zone", False),)  # "every character adjacent to this one on the island"
+    if rule == "place" and s.filtered == "adjacent":
+        return "island" in alt.words
     if (rule, a) in (("char_sel", "ordinal"), ("cond", "is_ordinal")):
         return t != "dusk"  # "the last character" reads two ways at dusk, which runs right to left
     if rule == "action" and a == "worth_this":

@@ -16,8 +16,8 @@ text with a sibling end the focus day in different states: the slot's choice cha
 result, so a step that misread that alternative would be seen by whatever compares results.
 The positions are built to make choices bite: left and right neighbours that hold different
 things, ties (equal doubloons, equal counts), empty hands, ships and graveyards, an empty bag,
-the last day, the last voyage, 2 players (with the Midshipman where the edition has one), and a
-hoard (the owner holding many of every kind).
+the last day, the last voyage, 2 players (with the Midshipman where the edition has one), a
+hoard (the owner holding many of every kind), and the owner broke (an empty purse).
 A pair whose two texts have one canonical wording, or compile to one program, is a ``synonym``
 (a plain-English variant: by itself it can never matter); it is covered as the proven synonym of
 a sibling that mattered, or, when every sibling in its place reads as it, in a text that a slot
@@ -45,6 +45,7 @@ from typing import Any
 
 import attrs
 
+from ...engine.program.record import Record
 from ...engine.specs import CharacterSpec, LootSpec, Rules
 from ...errors import CardError
 from ...game import Game, new_game
@@ -78,24 +79,27 @@ MATTERED, SYNONYM, NO_EFFECT, NOT_SPELLED = "mattered", "synonym", "no effect se
 SYNONYM_COVERED = "synonym of one that mattered"
 WITHIN = "sole alternative, within one that mattered"
 SPELLING = "one reading, in a text where it mattered"
-UNREACHABLE = "refused in this edition"
+UNREACHABLE = "not in this edition"
 REFUSED = "refused by the checker"
 """A production's status (docs/testing.md has the table).  Covered: its choice changed a result
 (``MATTERED``); its text parsed to the same canonical tree as the text with a sibling that itself
 mattered (``SYNONYM_COVERED``); the only alternative of its rule, one of the symbols of a production
 that mattered, in the text that mattered (``WITHIN``); a spelling with no sibling of another reading
-(every sibling spelled in its place parsed to its tree, and played alike: ``_every``, ``_then``) or the
-only alternative of its rule, in a text whose day changed when a slot above it took a sibling, the
-nearest such slot named (``SPELLING``).  Not covered: every sibling spelled in its
+(every sibling spelled in its place parsed to its tree, and played alike: ``_every``, ``_then``), the
+only alternative of its rule, or the only one the checker accepts in its place (``they hold`` of a player
+acting), in a text whose day changed when a slot above it (else the nearest beside or below it) took a
+sibling, that slot named (``SPELLING``).  Not covered: every sibling spelled in its
 place gave the same tree and none of them mattered (``SYNONYM``); spelled and played, never changing
-a result (``NO_EFFECT``); refused in this edition, accepted with the same cards on the reference
-board and with a sibling in its place here (``UNREACHABLE``); every text spelled with it refused,
+a result (``NO_EFFECT``); not in this edition: refused here, accepted with the same cards on the reference
+board and with a sibling in its place here (``UNREACHABLE``: not a gap, and not counted among the edition's
+productions); every text spelled with it refused,
 at least once for its own sake: a sibling in its place is accepted (``REFUSED``, as the bare
 "as many … as" of E30); never spelled into an accepted text for another reason (``NOT_SPELLED``)."""
 COVERED = (MATTERED, SYNONYM_COVERED, WITHIN, SPELLING)
 _REPUTATION = "reputation"  # the word a board without a reputation track refuses
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
-VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players", "hoard")
+VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players", "hoard",
+            "broke")
 """The positions each pair is played in, in turn, until the two texts' results differ."""
 _HOARD = 5
 """Tokens of each kind the owner's seat is given in the "hoard" position (the bag keeping one of each): long
@@ -111,6 +115,8 @@ _AFTER_SLOT = 3  # terminals drawn freely after the slot, before every choice ta
 _BLAME = 4  # refusals checked per production against a sibling in the slot's place
 _BACKTRACKS = 300  # alternatives a walk may undo before it gives up (a walk that cannot end is walked again)
 _INSTEAD = ("postfix_if_instead", "unless_instead", "prefix_if_instead")
+_ADJACENT = ("_adjacent_to", "_this_one")  # the words of "adjacent to this one", a filter of what an action acts on
+_SMALL = ("1", "2", "3")  # the counts a choice of how many offers (see ``_Directed._terminal``)
 
 
 # ------------------------------------------------------------------ productions
@@ -181,8 +187,14 @@ class CoverageReport:
         return sum(e.status in COVERED for e in self.entries)
 
     @property
+    def in_edition(self) -> int:
+        """Productions this edition can say: a production whose words the edition refuses everywhere (reputation,
+        on a board without a track) is not in it, and not a gap of coverage."""
+        return len(self.entries) - self.count(UNREACHABLE)
+
+    @property
     def uncovered(self) -> tuple[ProductionCoverage, ...]:
-        return tuple(e for e in self.entries if e.status not in COVERED)
+        return tuple(e for e in self.entries if e.status not in COVERED and e.status != UNREACHABLE)
 
     def rules(self) -> dict[str, tuple[int, int]]:
         """Per rule (a slot): its alternatives covered, and its alternatives in all."""
@@ -195,7 +207,8 @@ class CoverageReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"edition": self.edition, "seed": self.seed, "tries": self.tries, "games": self.games,
-                "seconds": round(self.seconds, 1), "productions": len(self.entries), "covered": self.covered,
+                "seconds": round(self.seconds, 1), "productions": len(self.entries), "in_edition": self.in_edition,
+                "covered": self.covered,
                 "mattered": self.count(MATTERED), "synonyms_covered": self.count(SYNONYM_COVERED),
                 "within": self.count(WITHIN), "spellings": self.count(SPELLING),
                 "synonyms": self.count(SYNONYM), "no_effect": self.count(NO_EFFECT),
@@ -208,16 +221,19 @@ class CoverageReport:
         """The figures, then every production not covered with its reason."""
         rules = self.rules()
         full = sum(a == b for a, b in rules.values())
+        outside = self.count(UNREACHABLE)
+        of = f"{self.covered}/{self.in_edition} productions of this edition covered ({outside} of the grammar's " \
+             f"{len(self.entries)} not in it)" if outside else f"{self.covered}/{len(self.entries)} productions covered"
         lines = [f"coverage of the grammar ({self.edition}, seed {self.seed}, {self.tries} tries a production): "
-                 f"{self.covered}/{len(self.entries)} productions covered ({self.count(MATTERED)} mattered, "
+                 f"{of} ({self.count(MATTERED)} mattered, "
                  f"{self.count(SYNONYM_COVERED)} synonyms of one that mattered, {self.count(WITHIN)} sole "
                  f"alternatives within one that mattered, {self.count(SPELLING)} of one reading in a text where "
                  f"it mattered); {full}/{len(rules)} rules with "
                  f"every alternative covered; {self.games:,} games in {self.seconds:.0f} s",
                  f"  {self.count(SYNONYM)} synonyms of none that mattered, {self.count(NO_EFFECT)} spelled but "
-                 f"never seen to matter, {self.count(NOT_SPELLED)} never spelled, {self.count(UNREACHABLE)} "
-                 f"refused in this edition, {self.count(REFUSED)} refused by the checker"]
-        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, UNREACHABLE, REFUSED):
+                 f"never seen to matter, {self.count(NOT_SPELLED)} never spelled, {self.count(REFUSED)} refused by the "
+                 f"checker; {outside} not in this edition"]
+        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, REFUSED, UNREACHABLE):
             shown = [e for e in self.entries if e.status == status]
             if shown:
                 lines.append(f"{status}:")
@@ -289,11 +305,12 @@ class _Directed(_Speller):
     """
 
     budget = 16  # terminals before every choice takes its cheapest alternative: short texts, fewer refusals
+    boost_rare = False  # steered toward its target instead
 
     def __init__(self, words: dict[str, tuple[str, ...]], seed: int, target: Production | None,
                  force: dict[str, _Alt] | None = None, grammar_trigger: bool = False, pin: str | None = None,
-                 relax: bool = False) -> None:
-        super().__init__(words, strict=True)
+                 relax: bool = False, own_kind: str = "") -> None:
+        super().__init__(words, strict=True, own_kind=own_kind)
         self.pin = pin
         self.relax = relax
         self.seed = seed
@@ -334,7 +351,9 @@ class _Directed(_Speller):
     def _trigger(self, draw: Any, timing: str, loot: bool) -> list[str]:
         if not self.grammar_trigger:
             options = trigger_words(timing, loot)
-            return options[self._rng.randrange(len(options))]
+            chosen = options[self._rng.randrange(len(options))]
+            self._modifiers = list(chosen[2::2])
+            return chosen
         out: list[str] = []
         self.spell(draw, "trigger", _Scope(timing, loot), out)
         return out
@@ -349,6 +368,12 @@ class _Directed(_Speller):
             word = self._one(draw, sorted(allowed) or self.words[name])
             self._modifiers.append(word)
             return word
+        if name == "NUMBER" and (rule == "counts" or rule.startswith("__counts")):
+            # How many the owner picks among several counts: small ones, which the places hold enough loot
+            # for (a choice of "8 or 12" maps changes nothing where no one holds 8).
+            return self._one(draw, _SMALL)
+        if name == "NOUN" and scope.acted_on and self._aiming(_ADJACENT):
+            return "character"  # "a character adjacent to this one": the plain noun (the checker takes no name)
         if name == "PREP" and alt.alias == "steal":
             return "from"
         if name == "UNIT" and rule in ("_set_worth", "_score_row"):
@@ -357,6 +382,12 @@ class _Directed(_Speller):
             self._scored = self._scored or super()._terminal(draw, name, rule, alt, scope)
             return self._scored
         return super()._terminal(draw, name, rule, alt, scope)
+
+    def _aiming(self, rules: tuple[str, ...]) -> bool:
+        """Whether the walk is still on its way to a target of one of ``rules`` (or of a printed filter's)."""
+        t = self.target
+        return t is not None and self.hit is None and (t.rule in rules or (
+            t.rule == "char_filter" and self.g.alternatives[t.rule][t.index].alias == "adjacent"))
 
     def _fits(self, rule: str, alt: _Alt) -> bool:
         """What the checker refuses that the base walk leaves to its retries: "you did" with nothing
@@ -380,6 +411,21 @@ class _Directed(_Speller):
             wanted = self.g.alternatives[target.rule][target.index]
             if rule == target.rule and wanted in alts:
                 return wanted
+            if self._aiming(_ADJACENT):
+                # "adjacent to this one" filters what an action acts on, by day: steer to an action on a
+                # character ("discard", "put", "play") and to "every character …" (a choice of one must
+                # stand alone as its step, which the walk cannot promise).
+                fitting = [a for a in alts if (rule == "action" and a.alias in ("discard", "put", "play"))
+                           or (rule == "char_sel" and scope.argument and a.alias == "every")
+                           or (rule == "step" and a.alias == "plain")]
+                if fitting:
+                    return fitting[self._rng.randrange(len(fitting))]
+            if rule == "compared" and target.rule == "rival":
+                # The rival's word agrees with the comparison's: "than" after more or fewer, "as" after
+                # "at least as many" (the checker refuses the other).
+                agreeing = [a for a in alts if ("least" in a.words) == ("as" in wanted.words)]
+                if agreeing:
+                    return agreeing[self._rng.randrange(len(agreeing))]
             before = _before(target, wanted)
             if before:  # a first step to speak of ("if you did", "... instead", "it", "one discarded")
                 if rule == "effect":
@@ -416,7 +462,8 @@ class _Directed(_Speller):
         t = self.target
         aim = self.g.alternatives[rule][t.index] if t is not None and self.hit is None and rule == t.rule else None
         alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a)
-                     and (self.reputation or _REPUTATION not in a.words or a is aim))
+                     and self._own_kind_fits(a) and (self.reputation or _REPUTATION not in a.words or a is aim)
+                     and (a.alias != "this_token" or "once" not in self._modifiers))  # "once": no one token
         forced = self.force.get(path)
         if path == self.pin and forced is not None and forced not in alts:
             alts += (forced,)
@@ -465,7 +512,9 @@ class _Directed(_Speller):
         t = self.target
         if t is not None and self.hit is None and rule == t.rule and alt is self.g.alternatives[t.rule][t.index]:
             self.hit = path
-        if path in (self.hit, self.pin):
+        slot = path in (self.hit, self.pin)
+        entered = scope.spent
+        if slot:
             # What follows the slot is drawn freely for a while: past the budget every choice is the
             # cheapest, and an ability whose arms are all "discard this" hides what the slot decides.
             self.budget = max(self.budget, scope.spent + _AFTER_SLOT)
@@ -478,6 +527,11 @@ class _Directed(_Speller):
             self._spell_alt(draw, rule, alt, scope, out)
         finally:
             self._children.pop()
+        if slot:
+            # The slot's own words are not counted against the budget: a sibling of more or fewer words
+            # ("than each opponent" for "than every other player") leaves the rest of the text as it was,
+            # so the pair differs in the slot alone.
+            scope.spent = entered
 
     def _undo(self, path: str, saved: tuple[Any, ...], scope: _Scope, out: list[str]) -> None:
         """Forget an alternative that dead-ended: its words, its choices below ``path``, the walk's state."""
@@ -514,7 +568,8 @@ def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot
     after it is drawn as freely as after the target's, and its alternative is spelled even where the
     steering would not take it); ``relax``: the target likewise; ``short``: every choice not steered
     toward the target is the cheapest (a replay keeps it: its choices are forced)."""
-    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger, pin, relax)
+    kind = _tile_kind(rules) if loot else ""  # the tile a loot text is played on: "this KIND" names its kind
+    speller = _Directed(_words(rules, loot), seed, target, force, grammar_trigger, pin, relax, kind)
     speller.reputation = bool(rules.board.track_income)
     if short:
         speller.budget = 0
@@ -528,7 +583,7 @@ def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot
     if not _reads_as_spelled(out):
         return None, speller, "the lexer reads a word otherwise"
     text = _join(out).strip("\n")
-    problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
+    problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,), kind=kind)
     if problem is not None:
         speller.spelled = text
         return None, speller, f"refused: {str(problem).splitlines()[0]}"
@@ -595,7 +650,8 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
     except CardError:
         return None
     timing = next((t for t in _TIMINGS if any(c.timing == t for c in compiled)), "sun")
-    program = tuple((c.timing, c.last, c.once, c.first, c.early, c.passive, c.slots, c.steps) for c in compiled)
+    program = _unworded(tuple((c.timing, c.last, c.once, c.first, c.early, c.passive, c.slots, c.steps)
+                              for c in compiled))
     if loot:
         old = next(s for s in base.loot if s.kind == kind)
         tile = LootSpec(kind=kind, side=old.side, count=old.count, text=text, abilities=abilities, compiled=compiled)
@@ -610,6 +666,30 @@ def _card(base: Rules, text: str, loot: bool) -> _Card | None:
         board = attrs.evolve(board, tie_breakers={**board.tie_breakers, rank: board.tie_breakers[below]})
     rules = attrs.evolve(base, board=board, characters=_with(base.characters, [spec]))
     return _Card(text, render(abilities), rules, MOD, timing, program)
+
+
+_WORDING = frozenset({"text", "labels"})
+"""The fields of step records that carry words to show (the question a ``may`` asks, the options of a ``choose
+one``), not what the step does."""
+
+
+def _blank(words: Any) -> Any:
+    if isinstance(words, str):
+        return ""
+    return tuple("" for _ in words) if isinstance(words, tuple) else words
+
+
+def _unworded(value: Any) -> Any:
+    """A program with the words it shows blanked: two spellings of one reading ask their ``may`` in their own
+    words ("than each opponent", "than any other player"), and still do the same."""
+    if isinstance(value, Record):
+        return type(value)(*(_blank(getattr(value, name)) if name in _WORDING else _unworded(getattr(value, name))
+                             for name in value.__node_names__))
+    if isinstance(value, tuple):
+        return tuple(_unworded(v) for v in value)
+    if isinstance(value, frozenset):
+        return frozenset(_unworded(v) for v in value)
+    return value
 
 
 def _rank(rules: Rules) -> float:
@@ -664,6 +744,8 @@ def _setup(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ra
         left = bag_left(rules, setup)
         you = seats[position.featured[0].seat or 0]  # a token of today's loot is nobody's yet: the first seat's
         you["loot"] = [*you.get("loot", ()), *(k for k in rules.kinds for _ in range(min(_HOARD, left[k] - 1)))]
+    elif variant == "broke":  # the owner's purse empty ("if you have no doubloons", "fewer than 1 doubloon")
+        seats[position.featured[0].seat or 0]["doubloons"] = 0
     elif variant == "left != right":
         you = position.featured[0].seat or 0  # a token of today's loot is nobody's yet
         n = len(seats)
@@ -730,6 +812,7 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     blamed: dict[str, str] = {}  # a refusal -> texts that show it is the production's (a sibling is accepted)
     kept: list[tuple[_Directed, int, str, bool, _Card, int]] = []  # texts with it: walk, seed, timing, loot, card
     alike = 0  # synonym pairs played in every position and seen to end alike
+    took = 0  # siblings spelled in its place that the checker accepted
     for attempt in range(tries * 8):
         if compared >= tries:
             break
@@ -782,6 +865,7 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             other = _card(rules, other_text, loot) if other_text is not None and other_text != text else None
             if other is None:
                 continue
+            took += 1
             if other.same_reading(card):
                 # Proof by play (a few pairs): one reading, one game.  Two games are not synonyms but a pair.
                 proof = _first_difference(seed, production.label, attempt, card, [(alts.index(alt), other)]) \
@@ -826,9 +910,11 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
         return _Found(ProductionCoverage(production.label, production.rule, production.index, status, 0, 0, why),
                       (), games)
     trees = tuple(sorted(same_tree.items()))
-    if (pairs == 0 and synonyms and alike) or (not production.slot and texts):
+    # Every sibling spelled in its place refused: the only alternative there.
+    alone = production.slot and pairs == 0 and synonyms == 0 and took == 0
+    if (pairs == 0 and synonyms and alike) or (not production.slot and texts) or alone:
         # One reading whatever the spelling (or no sibling at all): covered where the text it is in mattered.
-        why, n = _one_reading(rules, production, kept, trigger, root, seed, trees)
+        why, n = _one_reading(rules, production, kept, trigger, root, seed, trees, alone)
         games += n
         if why:
             return _Found(ProductionCoverage(production.label, production.rule, production.index, SPELLING,
@@ -837,7 +923,8 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
 
 
 def _one_reading(rules: Rules, production: Production, kept: list[tuple[_Directed, int, str, bool, _Card, int]],
-                 trigger: bool, root: str, seed: int, trees: tuple[tuple[int, str], ...]) -> tuple[str, int]:
+                 trigger: bool, root: str, seed: int, trees: tuple[tuple[int, str], ...],
+                 alone: bool = False) -> tuple[str, int]:
     """Why a spelling of one reading (or the only alternative of its rule) is covered ("": it is not seen to
     be): a text spelled with it whose day a slot above it changes (``_above``); and games played."""
     alts, games = _grammar().alternatives[production.rule], 0
@@ -846,7 +933,9 @@ def _one_reading(rules: Rules, production: Production, kept: list[tuple[_Directe
         games += n
         if why:
             shown = ", ".join(f"<{_spelling(alts[i], _grammar().words)}>" for i, _ in trees)
-            what = (f"every sibling spelled in its place ({shown}) read as it (one tree or one program) and "
+            what = ("the only alternative the checker accepts in its place (every sibling spelled there was "
+                    "refused)" if alone else
+                    f"every sibling spelled in its place ({shown}) read as it (one tree or one program) and "
                     "played alike"
                     if production.slot else "the only alternative of its rule")
             return f"{what}; {why}", games
@@ -897,21 +986,47 @@ def _first_difference(seed: int, label: str, attempt: int, card: _Card,
 
 _ABOVE = 4
 """Slots above a spelling tried, nearest first, for one whose choice changes the text's day (a list's nested
-items count once)."""
+items count once); then as many other slots of the text, nearest in the tree first."""
 
 
-def _above(rules: Rules, production: Production, speller: _Directed, walk_seed: int, timing: str, loot: bool,
-           card: _Card, trigger: bool, root: str, seed: int, attempt: int) -> tuple[str, int]:
-    """Whether the text spelled with ``production`` mattered: the nearest slot above it that, given a sibling
-    (of another reading), ends the day otherwise in some position.  The pair and the slot ("": none), games."""
+def _slots_near(speller: _Directed, production: Production) -> list[tuple[str, bool]]:
+    """The slots of the text to try for a spelling: (path, above it), the slots above it nearest first, then
+    the text's other slots by their distance in the tree (a spelling at the root, or inside a rule whose
+    siblings read alike, as ``each`` in ``each night``, has its nearest slots beside or below it)."""
     g = _grammar()
-    path, games, tried = speller.hit or "", 0, [production.rule]
+    here, out, tried = speller.hit or "", [], [production.rule]
+    path = here
     while path and len(tried) <= _ABOVE:
         path = path.rpartition("/")[0]
         rule = speller.rules.get(path)
         if rule is None or len(g.alternatives[rule]) < 2 or rule == tried[-1]:
             continue  # a list's items nest one in another: its nearest item stands for the list
         tried.append(rule)
+        out.append((path, True))
+    mine = here.split("/")
+
+    def distance(p: str) -> int:
+        theirs = p.split("/")
+        common = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+                      min(len(mine), len(theirs)))
+        return len(mine) + len(theirs) - 2 * common
+
+    taken = {p for p, _ in out} | {here}
+    others = sorted((p for p, rule in speller.rules.items()
+                     if p not in taken and len(g.alternatives[rule]) > 1 and not here.startswith(p + "/")),
+                    key=lambda p: (distance(p), p))
+    return out + [(p, False) for p in others[:_ABOVE]]
+
+
+def _above(rules: Rules, production: Production, speller: _Directed, walk_seed: int, timing: str, loot: bool,
+           card: _Card, trigger: bool, root: str, seed: int, attempt: int) -> tuple[str, int]:
+    """Whether the text spelled with ``production`` mattered: the nearest slot of the text (above it first, then
+    beside or below it) that, given a sibling (of another reading), ends the day otherwise in some position.
+    The pair and the slot ("": none), and games played."""
+    g = _grammar()
+    games = 0
+    for path, above in _slots_near(speller, production):
+        rule = speller.rules[path]
         chosen = speller.chosen[path]
         siblings = [a for a in g.alternatives[rule] if a is not chosen]
         random.Random(_seed(seed, production.label, attempt, "above", path)).shuffle(siblings)
@@ -923,6 +1038,8 @@ def _above(rules: Rules, production: Production, speller: _Directed, walk_seed: 
                                      root, pin=path)
             if text is None or replay.chosen.get(path) is not alt or text == card.text:
                 continue
+            if not _kept(speller, replay, path):
+                continue  # the sibling's text lost the spelling: it proves nothing about it
             other = _card(rules, text, loot)
             if other is not None and not other.same_reading(card):
                 others.append((g.alternatives[rule].index(alt), other))
@@ -931,9 +1048,19 @@ def _above(rules: Rules, production: Production, speller: _Directed, walk_seed: 
         index, why, n, _ = _first_difference(seed, f"{production.label}|{path}", attempt, card, others)
         games += n
         if index is not None:
-            return f"the slot above it, {rule} -> {_spelling(chosen, g.words)}, mattered in a text with it: {why}", \
+            where = "above it" if above else "beside it in its text"
+            return f"the slot {where}, {rule} -> {_spelling(chosen, g.words)}, mattered in a text with it: {why}", \
                 games
     return "", games
+
+
+def _kept(speller: _Directed, replay: _Directed, path: str) -> bool:
+    """Whether a text with another alternative at ``path`` still spells the production where ``speller`` did
+    (always, for a slot above it: the sibling replaces the spelling's own text; a slot elsewhere keeps it)."""
+    here = speller.hit or ""
+    if here.startswith(path + "/"):
+        return True
+    return replay.chosen.get(here) is speller.chosen.get(here)
 
 
 def _within(e: ProductionCoverage, inside: dict[tuple[str, int], tuple[str, str]]) -> ProductionCoverage:
@@ -1016,7 +1143,8 @@ def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int
                                       root=root)
             if text is None:
                 continue
-            problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,))
+            problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,),
+                                   kind=_tile_kind(rules) if loot else "")
             if problem is None:
                 return ""  # this edition takes it too: not spelled here by chance, not refused
             accepted = _sibling_accepted(rules, speller, walk_seed, timing, loot, trigger, root)
