@@ -5,6 +5,7 @@ Speed itself is never asserted here; these tests only keep the benchmark scripts
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -50,3 +51,14 @@ def test_startup_script_runs_once() -> None:
                           env=env, text=True, capture_output=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert "to first env step" in done.stdout and "spawn" in done.stdout
+
+
+def test_shrink_script_measures_one_seeded_run() -> None:
+    """Issue 35 item 8: shrink.py finds its planted bug in a seeded run; finding and shrinking reported apart."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LIBERTALIA_CACHE_DIR": "off"}
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "shrink.py"), "--one", "games", "0", "500"],
+                          env=env, text=True, capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout.splitlines()[-1])
+    assert run["found"] and run["find_calls"] >= 1 and run["shrink_calls"] >= 1, run
+    assert run["answers"] > 0, run

@@ -326,22 +326,49 @@ class Source(Protocol):
 
 
 class _Drawn:
-    """Draws through hypothesis: integers shrink to ``lo``, choices to the first item."""
+    """Draws through hypothesis: integers shrink to ``lo``, choices to the first item.
+
+    A choice is ``sampled_from`` its items, which hypothesis labels by the items: measured with
+    ``benchmarks/shrink.py``, an index labelled by the count alone made the shrinker try far more
+    reorderings of a position's picks (twice the calls on some seeds).
+    """
 
     def __init__(self, draw: DrawFn) -> None:
-        from hypothesis import strategies as st
-
         self._draw = draw
-        self._st = st
 
     def integer(self, lo: int, hi: int) -> int:
-        return self._draw(self._st.integers(lo, hi))
+        return self._draw(integers(lo, hi))
 
     def choice(self, items: Sequence[T]) -> T:
-        return self._draw(self._st.sampled_from(items))
+        from hypothesis import strategies as st
+
+        return self._draw(st.sampled_from(items))
 
     def distinct(self, items: Sequence[T], n: int) -> list[T]:
-        return self._draw(self._st.lists(self._st.sampled_from(items), min_size=n, max_size=n, unique=True))
+        from hypothesis import strategies as st
+
+        return self._draw(st.lists(st.sampled_from(items), min_size=n, max_size=n, unique=True))
+
+
+@functools.cache
+def index(n: int) -> SearchStrategy[int]:
+    """An index into ``n`` options, shrinking to 0 (the first), one strategy per ``n`` for the process.
+
+    ``sampled_from(range(n))`` rather than ``integers(0, n - 1)``: hypothesis labels it by ``n``, so its
+    shrinker does not try to reorder an answer's index among every other integer drawn (a pass that
+    a game's answers almost never survive, and that doubled the calls of a shrink when tried).
+    """
+    from hypothesis import strategies as st
+
+    return st.sampled_from(range(n))
+
+
+@functools.cache
+def integers(lo: int, hi: int) -> SearchStrategy[int]:
+    """``st.integers(lo, hi)``, built once per process."""
+    from hypothesis import strategies as st
+
+    return st.integers(lo, hi)
 
 
 class _Seeded:
@@ -416,19 +443,17 @@ def interactions(rules: Rules, cards: Sequence[Featured], players: int | None = 
     def stopped(draw: DrawFn) -> Game:
         position = plan.build(_Drawn(draw))
         game = position.start(rules)
-        waiting = list(position.featured)
-        seen = 0
+        waiting = [p for p in position.featured if not acted(game.events, p, rules)]
         for _ in range(max_steps + 1):
-            events = game.events
-            fresh = events[seen:]
-            seen = len(events)
-            waiting = [p for p in waiting if not acted(fresh, p, rules)]
             if not waiting:
                 note_game(rules, position.players, position.seed, position.setup, game)
                 return game
             if game.decision is None:
                 break
-            game = game.choose(draw(st.sampled_from(game.legal_keys())))
+            keys = game.legal_keys()
+            before, game = game, game.choose(keys[draw(index(len(keys)))])
+            fresh = game.events_since(before)  # each event read once, not the whole log at every answer
+            waiting = [p for p in waiting if not acted(fresh, p, rules)]
         reject()
 
     return stopped()

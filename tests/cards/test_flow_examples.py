@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from libertalia import _paths
 from libertalia import game as game_module
-from libertalia.engine import work
+from libertalia.engine import automa, work
 from libertalia.engine.program import amounts
+from libertalia.engine.specs import SoloRow
 from libertalia.loading import examples as examples_module
 from libertalia.loading.examples import is_board, run_examples
 from tests.helpers import patches_engine
@@ -104,3 +106,39 @@ def test_a_greedy_split_of_maps_into_sets_is_caught(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(amounts, "best_sets", _greedy_sets)
     failed = _failed("galecrest")
     assert sum(it.startswith("R14") for it in failed) >= 2, failed
+
+
+def _pilferer_right_on_ties(original: Callable[..., tuple[float, float]]) -> Callable[..., tuple[float, float]]:
+    def sort_key(self: Any, ref: Any) -> tuple[float, float]:
+        rank, tie = original(self, ref)
+        return (rank, float("inf")) if ref[0] is None else (rank, tie)
+    return sort_key
+
+
+@patches_engine
+def test_the_pilferer_going_right_on_a_rank_tie_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """S1: the Pilferer's card put right of an equal rank (Automa's "no effect" rank) fails the flow."""
+    monkeypatch.setattr(work.Work, "sort_key", _pilferer_right_on_ties(work.Work.sort_key))
+    assert any(it.startswith("S1: the Pilferer's card goes left") for it in _failed("galecrest"))
+
+
+_NEVER = SoloRow(at_least=(("no such category", 9),))
+_ROWS = ("first", "second", "third", "fourth", "fifth")
+
+
+@patches_engine
+@pytest.mark.parametrize(("row", "replaced"), [(0, _NEVER), (1, _NEVER), (2, _NEVER), (3, _NEVER),
+                                              (3, SoloRow(at_least=(("average", 1),)))])
+def test_a_solo_table_row_read_wrong_is_caught(row: int, replaced: SoloRow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """S3: each row of the solo table is pinned: a row that never applies, or a fourth row that takes the fifth's
+    loot (one bad and two average tokens), fails that row's flow example."""
+    original = automa.table_pick
+
+    def table_pick(solo: Any, top: Any, today: Any, hand: Any, symbols: Any) -> int:
+        rows = tuple(replaced if i == row else r for i, r in enumerate(solo.rows))
+        return original(attrs.evolve(solo, rows=rows), top, today, hand, symbols)
+
+    monkeypatch.setattr(automa, "table_pick", table_pick)
+    pinned = _ROWS[row] if replaced is _NEVER else "fifth"
+    failed = _failed("galecrest")
+    assert any(f"the solo table's {pinned} row" in it for it in failed), failed
