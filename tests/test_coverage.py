@@ -39,7 +39,10 @@ coverage_module = sys.modules["libertalia.testing.contracts.coverage"]  # the pa
 SHORT = {"galecrest": ("action", "amount", "_a"), "classic": ("amount", "cond")}
 """The rules of the short run: every action and amount (where a misreading changes results) and a
 rule of synonyms; in the 2012 edition, the amounts and the conditions."""
-FLOOR = {"galecrest": 90, "classic": 36}
+FLOOR = {"galecrest": 90, "classic": 35}
+# The 2012 floor was 36 of 44 before the printed wordings joined the grammar: they add "you took a map" (a
+# synonym of "just took" at dusk, so a sibling that changes nothing) and its refused "this day", 46 in all, and
+# shift the seeded draws of a one-try run; 35 of 46 is the merged grammar's measure.
 """Productions of ``SHORT`` covered in the short run (seed 0, one try), as measured: 90 of 105 and 36 of the 44
 in the 2012 edition (49, 5 of them not in it), once the steering knew what each kind of slot needs around it
 (57 of 63 and 28 of 31 when last measured, before the grammar grew to 105 and 49; 53 of 60 and 21 of 29 before
@@ -317,7 +320,7 @@ def test_a_choice_of_counts_is_spelled_small_and_matters() -> None:
 
 def test_players_acting_in_the_plural_pick_from_their_own_piles() -> None:
     """E32: "all opponents discard …" is read from each one's side, like "each opponent discards …": it matters."""
-    found = _cover(galecrest(), _production("action -> <all_players> discard <char_sel>  [all_players_discard]"), 0, 1)
+    found = _cover(galecrest(), _production("action -> <all_players> discard <char_sel>  [all_players_discard]"), 0, 2)
     assert found.entry.status == MATTERED and "their " in found.entry.why.split(" against ")[0], found.entry
 
 

@@ -124,9 +124,15 @@ def test_every_form_of_the_language_is_spelled() -> None:
             seen.update(words.used_forms(text))
 
         collect()
-        if not set(words.forms()) - seen:
+        if not set(words.forms()) - KIND_DEPENDENT - seen:
             break
-    assert set(words.forms()) - seen == set()
+    assert set(words.forms()) - KIND_DEPENDENT - seen == set()
+
+
+KIND_DEPENDENT = frozenset({"worth_kind", "worth_token"})
+"""Forms whose one reading depends on the loot tile's own kind (``normalise.worths``): the strategies here
+draw loot texts for no particular tile, so they never spell them; tests/language/test_printed_wordings_more.py
+pins each on its tile."""
 
 
 def test_a_failing_text_shrinks_to_a_short_one() -> None:
