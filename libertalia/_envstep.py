@@ -18,7 +18,6 @@ from ._glance import glance
 from ._vector import Fill
 from .engine import driver
 from .engine.work import Work
-from .errors import IllegalChoice
 from .state import Decision
 
 
@@ -57,15 +56,6 @@ class Actions:
         does: an ``IllegalChoice`` for a key not offered (``w`` unchanged), the per-game bound on questions
         (``driver.check_question_budget``), then the engine runs on to its next question."""
         key = self.keys[action]
-        d = w.decision
-        if d is None:
-            raise IllegalChoice(key, (), "")
-        offered = False
-        for option in d.options:
-            if option.key == key:
-                offered = True
-                break
-        if not offered:
-            raise IllegalChoice(key, d.keys(), d.prompt)
+        d = driver.check_offered(w.decision, key)
         driver.check_question_budget(w.rules, w.n, len(w.history), d, w)
         driver.answer(w, key)

@@ -19,11 +19,12 @@ from .engine import flow, journal, rng
 from .engine.driver import LiveAnswers as _LiveAnswers
 from .engine.driver import answer as _answer
 from .engine.driver import begin as _begin
+from .engine.driver import check_offered as _check_offered
 from .engine.driver import check_question_budget as _check_question_budget
 from .engine.setup import initial_state
 from .engine.specs import Rules
 from .engine.work import Work
-from .errors import ArgumentError, GameNotOver, IllegalChoice, SetupError, UnverifiedSoloWarning
+from .errors import ArgumentError, GameNotOver, SetupError, UnverifiedSoloWarning
 from .state import (
     CardRef,
     Decision,
@@ -488,14 +489,7 @@ class Game(_PublicReading):
 
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
-        d = self._decision
-        if d is None:
-            raise IllegalChoice(key, (), "")
-        for option in d.options:  # ``key in d.keys()``, without building the tuple at every answer
-            if option.key == key:
-                break
-        else:
-            raise IllegalChoice(key, d.keys(), d.prompt)
+        d = _check_offered(self._decision, key)
         w = self._claim()
         if w is None:
             s = self.state

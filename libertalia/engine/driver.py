@@ -62,6 +62,18 @@ def question_limit(rules: Rules, players: int) -> int:
     return 50 * rules.tables.days * players  # ``Tables``: read at every ``choose()``, not summed each time
 
 
+def check_offered(d: Decision | None, key: str) -> Decision:
+    """``d`` if it offers ``key``; else the ``IllegalChoice`` that ``Game.choose`` and the env raise alike.
+
+    Looks through the options rather than building ``d.keys()``: it runs at every answer."""
+    if d is None:
+        raise IllegalChoice(key, (), "")
+    for option in d.options:
+        if option.key == key:
+            return d
+    raise IllegalChoice(key, d.keys(), d.prompt)
+
+
 def check_question_budget(rules: Rules, players: int, asked: int, d: Decision, w: Work | GameState) -> None:
     """A per-game bound on decisions, for loops that ask a question every time round.
 
