@@ -27,6 +27,7 @@ from libertalia.testing.contracts import (
     solo_game,
     traced,
 )
+from libertalia.testing.contracts.fuzz import batches
 from libertalia.testing.contracts.snapshot import PARTS
 from tests.helpers import galecrest, patches_engine
 
@@ -237,6 +238,18 @@ def test_every_context_is_played_for_a_text() -> None:
     assert report.ok and report.skipped == 0
     assert report.positions == 2 + 2 + 5  # sun, moon; borrowed sun, borrowed moon; the variants
     assert report.steps["Borrow"] >= 2 and report.steps["Discard"] >= 1
+
+
+def test_a_loot_text_spelled_for_a_kind_is_played_on_that_kind_s_tile() -> None:
+    """E34: "this saber" names the saber tile's own token, so a text spelled for a kind's tile goes on that tile,
+    one tile per kind in a batch, and a text for any tile takes a kind still free."""
+    texts = [FuzzText("dusk: discard this saber.", False, True, "saber"),
+             FuzzText("dusk: gain 1 doubloon.", False, True),
+             FuzzText("moon: discard this saber.", False, True, "saber")]
+    kinds = [[slot.kind for slot in batch] for batch in batches(galecrest(), texts)]
+    assert kinds[0][0] == "saber" and kinds[0][1] not in (None, "saber") and kinds[1] == ["saber"]
+    report = fuzz_texts(galecrest(), texts[:1], seed=5, every_context=False, to_end=False)
+    assert report.ok and report.loot_texts == 1 and not report.refused
 
 
 def test_solo_game_puts_the_card_where_it_acts() -> None:

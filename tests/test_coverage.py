@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,7 @@ from libertalia.testing.contracts.coverage import (
     MATTERED,
     NOT_SPELLED,
     REFUSED,
+    REFUSED_SAID,
     SPELLING,
     SYNONYM,
     SYNONYM_COVERED,
@@ -139,12 +141,31 @@ def test_what_the_2012_board_refuses_is_reported_as_not_in_the_edition() -> None
     assert f"/{report.in_edition} productions of this edition covered" in report.summary()
 
 
-def test_a_form_the_checker_refuses_is_blamed_only_against_an_accepted_sibling() -> None:
-    """E30: the bare "as many … as" is refused in every text; the report shows one accepted with a sibling there."""
+def test_a_form_there_to_be_refused_is_covered_by_its_refusal_with_the_wording_to_use() -> None:
+    """E30: the bare "as many … as" is refused in every text, for its own sake (an accepted text with a sibling
+    there is shown), with the wording to use instead: that refusal is all it does, so it is covered."""
     report = coverage(galecrest(), seed=0, tries=1, only=("compared",))
     bare = next(e for e in report.entries if e.production == "compared -> as many")
-    assert bare.status == REFUSED and "E30" in bare.why and "is accepted" in bare.why
-    assert report.covered == len(report.entries) - 1
+    assert bare.status == REFUSED_SAID and "E30" in bare.why and "is accepted" in bare.why, bare
+    assert "write instead: " in bare.why and "at least as many" in bare.why.split("write instead: ")[1]
+    assert report.covered == len(report.entries) and bare not in report.uncovered
+    assert "refused, with the wording to use:\n  compared -> as many: " in report.summary()
+
+
+def test_a_refusal_with_no_wording_to_use_leaves_its_production_uncovered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A production refused for its own sake is covered only when the checker says what to write instead."""
+    monkeypatch.setattr(coverage_module, "_edition_refusal", lambda *args: "")
+    bare, proof = _production("compared -> as many"), "'x' is refused while 'y' is accepted"
+    reasons = Counter({"refused: <text>:1:1: vague": 3, "the walk did not reach it": 1})
+
+    def status(instead: str) -> tuple[str, str]:
+        return coverage_module._never_spelled(galecrest(), bare, 0, 1, [], False, "ability", reasons,
+                                              {"refused: <text>:1:1: vague": (proof, instead)})
+
+    assert status("") == (REFUSED, f"the checker refused every text spelled with it (4 walks), for something in "
+                                   f"its words: <text>:1:1: vague ({proof}); it gives no wording to use instead")
+    said, why = status('"at least as many"')
+    assert said == REFUSED_SAID and why.endswith('it says to write instead: "at least as many"')
 
 
 def test_the_shortest_walk_spells_a_form_that_must_stand_alone() -> None:

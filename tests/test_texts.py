@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,24 @@ def test_every_loot_text_checks_as_a_loot_tile(text: str) -> None:
     """A loot text passes the checker as a tile's (no daytime ability, no "this" for a character)."""
     assert text_problem(text, galecrest(), loot=True) is None
     assert not any(a.timing == "sun" for a in lt.parse(text))
+
+
+@_quick(40)
+@given(st.deferred(lambda: card_texts(galecrest(), loot=True, kind="barrel")))
+def test_a_loot_text_for_one_tile_names_its_own_kind(text: str) -> None:
+    """E34: a loot text spelled for the barrel tile loads as that tile, and "this KIND" in it is "this barrel"."""
+    rules = galecrest()
+    assert text_problem(text, rules, loot=True, kind="barrel") is None
+    named = {w for w in re.findall(r"\bthis (\w+)", text) if w in rules.kinds}
+    assert named <= {"barrel"}
+
+
+def test_a_tile_kind_is_a_loot_kind_of_a_loot_text() -> None:
+    """``card_texts(kind=)`` names a loot tile: a kind the rules have, with ``loot=True``."""
+    with pytest.raises(ValueError, match="loot=True"):
+        card_texts(galecrest(), kind="barrel")
+    with pytest.raises(ValueError, match="unknown loot kind"):
+        card_texts(galecrest(), loot=True, kind="anchor")
 
 
 def test_texts_pass_libertalia_cards_check(tmp_path: Path) -> None:

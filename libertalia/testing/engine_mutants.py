@@ -590,7 +590,7 @@ def _fuzz(texts_file: str, seed: int, started: float) -> dict[str, Any] | None:
     from .contracts import FuzzText
     from .contracts.fuzz import batches, fuzz_batch
 
-    texts = [FuzzText(t["text"], t["character"], t["tile"])
+    texts = [FuzzText(t["text"], t["character"], t["tile"], t.get("kind"))
              for t in json.loads(Path(texts_file).read_text(encoding="utf-8"))]
     if not texts:
         return None
@@ -625,8 +625,8 @@ def fuzz_texts_file(path: Path, texts: int = FUZZ_TEXTS, seed: int = FUZZ_SEED) 
     from .contracts import generate_texts
 
     found = generate_texts(load_rules(FUZZ_EDITION), texts, seed) if texts > 0 else []
-    path.write_text(json.dumps([{"text": t.text, "character": t.character, "tile": t.tile} for t in found]),
-                    encoding="utf-8")
+    path.write_text(json.dumps([{"text": t.text, "character": t.character, "tile": t.tile, "kind": t.kind}
+                                for t in found]), encoding="utf-8")
     return path
 
 

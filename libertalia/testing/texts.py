@@ -752,21 +752,29 @@ def _join(tokens: list[str]) -> str:
 
 # ---------------------------------------------------------------- the strategies
 def card_texts(rules: Rules, *, loot: bool = False, names: Iterable[str] = (),
-               max_abilities: int = 3) -> SearchStrategy[str]:
+               max_abilities: int = 3, kind: str = "") -> SearchStrategy[str]:
     """Texts of 1 to ``max_abilities`` abilities that load as a character's text (``loot``: a loot tile's).
 
     Each text parses, passes the checker and compiles under ``rules`` (``text_problem`` is
     None), with ``names`` (say, the mod card's own name) known besides the rules' characters.
-    Spelled from the grammar file with the rules' card names and loot kinds.
+    Spelled from the grammar file with the rules' card names and loot kinds.  ``kind`` (with
+    ``loot``): the tile the texts are for, so that they may name its own token as ``this KIND``
+    (``this chest`` on the chest tile) and are checked as that tile; without it a loot text is
+    any kind's tile, and says only ``this token``.
     """
-    return _texts(rules, loot, tuple(names), max_abilities)
+    if kind and not loot:
+        raise ValueError("kind= names the loot tile a text is for: give loot=True with it")
+    if kind and kind not in rules.kinds:
+        raise ValueError(f"unknown loot kind {kind!r} (the rules' kinds: {', '.join(rules.kinds)})")
+    return _texts(rules, loot, tuple(names), max_abilities, kind)
 
 
-def _texts(rules: Rules, loot: bool, names: tuple[str, ...], max_abilities: int) -> SearchStrategy[str]:
+def _texts(rules: Rules, loot: bool, names: tuple[str, ...], max_abilities: int,
+           kind: str = "") -> SearchStrategy[str]:
     from hypothesis import reject
     from hypothesis import strategies as st
 
-    speller = _Speller(vocabulary(rules, names=names), strict=True)
+    speller = _Speller(vocabulary(rules, names=names), strict=True, own_kind=kind)
     timings = tuple(t for t in _TIMINGS if not (loot and t == "sun"))
 
     @st.composite
@@ -783,13 +791,13 @@ def _texts(rules: Rules, loot: bool, names: tuple[str, ...], max_abilities: int)
             if not _reads_as_spelled(out):
                 continue
             text = _join(out)
-            if text_problem(text, rules, loot=loot, names=names) is None:
+            if text_problem(text, rules, loot=loot, names=names, kind=kind) is None:
                 return text
         reject()  # pragma: no cover - the tests pin that this stays rare
 
     # Abilities that load one by one may still close a loop together (language.loops).
     return st.lists(ability(), min_size=1, max_size=max_abilities).map("\n".join).filter(
-        lambda text: text_problem(text, rules, loot=loot, names=names) is None)
+        lambda text: text_problem(text, rules, loot=loot, names=names, kind=kind) is None)
 
 
 def spelled_texts(rules: Rules, *, names: Iterable[str] = (), strays: bool = True) -> SearchStrategy[str]:

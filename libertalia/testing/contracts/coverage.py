@@ -81,6 +81,7 @@ WITHIN = "sole alternative, within one that mattered"
 SPELLING = "one reading, in a text where it mattered"
 UNREACHABLE = "not in this edition"
 REFUSED = "refused by the checker"
+REFUSED_SAID = "refused, with the wording to use"
 """A production's status (docs/testing.md has the table).  Covered: its choice changed a result
 (``MATTERED``); its text parsed to the same canonical tree as the text with a sibling that itself
 mattered (``SYNONYM_COVERED``); the only alternative of its rule, one of the symbols of a production
@@ -93,9 +94,12 @@ place gave the same tree and none of them mattered (``SYNONYM``); spelled and pl
 a result (``NO_EFFECT``); not in this edition: refused here, accepted with the same cards on the reference
 board and with a sibling in its place here (``UNREACHABLE``: not a gap, and not counted among the edition's
 productions); every text spelled with it refused,
-at least once for its own sake: a sibling in its place is accepted (``REFUSED``, as the bare
-"as many … as" of E30); never spelled into an accepted text for another reason (``NOT_SPELLED``)."""
-COVERED = (MATTERED, SYNONYM_COVERED, WITHIN, SPELLING)
+at least once for its own sake: a sibling in its place is accepted (``REFUSED``); never spelled into an
+accepted text for another reason (``NOT_SPELLED``).  Covered as well: a production that is there to be refused
+(``REFUSED_SAID``, as the bare "as many … as" of E30): every text spelled with it refused, for its own sake (a
+sibling in its place is accepted), with the wording to use instead (the refusal's ``expected``): refusing it, with
+the reason and the wording, is all it does, and the run has just shown it doing so."""
+COVERED = (MATTERED, SYNONYM_COVERED, WITHIN, SPELLING, REFUSED_SAID)
 _REPUTATION = "reputation"  # the word a board without a reputation track refuses
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
 VARIANTS = ("plain", "left != right", "ties", "empty", "no bag", "last day", "last voyage", "2 players", "hoard",
@@ -213,7 +217,7 @@ class CoverageReport:
                 "within": self.count(WITHIN), "spellings": self.count(SPELLING),
                 "synonyms": self.count(SYNONYM), "no_effect": self.count(NO_EFFECT),
                 "not_spelled": self.count(NOT_SPELLED), "unreachable": self.count(UNREACHABLE),
-                "refused": self.count(REFUSED),
+                "refused": self.count(REFUSED), "refused_said": self.count(REFUSED_SAID),
                 "rules": {r: {"covered": a, "alternatives": b} for r, (a, b) in self.rules().items()},
                 "entries": [e.to_json() for e in self.entries]}
 
@@ -228,12 +232,14 @@ class CoverageReport:
                  f"{of} ({self.count(MATTERED)} mattered, "
                  f"{self.count(SYNONYM_COVERED)} synonyms of one that mattered, {self.count(WITHIN)} sole "
                  f"alternatives within one that mattered, {self.count(SPELLING)} of one reading in a text where "
-                 f"it mattered); {full}/{len(rules)} rules with "
+                 f"it mattered, {self.count(REFUSED_SAID)} refused with the wording to use); {full}/{len(rules)} "
+                 f"rules with "
                  f"every alternative covered; {self.games:,} games in {self.seconds:.0f} s",
                  f"  {self.count(SYNONYM)} synonyms of none that mattered, {self.count(NO_EFFECT)} spelled but "
                  f"never seen to matter, {self.count(NOT_SPELLED)} never spelled, {self.count(REFUSED)} refused by the "
-                 f"checker; {outside} not in this edition"]
-        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, REFUSED, UNREACHABLE):
+                 f"checker with no wording to use; {outside} not in this edition"]
+        # Then the rest by status; the productions there to be refused are shown too (covered by their refusal).
+        for status in (NO_EFFECT, SYNONYM, NOT_SPELLED, REFUSED, UNREACHABLE, REFUSED_SAID):
             shown = [e for e in self.entries if e.status == status]
             if shown:
                 lines.append(f"{status}:")
@@ -331,6 +337,7 @@ class _Directed(_Speller):
         self._modifiers: list[str] = []  # a trigger's modifiers so far (none twice)
         self._scored = ""  # the kind a scoring table counts (one kind in every row)
         self.spelled = ""  # the text, when the checker refused it
+        self.instead = ""  # and the wording it says to use instead
         self.reputation = True  # the board has a reputation track (the checker is told so; else it refuses the word)
         self.backtracks = 0  # alternatives undone because their words dead-ended further down
 
@@ -586,6 +593,7 @@ def _spell(rules: Rules, target: Production | None, seed: int, timing: str, loot
     problem = text_problem(text, rules, loot=loot, names=() if loot else (MOD,), kind=kind)
     if problem is not None:
         speller.spelled = text
+        speller.instead = problem.expected  # what the checker says to write instead ("": nothing)
         return None, speller, f"refused: {str(problem).splitlines()[0]}"
     return text, speller, ""
 
@@ -809,7 +817,8 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
     same_tree: dict[int, str] = {}  # sibling index -> two texts read alike (one tree or program)
     credits: list[tuple[str, int, str]] = []
     compared = 0  # texts played against a sibling: a text with none to compare is not a try
-    blamed: dict[str, str] = {}  # a refusal -> texts that show it is the production's (a sibling is accepted)
+    blamed: dict[str, tuple[str, str]] = {}  # a refusal -> texts that show it is the production's (a sibling is
+    # accepted), and the wording the checker says to use instead
     kept: list[tuple[_Directed, int, str, bool, _Card, int]] = []  # texts with it: walk, seed, timing, loot, card
     alike = 0  # synonym pairs played in every position and seen to end alike
     took = 0  # siblings spelled in its place that the checker accepted
@@ -836,7 +845,8 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
                 # Is the refusal the production's? The same walk with a sibling in its place is accepted.
                 accepted = _sibling_accepted(rules, speller, walk_seed, timing, loot, trigger, root)
                 if accepted:
-                    blamed[why] = f"{speller.spelled!r} is refused while {accepted!r} is accepted"
+                    blamed[why] = (f"{speller.spelled!r} is refused while {accepted!r} is accepted",
+                                   speller.instead)
         if text is None:
             continue
         card = _card(rules, text, loot)
@@ -1096,16 +1106,24 @@ def _proven_synonyms(entries: list[ProductionCoverage]) -> list[ProductionCovera
 
 
 def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, roles: list[tuple[str, bool]],
-                   trigger: bool, root: str, reasons: Counter[str], blamed: dict[str, str]) -> tuple[str, str]:
+                   trigger: bool, root: str, reasons: Counter[str],
+                   blamed: dict[str, tuple[str, str]]) -> tuple[str, str]:
     """The status and reason of a production never spelled into an accepted text."""
     refusal = _edition_refusal(rules, production, seed, tries, roles, trigger, root)
     if refusal:
         return UNREACHABLE, refusal
     refusals = Counter({r: n for r, n in reasons.items() if r in blamed})
     if refusals:  # every text spelled with it was refused, and for its own sake at least once
-        reason = refusals.most_common(1)[0][0]
-        return REFUSED, (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for "
-                         f"something in its words: {reason.removeprefix('refused: ')} ({blamed[reason]})")
+        # The most common refusal that says what to write instead, else the most common: a production kept so
+        # that the checker can refuse it is covered by that refusal when it gives the wording to use.
+        said = [r for r, _ in refusals.most_common() if blamed[r][1]]
+        reason = said[0] if said else refusals.most_common(1)[0][0]
+        proof, instead = blamed[reason]
+        why = (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for something in "
+               f"its words: {reason.removeprefix('refused: ')} ({proof})")
+        if instead:
+            return REFUSED_SAID, f"{why}; it says to write instead: {instead}"
+        return REFUSED, f"{why}; it gives no wording to use instead"
     return NOT_SPELLED, reasons.most_common(1)[0][0] if reasons else "not tried"
 
 

@@ -19,6 +19,7 @@ the same report on any machine and with any number of ``jobs``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -187,11 +188,16 @@ class ContractReport:
 # ------------------------------------------------------------------ texts
 @attrs.frozen
 class FuzzText:
-    """A text to fuzz: as a character (``character``) and/or as a loot tile (``tile``)."""
+    """A text to fuzz: as a character (``character``) and/or as a loot tile (``tile``).
+
+    ``kind``: the tile a loot text was spelled for (``card_texts(kind=...)``), which it is played on, since
+    ``this chest`` names the chest tile's own token; None: any kind's tile (it says only ``this token``).
+    """
 
     text: str
     character: bool
     tile: bool
+    kind: str | None = None
 
 
 def generate_texts(rules: Rules, count: int, seed: int = 0, *, jobs: int = 1) -> list[FuzzText]:
@@ -230,25 +236,36 @@ def spell_texts(rules: Rules, examples: int, seed: int) -> list[FuzzText]:
     from hypothesis import strategies as st
 
     characters = card_texts(rules, names=[MOD])
-    tiles = card_texts(rules, loot=True)
+    # A loot text is spelled for one kind's tile, as the loader reads a tile (``this relic`` on the relic
+    # tile), and is played on that tile.
+    kinds = _tile_kinds(rules)
+    tiles = {k: card_texts(rules, loot=True, kind=k).map(functools.partial(_as_tile, k)) for k in kinds}
     drawn = st.integers(0, LOOT_SHARE - 1).flatmap(
-        lambda i: tiles.map(lambda t: (t, True)) if i == 0 else characters.map(lambda t: (t, False)))
+        lambda i: st.sampled_from(kinds).flatmap(tiles.__getitem__) if i == 0 else characters.map(_as_character))
     out: list[FuzzText] = []
 
     @hypothesis_seed(seed)
     @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate], derandomize=False,
               suppress_health_check=list(HealthCheck), print_blob=False)
     @given(drawn)
-    def spell(entry: tuple[str, bool]) -> None:
-        text, loot = entry
+    def spell(entry: tuple[str, bool, str | None]) -> None:
+        text, loot, kind = entry
         if loot:
-            out.append(FuzzText(text, False, True))
+            out.append(FuzzText(text, False, True, kind))
         else:
             tile = text_problem(text, rules, loot=True, names=[MOD]) is None
             out.append(FuzzText(text, True, tile))
 
     spell()
     return out
+
+
+def _as_tile(kind: str, text: str) -> tuple[str, bool, str | None]:
+    return text, True, kind
+
+
+def _as_character(text: str) -> tuple[str, bool, str | None]:
+    return text, False, None
 
 
 # ------------------------------------------------------------------ mod files
@@ -320,17 +337,24 @@ def _leans_on_tile(rules: Rules, kind: str) -> bool:
 
 
 def batches(rules: Rules, texts: Sequence[FuzzText], size: int = len(SLOTS)) -> list[list[_Slot]]:
-    """Texts in batches that load together: ``size`` characters at most, one tile per loot kind."""
+    """Texts in batches that load together: ``size`` characters at most, one tile per loot kind.  A text
+    spelled for a kind's tile (``FuzzText.kind``) is that tile; another takes the first kind free."""
     kinds = _tile_kinds(rules)
     out: list[list[_Slot]] = []
     current: list[_Slot] = []
-    tiles = 0
+    used: set[str] = set()
     for t in texts:
-        if len(current) >= min(size, len(SLOTS)) or (t.tile and tiles >= len(kinds)):
+        full = len(current) >= min(size, len(SLOTS))
+        if t.tile and not full:
+            free = [k for k in kinds if k not in used]
+            full = not free or (t.kind is not None and t.kind in used)
+        if full and current:
             out.append(current)
-            current, tiles = [], 0
-        kind = kinds[tiles] if t.tile else None
-        tiles += t.tile
+            current, used = [], set()
+        kind = None
+        if t.tile:
+            kind = t.kind if t.kind is not None else next(k for k in kinds if k not in used)
+            used.add(kind)
         current.append(_Slot(t, len(current), kind))
     if current:
         out.append(current)
