@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections import Counter
 
@@ -33,6 +34,7 @@ from libertalia.testing.contracts.coverage import (
     _proven_synonyms,
     _spell,
 )
+from libertalia.testing.contracts.coverage_refusals import REFUSED_ON_PURPOSE, refusal_shown
 from libertalia.testing.texts import _grammar, _Speller, vocabulary
 from tests.helpers import galecrest
 
@@ -152,20 +154,36 @@ def test_a_form_there_to_be_refused_is_covered_by_its_refusal_with_the_wording_t
     assert "refused, with the wording to use:\n  compared -> as many: " in report.summary()
 
 
-def test_a_refusal_with_no_wording_to_use_leaves_its_production_uncovered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A production refused for its own sake is covered only when the checker says what to write instead."""
+def test_a_refusal_covers_only_a_production_there_to_be_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A production refused for its own sake is covered only when the checker says what to write instead and the
+    language keeps it to be refused (coverage_refusals); a form right elsewhere stays a gap."""
     monkeypatch.setattr(coverage_module, "_edition_refusal", lambda *args: "")
-    bare, proof = _production("compared -> as many"), "'x' is refused while 'y' is accepted"
+    proof = "'x' is refused while 'y' is accepted"
     reasons = Counter({"refused: <text>:1:1: vague": 3, "the walk did not reach it": 1})
 
-    def status(instead: str) -> tuple[str, str]:
-        return coverage_module._never_spelled(galecrest(), bare, 0, 1, [], False, "ability", reasons,
+    def status(label: str, instead: str) -> tuple[str, str]:
+        return coverage_module._never_spelled(galecrest(), _production(label), 0, 1, [], False, "ability", reasons,
                                               {"refused: <text>:1:1: vague": (proof, instead)})
 
-    assert status("") == (REFUSED, f"the checker refused every text spelled with it (4 walks), for something in "
-                                   f"its words: <text>:1:1: vague ({proof}); it gives no wording to use instead")
-    said, why = status('"at least as many"')
-    assert said == REFUSED_SAID and why.endswith('it says to write instead: "at least as many"')
+    assert status("compared -> as many", "") == (
+        REFUSED, f"the checker refused every text spelled with it (4 walks), for something in its words: "
+                 f"<text>:1:1: vague ({proof}); it gives no wording to use instead")
+    said, why = status("compared -> as many", '"at least as many"')
+    assert said == REFUSED_SAID and 'it says to write instead: "at least as many"; there to be refused (E30)' in why
+    said, why = status("compared -> at least as many", '"more … than"')
+    assert said == REFUSED and "not a production there to be refused" in why
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_every_production_there_to_be_refused_has_a_refusal_test_that_holds(edition: str) -> None:
+    """coverage_refusals: each entry names a production, its text is refused with the wording to use, and that
+    wording is accepted (E30, E31, E41, the character next to this one)."""
+    rules = galecrest() if edition == "galecrest" else classic()
+    labels = {p.label for p in productions()}
+    for entry in REFUSED_ON_PURPOSE:
+        assert entry.production in labels, entry
+        shown = refusal_shown(rules, entry.production)
+        assert shown.startswith(f"there to be refused ({entry.rule}): ") and "expected " in shown, entry
 
 
 def test_the_shortest_walk_spells_a_form_that_must_stand_alone() -> None:
@@ -350,3 +368,29 @@ def test_a_card_taken_from_a_hand_is_spelled_at_random() -> None:
     target = _production("action -> take <_a> random NOUN from another player's hand  [take_from_hand]")
     texts = [t for seed in range(20) for t, _, _ in [_spell(galecrest(), target, seed, "sun", False)] if t]
     assert texts and all("random character from another player's hand" in t for t in texts), texts
+
+
+def test_a_phrase_that_may_name_this_card_is_spelled_where_this_card_stands() -> None:
+    """`another` against `a`: the choice matters only where this card is among what the phrase names, so the phrase
+    says "character" and the place this card stands in at the text's timing, in the text and its sibling alike."""
+    target = _production("article -> another")
+    a = next(alt for alt in _grammar().alternatives["article"] if alt.words == {"a"})
+    for timing, place in (("sun", "the island"), ("moon", "your ship")):
+        pairs = []
+        for seed in range(8):
+            text, walk, _ = _spell(galecrest(), target, seed, timing, False)
+            if text is None or walk.hit is None:
+                continue
+            again, _, _ = _spell(galecrest(), None, seed, timing, False, walk.chosen, pin=walk.hit)
+            other, _, _ = _spell(galecrest(), None, seed, timing, False, {**walk.chosen, walk.hit: a}, pin=walk.hit)
+            pairs.append((again, other))
+        said = [re.search(r"another character (?:on|in|from) (the island|your ship)", t or "") for t, _ in pairs]
+        assert pairs and all(m is not None and m.group(1) == place for m in said), (timing, pairs)
+        assert all(o is None or o == t.replace("another ", "a ", 1) for t, o in pairs if t is not None), pairs
+
+
+def test_on_a_loot_tile_no_phrase_is_steered_to_name_this_card() -> None:
+    """On a loot tile "this" is the token, not a character: a phrase of `another` is drawn as usual."""
+    speller = coverage_module._Directed(vocabulary(galecrest()), 0, _production("article -> another"))
+    assert not speller._naming_this(coverage_module._Scope("moon", True))
+    assert speller._naming_this(coverage_module._Scope("moon", False)) is False  # nothing spelled, nothing aimed at

@@ -71,6 +71,7 @@ from ..texts import (
     trigger_words,
     vocabulary,
 )
+from .coverage_refusals import refusal_shown
 from .fuzz import MOD, _args_json, _map, _seed, _tile_kinds, _vary, _with, _worker_rules
 
 __all__ = ["CoverageReport", "Production", "ProductionCoverage", "coverage", "productions"]
@@ -97,8 +98,9 @@ productions); every text spelled with it refused,
 at least once for its own sake: a sibling in its place is accepted (``REFUSED``); never spelled into an
 accepted text for another reason (``NOT_SPELLED``).  Covered as well: a production that is there to be refused
 (``REFUSED_SAID``, as the bare "as many … as" of E30): every text spelled with it refused, for its own sake (a
-sibling in its place is accepted), with the wording to use instead (the refusal's ``expected``): refusing it, with
-the reason and the wording, is all it does, and the run has just shown it doing so."""
+sibling in its place is accepted), with the wording to use instead (the refusal's ``expected``), and it is one of the
+productions the language keeps to be refused (``coverage_refusals.REFUSED_ON_PURPOSE``), whose refusal test holds
+in this edition: refusing it, with the reason and the wording, is all it does, and the run has seen it do so."""
 COVERED = (MATTERED, SYNONYM_COVERED, WITHIN, SPELLING, REFUSED_SAID)
 _REPUTATION = "reputation"  # the word a board without a reputation track refuses
 _REFERENCE = "galecrest"  # the edition a text refused elsewhere is checked against
@@ -121,6 +123,15 @@ _BACKTRACKS = 300  # alternatives a walk may undo before it gives up (a walk tha
 _INSTEAD = ("postfix_if_instead", "unless_instead", "prefix_if_instead")
 _ADJACENT = ("_adjacent_to", "_this_one")  # the words of "adjacent to this one", a filter of what an action acts on
 _SMALL = ("1", "2", "3")  # the counts a choice of how many offers (see ``_Directed._terminal``)
+_THIS_OR_NOT = ("article", "char_np", "other_than_this")
+"""Slots whose alternatives differ in whether a character phrase can name this very card ("a" or "another",
+"character" or "other character", "… other than this one"): their choice can matter only where this card is among
+what the phrase names, so the phrase is spelled naming the place this card stands in (``_Directed._naming_this``)."""
+_STANDS = {"sun": ("THE", "ISLAND"), "dusk": ("THE", "ISLAND"), "moon": ("YOUR", "PILE"), "anchor": ("YOUR", "PILE")}
+"""Where a character whose ability acts stands at each timing: on the island by day and at dusk, in its owner's
+ship at night and at the voyage's end (the words of the ``place`` alternative)."""
+_PHRASE_ENDS = frozenset({"step", "action", "cond", "effect", "ability", "consequence", "amount", "counter"})
+"""Rules a character phrase never spans: looking up from a slot for its phrase stops there."""
 
 
 # ------------------------------------------------------------------ productions
@@ -340,6 +351,7 @@ class _Directed(_Speller):
         self.instead = ""  # and the wording it says to use instead
         self.reputation = True  # the board has a reputation track (the checker is told so; else it refuses the word)
         self.backtracks = 0  # alternatives undone because their words dead-ended further down
+        self._then_other = False  # a filter list takes "other than this" last: its first filter says where
 
     # draws: from the current node's stream
     def _index(self, draw: Any, n: int) -> int:
@@ -381,6 +393,10 @@ class _Directed(_Speller):
             return self._one(draw, _SMALL)
         if name == "NOUN" and scope.acted_on and self._aiming(_ADJACENT):
             return "character"  # "a character adjacent to this one": the plain noun (the checker takes no name)
+        if name in ("NOUN", "PILE") and self._naming_this(scope):
+            # A phrase that may or may not name this card names it where it can: "character" (a name would
+            # leave it out), and at night "your ship", where it stands.
+            return "character" if name == "NOUN" else "ship"
         if name == "PREP" and alt.alias == "steal":
             return "from"
         if name == "UNIT" and rule in ("_set_worth", "_score_row"):
@@ -427,6 +443,10 @@ class _Directed(_Speller):
                            or (rule == "step" and a.alias == "plain")]
                 if fitting:
                     return fitting[self._rng.randrange(len(fitting))]
+            if target.rule in ("char_np", "other_than_this"):
+                steered = self._toward_this(rule, alts, scope)
+                if steered is not None:
+                    return steered
             if rule == "compared" and target.rule == "rival":
                 # The rival's word agrees with the comparison's: "than" after more or fewer, "as" after
                 # "at least as many" (the checker refuses the other).
@@ -450,6 +470,10 @@ class _Directed(_Speller):
                 return toward[self._rng.randrange(len(toward))]
             if toward and self._rng.random() < 0.9:
                 return toward[self._rng.randrange(len(toward))]
+        if target is not None and self.hit is not None and self._naming_this(scope):
+            steered = self._toward_this(rule, alts, scope)  # the rest of the phrase of an "a" or "another"
+            if steered is not None:
+                return steered
         if scope.spent >= self.budget and len(alts) > 1:
             # Past the budget the text must end, but not always the same way: among the shortest
             # alternatives (none spelling the rule again) the node's stream picks one, so the two arms of
@@ -459,6 +483,62 @@ class _Directed(_Speller):
             if len(short) > 1:
                 return short[self._rng.randrange(len(short))]
         return super()._choose(draw, rule, alts, scope)
+
+    def _this_phrase(self) -> str | None:
+        """The path of the character phrase a this-or-not slot stands in (the target's, once spelled, or the
+        pinned sibling's): its ``char_sel``, else the nearest ``char_np`` (None: no such slot)."""
+        slot = self.pin if self.pin is not None else self.hit
+        if slot is None:
+            return None
+        alt = self.chosen.get(slot) or self.force.get(slot)
+        if alt is None or not any(alt in self.g.alternatives[r] for r in _THIS_OR_NOT):
+            return None
+        np, path = None, slot
+        while path:
+            rule = self.rules.get(path)
+            if rule == "char_sel":
+                return path
+            if rule in _PHRASE_ENDS:
+                break
+            if rule == "char_np" and np is None:
+                np = path
+            path = path.rpartition("/")[0]
+        return np
+
+    def _naming_this(self, scope: _Scope) -> bool:
+        """Whether the walk spells (or is on its way to) a character phrase whose slot says whether it can name
+        this card: a character's text only (on a loot tile "this" is the token)."""
+        if scope.loot:
+            return False
+        t = self.target
+        if t is not None and self.hit is None and t.rule in ("char_np", "other_than_this"):
+            return True  # the phrase's noun and first filter come before the slot
+        phrase = self._this_phrase()
+        return phrase is not None and (self._path == phrase or self._path.startswith(phrase + "/"))
+
+    def _toward_this(self, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt | None:
+        """The alternative that makes a character phrase name the place this card stands in at the text's
+        timing (a filter list whose first filter is that place, "other than this" after it when that is the
+        target), or None to choose as usual."""
+        t = self.target
+        assert t is not None
+        wanted: list[_Alt] = []
+        if rule == "char_np" and not scope.zone_used:
+            wanted = [a for a in alts if ("__char_sel_star_12", False) in a.symbols
+                      and (("OTHER", True) not in a.symbols or t.rule == "char_np")]
+        elif rule == "__char_sel_star_12" and not scope.zone_used:
+            if t.rule == "other_than_this" and self.hit is None and not self._then_other:
+                wanted = [a for a in alts if a.symbols == (("__char_sel_star_12", False), ("other_than_this", False))]
+                self._then_other = bool(wanted)
+            else:
+                wanted = [a for a in alts if a.symbols == (("char_filter", False),)]
+                self._then_other = False
+        elif rule == "char_filter" and not scope.zone_used:
+            wanted = [a for a in alts if a.symbols == (("zone", False),)]
+        elif rule == "place":
+            stands = _STANDS.get(scope.timing)
+            wanted = [a for a in alts if tuple(n for n, _ in a.symbols) == stands]
+        return wanted[0] if wanted else None
 
     def spell(self, draw: Any, rule: str, scope: _Scope, out: list[str]) -> None:
         """Spell ``rule`` here; an alternative whose words dead-end further down is undone and another
@@ -849,6 +929,7 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
                                    speller.instead)
         if text is None:
             continue
+        text = _pinned(rules, production, text, speller, walk_seed, timing, loot, trigger, root)
         card = _card(rules, text, loot)
         if card is None:
             reasons["refused when compiled"] += 1
@@ -930,6 +1011,16 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             return _Found(ProductionCoverage(production.label, production.rule, production.index, SPELLING,
                                              texts, pairs, why, trees), (), games)
     return _Found(_not_seen(production, texts, pairs, synonyms, trees), tuple(credits), games)
+
+
+def _pinned(rules: Rules, production: Production, text: str, speller: _Directed, walk_seed: int, timing: str,
+            loot: bool, trigger: bool, root: str) -> str:
+    """The text as its siblings are spelled: replayed pinned at the slot.  Only for a slot that may or may not name
+    this card, whose phrase alone is steered to name this card's place, so the pair differs in the slot alone."""
+    if production.rule not in _THIS_OR_NOT or loot:
+        return text
+    again, _, _ = _spell(rules, None, walk_seed, timing, loot, speller.chosen, trigger, root, pin=speller.hit)
+    return again or text
 
 
 def _one_reading(rules: Rules, production: Production, kept: list[tuple[_Directed, int, str, bool, _Card, int]],
@@ -1121,8 +1212,13 @@ def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, 
         proof, instead = blamed[reason]
         why = (f"the checker refused every text spelled with it ({sum(reasons.values())} walks), for something in "
                f"its words: {reason.removeprefix('refused: ')} ({proof})")
+        # A production there to be refused (coverage_refusals) is covered by that refusal: its own test holds here.
+        shown = refusal_shown(rules, production.label, (MOD,)) if instead else ""
+        if shown:
+            return REFUSED_SAID, f"{why}; it says to write instead: {instead}; {shown}"
         if instead:
-            return REFUSED_SAID, f"{why}; it says to write instead: {instead}"
+            return REFUSED, f"{why}; it says to write instead: {instead}, but it is not a production there to be " \
+                            "refused (coverage_refusals): a form right elsewhere, which no accepted text spelled"
         return REFUSED, f"{why}; it gives no wording to use instead"
     return NOT_SPELLED, reasons.most_common(1)[0][0] if reasons else "not tried"
 
