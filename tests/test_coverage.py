@@ -43,9 +43,10 @@ coverage_module = sys.modules["libertalia.testing.contracts.coverage"]  # the pa
 SHORT = {"galecrest": ("action", "amount", "_a"), "classic": ("amount", "cond")}
 """The rules of the short run: every action and amount (where a misreading changes results) and a
 rule of synonyms; in the 2012 edition, the amounts and the conditions."""
-FLOOR = {"galecrest": 96, "classic": 35}
-# Galecrest 96 of 110: the four productions a hand is taken from without "random" (E41) are kept to be refused,
-# and are covered by their refusal with the wording to use (coverage_refusals); 92 of 110 before that.
+FLOOR = {"galecrest": 101, "classic": 36}
+# Galecrest 101 of 110 and 36 of the 2012 edition's 46: the productions kept to be refused (the four hands taken
+# from without "random", E41; "you took … this day") are covered by their refusal with the wording to use
+# (coverage_refusals), and a worth ("this chest is worth …") is spelled at anchor; 92 and 35 before.
 # The 2012 floor was 36 of 44 before the printed wordings joined the grammar: they add "you took a map" (a
 # synonym of "just took" at dusk, so a sibling that changes nothing) and its refused "this day", 46 in all, and
 # shift the seeded draws of a one-try run; 35 of 46 is the merged grammar's measure.
@@ -396,3 +397,17 @@ def test_on_a_loot_tile_no_phrase_is_steered_to_name_this_card() -> None:
     speller = coverage_module._Directed(vocabulary(galecrest()), 0, _production("article -> another"))
     assert not speller._naming_this(coverage_module._Scope("moon", True))
     assert speller._naming_this(coverage_module._Scope("moon", False)) is False  # nothing spelled, nothing aimed at
+
+
+def test_a_worth_is_spelled_at_the_voyages_end_of_this_card_or_of_the_tiles_own_kind() -> None:
+    """A worth ("… is worth 3 doubloons") is paid at the voyage's end, of this card (no "more": it has no worth of
+    its own), or on a loot tile of this token or its own kind: spelled so, each form is accepted and matters."""
+    kind = coverage_module._tile_kind(galecrest())
+    for label, said in (("action -> <char_sel> <_worth>  [worth_this]", "this"),
+                        ("action -> this KIND <_worth>  [worth_token]", f"this {kind}"),
+                        ("action -> <_worth_kind> <_worth>  [worth_kind]", kind)):
+        found = _cover(galecrest(), _production(label), 0, 1)
+        assert found.entry.status == MATTERED, found.entry
+        text = found.entry.why.split(" against ")[0]
+        assert text.startswith("'anchor") and re.search(rf"\b{said}\b[^;.]* (?:is|are|was) worth", text), text
+        assert not re.search(rf"\b{said}\b[^;.]* worth \d+ more", text), text

@@ -130,6 +130,10 @@ what the phrase names, so the phrase is spelled naming the place this card stand
 _STANDS = {"sun": ("THE", "ISLAND"), "dusk": ("THE", "ISLAND"), "moon": ("YOUR", "PILE"), "anchor": ("YOUR", "PILE")}
 """Where a character whose ability acts stands at each timing: on the island by day and at dusk, in its owner's
 ship at night and at the voyage's end (the words of the ``place`` alternative)."""
+_WORTH = ("worth_this", "worth_token", "worth_kind")
+"""A worth said with "is worth" ("this is worth 3 doubloons", "this relic is worth 2 doubloons"): what it pays at the
+voyage's end, said of this card, of this token, or on a tile of its own kind ("each barrel you hold is worth 2
+doubloons" on the barrel tile): spelled at anchor, of this card or of the tile's own kind (``_Directed._worth``)."""
 _PHRASE_ENDS = frozenset({"step", "action", "cond", "effect", "ability", "consequence", "amount", "counter"})
 """Rules a character phrase never spans: looking up from a slot for its phrase stops there."""
 
@@ -391,6 +395,8 @@ class _Directed(_Speller):
             # How many the owner picks among several counts: small ones, which the places hold enough loot
             # for (a choice of "8 or 12" maps changes nothing where no one holds 8).
             return self._one(draw, _SMALL)
+        if name == "KIND" and self.own_kind and (alt.alias in _WORTH or rule == "_worth_kind"):
+            return self.own_kind  # a worth on a tile is its own token's, or its own kind's
         if name == "NOUN" and scope.acted_on and self._aiming(_ADJACENT):
             return "character"  # "a character adjacent to this one": the plain noun (the checker takes no name)
         if name in ("NOUN", "PILE") and self._naming_this(scope):
@@ -470,6 +476,9 @@ class _Directed(_Speller):
                 return toward[self._rng.randrange(len(toward))]
             if toward and self._rng.random() < 0.9:
                 return toward[self._rng.randrange(len(toward))]
+        worth = self._worth_choice(rule, alts, scope)
+        if worth is not None:
+            return worth
         if target is not None and self.hit is not None and self._naming_this(scope):
             steered = self._toward_this(rule, alts, scope)  # the rest of the phrase of an "a" or "another"
             if steered is not None:
@@ -483,6 +492,25 @@ class _Directed(_Speller):
             if len(short) > 1:
                 return short[self._rng.randrange(len(short))]
         return super()._choose(draw, rule, alts, scope)
+
+    def _worth_choice(self, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt | None:
+        """Inside a worth: "… is worth 3 doubloons" pays at the voyage's end for this card ("this is worth …"),
+        and the worth of this card or token is what it pays, with none of its own to add "more" to."""
+        fitting: list[_Alt] = []
+        if rule == "char_sel" and scope.action == "worth_this":
+            fitting = [a for a in alts if a.alias == "this"]
+        elif rule == "_worth" and scope.action in ("worth_this", "worth_token"):
+            fitting = [a for a in alts if ("_more", False) not in a.symbols]
+        return fitting[self._rng.randrange(len(fitting))] if fitting else None
+
+    def _worth(self, alt: _Alt, scope: _Scope) -> bool:
+        """A worth of this token or of its kind, which the base walk never spells (whether it has one reading
+        depends on the tile's kind): spelled at anchor on a tile whose kind the walk knows (it names that kind),
+        by a walk aimed at it or replaying it (the other walks draw as they always did)."""
+        t = self.target
+        aimed = t is not None and self.g.alternatives[t.rule][t.index].alias in ("worth_token", "worth_kind")
+        return alt.alias in ("worth_token", "worth_kind") and scope.loot and scope.timing == "anchor" \
+            and bool(self.own_kind) and (aimed or alt in self.force.values())
 
     def _this_phrase(self) -> str | None:
         """The path of the character phrase a this-or-not slot stands in (the target's, once spelled, or the
@@ -548,10 +576,11 @@ class _Directed(_Speller):
         self._children[-1] += 1
         t = self.target
         aim = self.g.alternatives[rule][t.index] if t is not None and self.hit is None and rule == t.rule else None
-        alts = tuple(a for a in self.g.alternatives[rule] if _allowed(rule, a, scope) and self._fits(rule, a)
+        forced = self.force.get(path)
+        alts = tuple(a for a in self.g.alternatives[rule] if (_allowed(rule, a, scope) or self._worth(a, scope))
+                     and self._fits(rule, a)
                      and self._own_kind_fits(a) and (self.reputation or _REPUTATION not in a.words or a is aim)
                      and (a.alias != "this_token" or "once" not in self._modifiers))  # "once": no one token
-        forced = self.force.get(path)
         if path == self.pin and forced is not None and forced not in alts:
             alts += (forced,)
         elif self.relax and t is not None and self.hit is None and rule == t.rule:
@@ -907,8 +936,7 @@ def _cover(rules: Rules, production: Production, seed: int, tries: int) -> _Foun
             break
         rng = random.Random(_seed(seed, production.label, attempt))
         timing, loot = roles[attempt % len(roles)]  # every timing, as a character and as a tile, in turn
-        if production.rule == "timing":  # the effect is spelled for the timing the trigger's words name
-            timing = _named_timing(alts[production.index], timing, loot)
+        timing, loot = _role(production, timing, loot)
         for walk in range(_WALKS):  # a walk that ends where every alternative is refused is cheap: walk again
             walk_seed = rng.randrange(2**32)
             # The later walks may take the target where the walk's steering says the checker would refuse
@@ -1268,6 +1296,17 @@ def _edition_refusal(rules: Rules, production: Production, seed: int, tries: int
                     f"with the same cards and kinds on the {_REFERENCE} board, and {accepted!r} (a sibling in its "
                     f"place) in this edition")
     return ""
+
+
+def _role(production: Production, timing: str, loot: bool) -> tuple[str, bool]:
+    """The timing and role (a tile or not) a production is spelled in, given the attempt's turn of them."""
+    alt = _grammar().alternatives[production.rule][production.index]
+    if production.rule == "timing":  # the effect is spelled for the timing the trigger's words name
+        return _named_timing(alt, timing, loot), loot
+    if alt.alias in _WORTH:
+        # A worth is paid at the voyage's end: of this card on a character, of this token or its kind on a tile.
+        return "anchor", alt.alias != "worth_this"
+    return timing, loot
 
 
 def _named_timing(alt: _Alt, timing: str, loot: bool) -> str:

@@ -47,6 +47,8 @@ REFUSED_ON_PURPOSE: tuple[Refusal, ...] = (
             "sun: discard the character next to this character on the island.",
             "sun: discard the character right of this.",
             "card-language: the character next to this one reads two ways"),
+    Refusal("cond -> you took <_a> <kinds> <_this_day>  [took]", "dusk: gain 2 doubloons if you took a chest today.",
+            "dusk: gain 2 doubloons if you just took a chest.", "card-language: you took … this day reads two ways"),
     Refusal("player -> the player with the MOST <most>  [players_with_most]",
             "anchor: the player with the most doubloons loses 3 doubloons.",
             "anchor: each player with the most doubloons loses 3 doubloons.", "E31"),
