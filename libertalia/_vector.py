@@ -69,6 +69,7 @@ class Fill:
         self.automa = automa
         self.values = values
         self.boxed: list[Any] = list(range(size))  # each index as a Python int, made once (``fill_glance``)
+        self.seats: dict[int, _Seat] = {}  # per seat, its last vector (``fill_glance``): a cache, never pickled
 
     def __reduce__(self) -> tuple[type[Fill], tuple[Any, ...]]:
         """Pickles as its constructor's arguments (a compiled class has no ``__dict__`` to pickle): an env,
@@ -86,102 +87,132 @@ class Fill:
     def fill_glance(self, obs: Glance) -> bytearray:
         """``fill``'s vector for a ``Glance``.
 
-        The indices that count one are listed first (cheap to append when compiled), then sorted, so
-        that each reaches the float buffer once, with its count; the plain values are written straight in.
+        Each count and value is summed into the seat's ``_Seat.acc`` (a list of ints, which compiled code
+        writes natively); then only the entries that differ from the seat's last vector (``_Seat.state``)
+        reach its float buffer, whose writes are generic calls: a step changes a few of the hundred or so
+        non-zero entries.  The result is a copy of that buffer, so a caller may keep or change it.
         """
-        size = self.size
-        ones: list[int] = []
         me = obs.seat
+        # Claimed for the call (one atomic pop), as ``Game._glance`` claims its working copy: another thread
+        # filling the same seat meanwhile finds none and starts a fresh one, so no two write one buffer.
+        seat_cache: _Seat | None = self.seats.pop(me, None)
+        if seat_cache is None:
+            seat_cache = _Seat(self.size)
+        acc = seat_cache.acc
+        touched: list[int] = []
         players = obs.players
-        ones.append(self.me + me)
-        ones.append(self.phases[obs.phase])
-        _count_cards(ones, self.hand, players[me].hand)
+        _add(acc, touched, self.me + me, 1)
+        _add(acc, touched, self.phases[obs.phase], 1)
+        _count_cards(acc, touched, self.hand, players[me].hand)
         d = obs.decision
         if d is not None:
             player: int = d.player
-            ones.append(self.decision_kinds[d.kind])
-            ones.append(self.decision_player + player)
+            _add(acc, touched, self.decision_kinds[d.kind], 1)
+            _add(acc, touched, self.decision_player + player, 1)
             if player == me:
-                ones.append(self.decision_mine)
+                _add(acc, touched, self.decision_mine, 1)
             source: str | None = d.source
             if source is not None:
                 at = self.sources.get(source.partition("#")[0])
                 if at is not None:
-                    ones.append(at)
+                    _add(acc, touched, at, 1)
         committed = self.committed
         for seat, done in enumerate(obs.committed):
             if done:
-                ones.append(committed + seat)
+                _add(acc, touched, committed + seat, 1)
         track_rows = self.track_rows
         for seat in range(len(track_rows)):
-            ones.append(track_rows[seat] + players[seat].reputation)
+            _add(acc, touched, track_rows[seat] + players[seat].reputation, 1)
         island = obs.island
         cells = self.cells
         nobody = len(cells) - 1
-        firsts: dict[int, int] = {}  # cell -> its leftmost position on the island, 1-based
+        shift = self.to_position
         for position, (owner, name) in enumerate(island, 1):
             cell = _card(cells[nobody if owner is None else owner], name)
-            ones.append(cell)
-            if cell not in firsts:
-                firsts[cell] = position
-        _count_kinds(ones, self.day_loot, obs.day_loot)
+            _add(acc, touched, cell, 1)
+            if acc[cell + shift] == 0:  # the cell's leftmost position on the island, 1-based
+                _add(acc, touched, cell + shift, position)
+        _count_kinds(acc, touched, self.day_loot, obs.day_loot)
         loot_days = self.loot_days
         for day, tokens in enumerate(obs.loot_days):
-            _count_kinds(ones, loot_days[day], tokens)
+            _count_kinds(acc, touched, loot_days[day], tokens)
         cards, kinds = self.cards, self.kinds
         n = len(players)
         for seat in range(n):
             p = players[seat]
             zones = cards[seat]
-            _count_cards(ones, zones[0], p.hand)
-            _count_cards(ones, zones[1], p.ship)
-            _count_cards(ones, zones[2], p.graveyard)
-            _count_cards(ones, zones[3], p.kept)
+            _count_cards(acc, touched, zones[0], p.hand)
+            _count_cards(acc, touched, zones[1], p.ship)
+            _count_cards(acc, touched, zones[2], p.graveyard)
+            _count_cards(acc, touched, zones[3], p.kept)
             if len(zones) > 4:
-                _count_cards(ones, zones[4], p.removed)
-            _count_kinds(ones, kinds[seat][0], p.loot)
-            _count_kinds(ones, kinds[seat][1], p.kept_loot)
+                _count_cards(acc, touched, zones[4], p.removed)
+            _count_kinds(acc, touched, kinds[seat][0], p.loot)
+            _count_kinds(acc, touched, kinds[seat][1], p.kept_loot)
         automa = obs.automa
         if automa is not None:
-            ones.append(self.automa[automa])
-        # Sorted (cheaper than counting in a list here), so that each index reaches the float buffer once, with
-        # its count.  The buffer's writes are generic calls (no compiled memoryview), so their index and value go
-        # in as Python objects made once (``boxed``, ``_COUNTS``): nothing is allocated per write, at a third of
-        # the cost.
-        ones.sort()
-        out = bytearray(4 * size)
-        x = memoryview(out).cast("f")
-        boxed = self.boxed
-        last, count = -1, 0
-        for at in ones:
-            if at == last:
-                count += 1
-            else:
-                if count:
-                    x[boxed[last]] = _value(count)
-                last, count = at, 1
-        if count:
-            x[boxed[last]] = _value(count)
-        shift = self.to_position
-        for cell, first in firsts.items():
-            x[boxed[cell + shift]] = _value(first)
+            _add(acc, touched, self.automa[automa], 1)
         values = self.values
-        x[boxed[values[0]]] = _value(obs.voyage)
-        x[boxed[values[1]]] = _value(obs.day)
-        x[boxed[values[2]]] = _value(len(island))
-        x[boxed[values[3]]] = _value(obs.solo_deck_size)
+        _add(acc, touched, values[0], obs.voyage)
+        _add(acc, touched, values[1], obs.day)
+        _add(acc, touched, values[2], len(island))
+        _add(acc, touched, values[3], obs.solo_deck_size)
         numbers = 3 if track_rows else 2
         for seat in range(n):
             p = players[seat]
             at = 4 + seat * numbers
-            x[boxed[values[at]]] = _value(p.doubloons)
-            x[boxed[values[at + 1]]] = _value(p.score)
+            _add(acc, touched, values[at], p.doubloons)
+            _add(acc, touched, values[at + 1], p.score)
             if track_rows:
-                x[boxed[values[at + 2]]] = _value(p.reputation)
-            x[boxed[values[4 + n * numbers + seat]]] = _value(len(p.hand))
-            x[boxed[values[4 + n * (numbers + 1) + seat]]] = _value(len(p.graveyard))
-        x.release()
+                _add(acc, touched, values[at + 2], p.reputation)
+            _add(acc, touched, values[4 + n * numbers + seat], len(p.hand))
+            _add(acc, touched, values[4 + n * (numbers + 1) + seat], len(p.graveyard))
+        # The buffer holds ``state``, which is non-zero only at the last vector's ``touched``: every entry that
+        # may differ is there or in this one's.  Its writes are generic calls (no compiled memoryview), so their
+        # index and value go in as Python objects made once (``boxed``, ``_COUNTS``).
+        state = seat_cache.state
+        x = seat_cache.view
+        boxed = self.boxed
+        for at in seat_cache.touched:
+            v = acc[at]
+            if state[at] != v:
+                x[boxed[at]] = _value(v)
+                state[at] = v
+        for at in touched:
+            v = acc[at]
+            if state[at] != v:
+                x[boxed[at]] = _value(v)
+                state[at] = v
+        for at in touched:  # apart: an entry listed twice (a sum back to 0, then not) is still written right
+            acc[at] = 0
+        seat_cache.touched = touched
+        out = bytearray(seat_cache.out)
+        self.seats[me] = seat_cache
         return out
+
+
+class _Seat:
+    """One seat's last vector, kept by ``Fill`` so that the next one writes only what changed.
+
+    ``out`` (float32 bytes, viewed as ``view``) holds ``state``'s values, which are non-zero only at
+    ``touched`` (the last vector's counted and valued entries); ``acc`` is all zeros between calls.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.out = bytearray(4 * size)
+        self.view: Any = memoryview(self.out).cast("f")
+        self.state: list[int] = [0] * size
+        self.acc: list[int] = [0] * size
+        self.touched: list[int] = []
+
+
+def _add(acc: list[int], touched: list[int], at: int, v: int) -> None:
+    """``v`` more at ``at`` (nothing for 0); ``at`` is listed in ``touched`` when it first becomes non-zero."""
+    if v:
+        old = acc[at]
+        if old == 0:
+            touched.append(at)
+        acc[at] = old + v
 
 
 _COUNTS: Final[list[Any]] = [float(k) for k in range(256)]
@@ -193,18 +224,19 @@ def _value(v: int) -> Any:
     return _COUNTS[v] if 0 <= v < 256 else float(v)
 
 
-def _count_cards(ones: list[int], part: dict[str, int], names: list[str]) -> None:
-    """One more at each card's index in ``part``; a hidden card (``HIDDEN``) counts nowhere."""
+def _count_cards(acc: list[int], touched: list[int], part: dict[str, int], names: list[str]) -> None:
+    """One more at each card's index in ``part``; a hidden card (``"?"``) counts nowhere."""
     for name in names:
-        at = _card(part, name)
-        if at != HIDDEN:
-            ones.append(at)
+        if name != "?":
+            at = _card(part, name)
+            if at != HIDDEN:
+                _add(acc, touched, at, 1)
 
 
-def _count_kinds(ones: list[int], part: dict[str, int], kinds: list[str]) -> None:
+def _count_kinds(acc: list[int], touched: list[int], part: dict[str, int], kinds: list[str]) -> None:
     """One more at each loot token's index in ``part`` (KeyError for a kind the layout lacks)."""
     for kind in kinds:
-        ones.append(part[kind])
+        _add(acc, touched, part[kind], 1)
 
 
 def _probe() -> None:
