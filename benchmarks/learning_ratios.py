@@ -57,7 +57,7 @@ def play_batch(rules: lt.Rules, players: int, log: bool = False) -> Batch:
 def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
     """``env()`` driven by PettingZoo's loop, each action uniform among the mask's: drawn with numpy's
     ``rng.choice`` (``draw="numpy"``, as a PettingZoo user's loop draws), Python's ``random.choice``
-    (``"python"``) or the agent's action space (``"space"``: ``action_space(agent).sample(mask)``, seeded)."""
+    (``"python"``) or the agent's action space (``"space"``: ``action_space(agent).sample(mask)``, seeded once)."""
     import random
 
     import numpy as np
@@ -65,6 +65,8 @@ def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
     from libertalia.env import env
 
     e = env(rules, players)
+    for agent in e.possible_agents:  # seeded once, as a user's loop seeds them (gymnasium's seeding is costly)
+        e.action_space(agent).seed(0)
 
     def run(seed0: int, games: int) -> int:
         steps = 0
@@ -72,8 +74,6 @@ def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
             rng = np.random.default_rng(seed)
             plain = random.Random(seed)
             e.reset(seed=seed)
-            for agent in e.possible_agents:
-                e.action_space(agent).seed(seed)
             for agent in e.agent_iter():
                 observation, _, terminated, truncated, _ = e.last()
                 if terminated or truncated:
