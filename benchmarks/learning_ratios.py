@@ -14,6 +14,8 @@ partner batch's, run back to back:
   is in the figure.  ``env/play py`` is the same loop drawing with Python's ``random.choice``
   over ``np.flatnonzero(mask).tolist()`` instead: the difference is what numpy's draw costs a
   loop (more than the same draws alone, on recorded masks, which ``sampling`` prints).
+  ``env/play pz`` draws as PettingZoo's documented loop draws: ``env.action_space(agent).sample(mask)``
+  (the env's ``MaskedDiscrete``: gymnasium's draw for the same seed, at a fraction of its cost).
 - ``single/play``: the same for ``single_agent_env`` (one learner drawing from the mask, the
   other seats random bots inside the env).
 - ``spiel/ttt``: ``python_libertalia`` steps per second over OpenSpiel's ``python_tic_tac_toe``
@@ -54,7 +56,8 @@ def play_batch(rules: lt.Rules, players: int, log: bool = False) -> Batch:
 
 def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
     """``env()`` driven by PettingZoo's loop, each action uniform among the mask's: drawn with numpy's
-    ``rng.choice`` (``draw="numpy"``, as a PettingZoo user's loop draws) or Python's ``random.choice``."""
+    ``rng.choice`` (``draw="numpy"``, as a PettingZoo user's loop draws), Python's ``random.choice``
+    (``"python"``) or the agent's action space (``"space"``: ``action_space(agent).sample(mask)``, seeded once)."""
     import random
 
     import numpy as np
@@ -62,6 +65,8 @@ def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
     from libertalia.env import env
 
     e = env(rules, players)
+    for agent in e.possible_agents:  # seeded once, as a user's loop seeds them (gymnasium's seeding is costly)
+        e.action_space(agent).seed(0)
 
     def run(seed0: int, games: int) -> int:
         steps = 0
@@ -69,10 +74,12 @@ def env_batch(rules: lt.Rules, players: int, draw: str = "numpy") -> Batch:
             rng = np.random.default_rng(seed)
             plain = random.Random(seed)
             e.reset(seed=seed)
-            for _ in e.agent_iter():
+            for agent in e.agent_iter():
                 observation, _, terminated, truncated, _ = e.last()
                 if terminated or truncated:
                     e.step(None)
+                elif draw == "space":
+                    e.step(e.action_space(agent).sample(observation["action_mask"]))
                 elif draw == "numpy":
                     e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
                 else:
@@ -220,6 +227,9 @@ def main() -> None:
         y, a, b = ratio(env_batch(rules, n, "python"), games, play, games, rounds, "game")
         print(f"{'env/play py':12} one game costs {y:5.2f} lt.play games   (Python's random.choice: numpy's draws "
               f"cost the loop {x - y:.2f})")
+        z, a, b = ratio(env_batch(rules, n, "space"), games, play, games, rounds, "game")
+        print(f"{'env/play pz':12} one game costs {z:5.2f} lt.play games   (action_space(agent).sample(mask), "
+              "as PettingZoo's loop draws)")
         drawn, a, b = ratio(sample_batch(env_masks(rules, n, 20)), games, play, games, rounds, "game")
         print(f"{'sampling':12} its draws cost {drawn:5.2f} lt.play games   (numpy's draws alone, on recorded masks)")
         x, a, b = ratio(single_batch(rules, n), games, play, games, rounds, "game")

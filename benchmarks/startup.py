@@ -4,7 +4,8 @@ Run: ``python benchmarks/startup.py [--runs 5] [--edition galecrest] [--players 
 
 Each run is a fresh ``python -c`` (the cache of read cards warm, as on any second start): the
 CPU seconds to import libertalia, to load the rules, to make the first ``lt.play``-style decision,
-then to import ``libertalia.env`` (numpy, gymnasium, pettingzoo) and take the first env step.
+then to import ``libertalia.env`` (numpy, gymnasium, pettingzoo) and take the first env step, and
+last a whole random ``lt.play`` game (its first anchor builds the rules' clash tables, once a process).
 CPU time, not wall time, so that a busy machine shows the work rather than the wait; the wall
 time of the whole process is printed beside it.  Then the same first env step in a worker of a
 ``multiprocessing`` pool, started three ways: ``spawn`` (a fresh interpreter, as above),
@@ -37,10 +38,13 @@ e = env(rules, {players})
 e.reset(seed=1)
 e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
 t4 = time.process_time()
-print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4)
+lt.play(rules, [lt.agents.RandomAgent(i) for i in range({players})], seed=1, log=False)
+t5 = time.process_time()
+print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4, t5 - t4)
 """
 
-PARTS = ("import libertalia", "load_rules", "first decision", "env import + first step", "to first env step")
+PARTS = ("import libertalia", "load_rules", "first decision", "env import + first step", "to first env step",
+         "first whole game")
 
 
 def fresh_process(edition: str, players: int) -> tuple[list[float], float]:

@@ -78,14 +78,15 @@ def glance(w: Work, decision: Decision | None, seat: int) -> Glance:
     days = w.days
     automa = w.automa
     track = w.track
+    seats = w.seats
+    spaces = [0] * len(seats)  # as ``Work.freeze_seats`` reads the track: each seat's token's (last) place, else 0
+    for at, token in enumerate(track):
+        if 0 <= token < len(spaces):
+            spaces[token] = at
     players: list[SeatGlance] = []
-    for i, p in enumerate(w.seats):
-        space = 0  # as ``Work.freeze_seats`` reads the track: the seat's token's (last) place, else 0
-        for at, token in enumerate(track):
-            if token == i:
-                space = at
+    for i, p in enumerate(seats):
         open_hand = i in (seat, automa)
-        players.append(SeatGlance(p.coins, p.score, space, p.hand if open_hand else [HIDDEN] * len(p.hand),
+        players.append(SeatGlance(p.coins, p.score, spaces[i], p.hand if open_hand else [HIDDEN] * len(p.hand),
                                   p.ship, p.graveyard if open_hand else [HIDDEN] * len(p.graveyard), p.loot,
                                   p.kept, p.kept_loot, p.removed))
     if decision is not None and decision.player != seat:  # as ``Observation.decision`` hides it

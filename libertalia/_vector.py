@@ -19,6 +19,7 @@ import types
 from typing import Any, Final
 
 from ._glance import Glance, viewed
+from .state import CardRef
 
 HIDDEN: Final = -1
 """A card part's index for ``"?"`` (another seat's hidden card): not counted (its zone's size is)."""
@@ -69,6 +70,8 @@ class Fill:
         self.automa = automa
         self.values = values
         self.boxed: list[Any] = list(range(size))  # each index as a Python int, made once (``fill_glance``)
+        self.seats: dict[int, _Seat] = {}  # per seat, its last vector (``fill_glance``): a cache, never pickled
+        self.segments = 2 + len(loot_days) + sum(len(zones) + 2 for zones in cards)  # ``fill_glance``'s lists
 
     def __reduce__(self) -> tuple[type[Fill], tuple[Any, ...]]:
         """Pickles as its constructor's arguments (a compiled class has no ``__dict__`` to pickle): an env,
@@ -86,102 +89,193 @@ class Fill:
     def fill_glance(self, obs: Glance) -> bytearray:
         """``fill``'s vector for a ``Glance``.
 
-        The indices that count one are listed first (cheap to append when compiled), then sorted, so
-        that each reaches the float buffer once, with its count; the plain values are written straight in.
+        The vector falls into segments that each depend on one list of the view (a zone's cards, a day's loot,
+        the island) or on the few plain numbers and one-hot flags.  Each seat's last vector is kept
+        (``_Seat``), with what each segment was made from; a segment whose list is unchanged (most of them,
+        from one step to the next) is skipped, and a changed one rewrites only its old and new entries.
+        The float buffer's writes are generic calls (no compiled memoryview), so their index and value go in
+        as Python objects made once (``boxed``, ``_COUNTS``).  The result is a copy, a caller's to keep.
         """
-        size = self.size
-        ones: list[int] = []
         me = obs.seat
+        # Claimed for the call (one atomic pop), as ``Game._glance`` claims its working copy: another thread
+        # filling the same seat meanwhile finds none and starts a fresh one, so no two write one buffer.
+        c: _Seat | None = self.seats.pop(me, None)
+        if c is None:
+            c = _Seat(self.size, len(self.values), self.segments)
+        x, boxed = c.view, self.boxed
         players = obs.players
-        ones.append(self.me + me)
-        ones.append(self.phases[obs.phase])
-        _count_cards(ones, self.hand, players[me].hand)
-        d = obs.decision
-        if d is not None:
-            player: int = d.player
-            ones.append(self.decision_kinds[d.kind])
-            ones.append(self.decision_player + player)
-            if player == me:
-                ones.append(self.decision_mine)
-            source: str | None = d.source
-            if source is not None:
-                at = self.sources.get(source.partition("#")[0])
-                if at is not None:
-                    ones.append(at)
-        committed = self.committed
-        for seat, done in enumerate(obs.committed):
-            if done:
-                ones.append(committed + seat)
-        track_rows = self.track_rows
-        for seat in range(len(track_rows)):
-            ones.append(track_rows[seat] + players[seat].reputation)
-        island = obs.island
-        cells = self.cells
-        nobody = len(cells) - 1
-        firsts: dict[int, int] = {}  # cell -> its leftmost position on the island, 1-based
-        for position, (owner, name) in enumerate(island, 1):
-            cell = _card(cells[nobody if owner is None else owner], name)
-            ones.append(cell)
-            if cell not in firsts:
-                firsts[cell] = position
-        _count_kinds(ones, self.day_loot, obs.day_loot)
-        loot_days = self.loot_days
-        for day, tokens in enumerate(obs.loot_days):
-            _count_kinds(ones, loot_days[day], tokens)
+        _segment(x, c, boxed, 0, self.hand, players[me].hand, True)
+        _segment(x, c, boxed, 1, self.day_loot, obs.day_loot, False)
+        k = 2
+        days = obs.loot_days
+        for day, part in enumerate(self.loot_days):
+            _segment(x, c, boxed, k, part, days[day] if day < len(days) else _NONE, False)
+            k += 1
         cards, kinds = self.cards, self.kinds
         n = len(players)
         for seat in range(n):
             p = players[seat]
             zones = cards[seat]
-            _count_cards(ones, zones[0], p.hand)
-            _count_cards(ones, zones[1], p.ship)
-            _count_cards(ones, zones[2], p.graveyard)
-            _count_cards(ones, zones[3], p.kept)
+            _segment(x, c, boxed, k, zones[0], p.hand, True)
+            _segment(x, c, boxed, k + 1, zones[1], p.ship, True)
+            _segment(x, c, boxed, k + 2, zones[2], p.graveyard, True)
+            _segment(x, c, boxed, k + 3, zones[3], p.kept, True)
+            k += 4
             if len(zones) > 4:
-                _count_cards(ones, zones[4], p.removed)
-            _count_kinds(ones, kinds[seat][0], p.loot)
-            _count_kinds(ones, kinds[seat][1], p.kept_loot)
+                _segment(x, c, boxed, k, zones[4], p.removed, True)
+                k += 1
+            _segment(x, c, boxed, k, kinds[seat][0], p.loot, False)
+            _segment(x, c, boxed, k + 1, kinds[seat][1], p.kept_loot, False)
+            k += 2
+        island = obs.island
+        if island != c.island:
+            self._island(c, island)
+        # The one-hot flags, each in a part of its own (so each is 0 or 1).
+        flags: list[int] = [self.me + me, self.phases[obs.phase]]
+        d = obs.decision
+        if d is not None:
+            player: int = d.player
+            flags.append(self.decision_kinds[d.kind])
+            flags.append(self.decision_player + player)
+            if player == me:
+                flags.append(self.decision_mine)
+            source: str | None = d.source
+            if source is not None:
+                at = self.sources.get(source.partition("#")[0])
+                if at is not None:
+                    flags.append(at)
+        committed = self.committed
+        for seat, done in enumerate(obs.committed):
+            if done:
+                flags.append(committed + seat)
+        track_rows = self.track_rows
+        for seat in range(len(track_rows)):
+            flags.append(track_rows[seat] + players[seat].reputation)
         automa = obs.automa
         if automa is not None:
-            ones.append(self.automa[automa])
-        # Sorted (cheaper than counting in a list here), so that each index reaches the float buffer once, with
-        # its count.  The buffer's writes are generic calls (no compiled memoryview), so their index and value go
-        # in as Python objects made once (``boxed``, ``_COUNTS``): nothing is allocated per write, at a third of
-        # the cost.
-        ones.sort()
-        out = bytearray(4 * size)
-        x = memoryview(out).cast("f")
-        boxed = self.boxed
-        last, count = -1, 0
-        for at in ones:
-            if at == last:
-                count += 1
-            else:
-                if count:
-                    x[boxed[last]] = _value(count)
-                last, count = at, 1
-        if count:
-            x[boxed[last]] = _value(count)
-        shift = self.to_position
-        for cell, first in firsts.items():
-            x[boxed[cell + shift]] = _value(first)
-        values = self.values
-        x[boxed[values[0]]] = _value(obs.voyage)
-        x[boxed[values[1]]] = _value(obs.day)
-        x[boxed[values[2]]] = _value(len(island))
-        x[boxed[values[3]]] = _value(obs.solo_deck_size)
+            flags.append(self.automa[automa])
+        if flags != c.flags:
+            for at in c.flags:  # off first, then on: a flag in both ends on
+                x[boxed[at]] = _COUNTS[0]
+            for at in flags:
+                x[boxed[at]] = _COUNTS[1]
+            c.flags = flags
+        # The plain values, at the fixed indices ``values``.
+        values, now = self.values, c.values
         numbers = 3 if track_rows else 2
+        _number(x, now, boxed, values, 0, obs.voyage)
+        _number(x, now, boxed, values, 1, obs.day)
+        _number(x, now, boxed, values, 2, len(island))
+        _number(x, now, boxed, values, 3, obs.solo_deck_size)
         for seat in range(n):
             p = players[seat]
             at = 4 + seat * numbers
-            x[boxed[values[at]]] = _value(p.doubloons)
-            x[boxed[values[at + 1]]] = _value(p.score)
+            _number(x, now, boxed, values, at, p.doubloons)
+            _number(x, now, boxed, values, at + 1, p.score)
             if track_rows:
-                x[boxed[values[at + 2]]] = _value(p.reputation)
-            x[boxed[values[4 + n * numbers + seat]]] = _value(len(p.hand))
-            x[boxed[values[4 + n * (numbers + 1) + seat]]] = _value(len(p.graveyard))
-        x.release()
+                _number(x, now, boxed, values, at + 2, p.reputation)
+            _number(x, now, boxed, values, 4 + n * numbers + seat, len(p.hand))
+            _number(x, now, boxed, values, 4 + n * (numbers + 1) + seat, len(p.graveyard))
+        out = bytearray(c.out)
+        self.seats[me] = c
         return out
+
+    def _island(self, c: _Seat, island: list[CardRef]) -> None:
+        """Rewrite the island's two parts in ``c``: each cell's count, and its leftmost position (1-based)."""
+        x, state, boxed = c.view, c.state, self.boxed
+        cells = self.cells
+        nobody = len(cells) - 1
+        shift = self.to_position
+        new: list[int] = []
+        for owner, name in island:
+            new.append(_card(cells[nobody if owner is None else owner], name))
+        old = c.cells
+        for at in old:
+            state[at] = 0
+            state[at + shift] = 0
+        for position, at in enumerate(new, 1):
+            state[at] = state[at] + 1
+            if state[at + shift] == 0:
+                state[at + shift] = position
+        for at in old:
+            if state[at] == 0:  # gone: its two entries to 0 (one still there is written below)
+                x[boxed[at]] = _COUNTS[0]
+                x[boxed[at + shift]] = _COUNTS[0]
+        for at in new:
+            x[boxed[at]] = _value(state[at])
+            x[boxed[at + shift]] = _value(state[at + shift])
+        c.island = list(island)
+        c.cells = new
+
+
+class _Seat:
+    """One seat's last vector, kept by ``Fill`` so that the next one rewrites only what changed.
+
+    ``out`` (float32 bytes, viewed as ``view``) always holds what the rest says: each counted segment's
+    entries are the counts (``state``) of its list in ``lists`` (a copy of the view's, whose names stand
+    at ``indices``), the island's two parts those of ``island`` (its cards at ``cells``), the one-hot
+    ``flags`` are 1, and the plain values are ``values``.  A new one is all zeros and says so: empty
+    lists, no flags, values 0.
+    """
+
+    def __init__(self, size: int, values: int, segments: int) -> None:
+        self.out = bytearray(4 * size)
+        self.view: Any = memoryview(self.out).cast("f")
+        self.state: list[int] = [0] * size
+        self.delta: list[int] = [0] * size  # all zeros between calls (``_segment``)
+        self.lists: list[list[str]] = [[] for _ in range(segments)]
+        self.indices: list[list[int]] = [[] for _ in range(segments)]  # each list's names as their indices
+        self.island: list[CardRef] = []
+        self.cells: list[int] = []
+        self.flags: list[int] = []
+        self.values: list[int] = [0] * values
+
+
+_NONE: Final[list[str]] = []
+"""A day the view does not list: no loot."""
+
+
+def _segment(x: Any, c: _Seat, boxed: list[Any], k: int, part: dict[str, int], names: list[str], cards: bool) -> None:
+    """Bring segment ``k`` (its counts in ``part``, from ``c.lists[k]``) to ``names``: nothing when unchanged,
+    else each entry whose count changed is rewritten.  ``cards``: names are cards (``_card``; a hidden ``"?"``
+    counts nowhere), else loot kinds (``part[kind]``: KeyError for a kind the layout lacks)."""
+    if names == c.lists[k]:
+        return
+    new: list[int] = []
+    for name in names:
+        if not cards:
+            new.append(part[name])
+        elif name != "?":
+            new.append(_card(part, name))
+    old = c.indices[k]
+    state, delta = c.state, c.delta
+    for at in old:
+        delta[at] = delta[at] - 1
+    for at in new:
+        delta[at] = delta[at] + 1
+    _apply(x, state, delta, boxed, old)
+    _apply(x, state, delta, boxed, new)
+    c.lists[k] = list(names)
+    c.indices[k] = new
+
+
+def _apply(x: Any, state: list[int], delta: list[int], boxed: list[Any], indices: list[int]) -> None:
+    """Add each of ``indices``' pending ``delta`` to its count, writing the counts that changed; the delta is then 0
+    (an index listed twice is applied once)."""
+    for at in indices:
+        change = delta[at]
+        if change:
+            v = state[at] + change
+            state[at] = v
+            delta[at] = 0
+            x[boxed[at]] = _value(v)
+
+
+def _number(x: Any, now: list[int], boxed: list[Any], values: list[int], i: int, v: int) -> None:
+    """The ``i``-th plain value (at index ``values[i]``) set to ``v`` when it was not."""
+    if now[i] != v:
+        now[i] = v
+        x[boxed[values[i]]] = _value(v)
 
 
 _COUNTS: Final[list[Any]] = [float(k) for k in range(256)]
@@ -191,20 +285,6 @@ _COUNTS: Final[list[Any]] = [float(k) for k in range(256)]
 def _value(v: int) -> Any:
     """``float(v)`` as a Python object, from ``_COUNTS`` when it is there (a count, a size, most scores)."""
     return _COUNTS[v] if 0 <= v < 256 else float(v)
-
-
-def _count_cards(ones: list[int], part: dict[str, int], names: list[str]) -> None:
-    """One more at each card's index in ``part``; a hidden card (``HIDDEN``) counts nowhere."""
-    for name in names:
-        at = _card(part, name)
-        if at != HIDDEN:
-            ones.append(at)
-
-
-def _count_kinds(ones: list[int], part: dict[str, int], kinds: list[str]) -> None:
-    """One more at each loot token's index in ``part`` (KeyError for a kind the layout lacks)."""
-    for kind in kinds:
-        ones.append(part[kind])
 
 
 def _probe() -> None:

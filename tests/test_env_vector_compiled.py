@@ -113,3 +113,26 @@ def test_an_env_pickles_and_copies_with_its_fill() -> None:
     for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
         assert twin.observe(agent)["observation"].tobytes() == env.observe(agent)["observation"].tobytes()
         assert twin.encoder.fill.fill(twin.game.observation(0)) == env.encoder.fill.fill(env.game.observation(0))
+
+
+def test_the_fills_kept_vectors_never_show_through() -> None:
+    """Issue 36 item 2: the fill rewrites only what changed since a seat's last vector, so it is checked out of
+    order: two games interleaved, seats in a random order, a seat's view repeated, and every vector it returned
+    scribbled on by its caller; each is still the numpy encoder's, bit for bit."""
+    rules = loaded("galecrest", "uncharted")
+    encoder = Encoder(rules, 4)
+    rng = random.Random(11)
+    games = [quiet(lambda s=s: lt.new_game(rules, 4, s)) for s in (21, 22)]
+    for _ in range(150):
+        g = rng.randrange(2)
+        game = games[g]
+        for seat in rng.sample(range(4), rng.randint(1, 4)):
+            seen = game.observation(seat)
+            got = encoder.encode_compiled(seen)
+            assert got.tobytes() == Encoder.encode(encoder, seen).tobytes()
+            got[:] = 7.0  # the caller's copy: the next vector never sees it
+        d = game.decision
+        if d is None:
+            games[g] = quiet(lambda: lt.new_game(rules, 4, rng.randrange(100)))
+        else:
+            games[g] = game.choose(rng.choice(d.keys()))

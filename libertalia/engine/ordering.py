@@ -62,17 +62,35 @@ class Clashes:
         return any(_meet(a, b) for i, a in enumerate(prints) for b in prints[i + 1:])
 
     def _build(self, timing: str, bits: int) -> None:
-        members = _positions(bits)
-        prints = {n: self._footprint(n) for n in members}
+        """Each ability's clash bits among ``timing``'s (``bits``), met footprint by footprint.
+
+        A timing's abilities share few footprints (Galecrest's 203 sun abilities, 22), and whether two
+        footprints meet depends on nothing else, so each pair of distinct footprints is compared once
+        (``_meet`` is symmetric: once per unordered pair), not each pair of abilities: a fresh process
+        pays this for every rules it plays.  An ability clashes with every other whose footprint meets its
+        own (its own footprint's other abilities too, when that footprint meets itself).
+        """
+        groups: dict[Footprint, int] = {}  # footprint -> bits of the abilities that have it
+        for n in _positions(bits):
+            fp = self._footprint(n)
+            groups[fp] = groups.get(fp, 0) | 1 << n
+        prints = list(groups)
+        reach = [0] * len(prints)  # per footprint, the bits of every ability whose footprint meets it
+        for i, a in enumerate(prints):
+            for j in range(i, len(prints)):
+                b = prints[j]
+                if _meet(a, b):
+                    reach[i] |= groups[b]
+                    if j != i:
+                        reach[j] |= groups[a]
         clashy = 0
-        for n in members:
-            clash = 0
-            for m in members:
-                if m != n and _meet(prints[n], prints[m]):
-                    clash |= 1 << m
-            self._clash[n] = clash
-            if clash:
-                clashy |= 1 << n
+        for i, fp in enumerate(prints):
+            members = groups[fp]
+            for n in _positions(members):
+                clash = reach[i] & ~(1 << n)
+                self._clash[n] = clash
+                if clash:
+                    clashy |= 1 << n
         self._clashy[timing] = clashy
 
     def _footprint(self, n: int) -> Footprint:

@@ -30,6 +30,7 @@ from ..loading.rules import LootOption, load_rules
 from ..state import Decision, GameState
 from .encoding import HIGH, OBSERVATIONS, Encoder
 from .keys import action_keys, seat_count
+from .spaces import MaskedDiscrete
 
 Reward = Literal["win", "margin"]
 Obs = dict[str, Any]
@@ -121,7 +122,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         real = 1 if players == 1 else players  # Automa (seat 1 of a solo game) is no agent
         self.possible_agents = [f"seat_{seat}" for seat in range(real)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.action_spaces = {a: gymnasium.spaces.Discrete(len(self.keys)) for a in self.possible_agents}
+        self.action_spaces = {a: MaskedDiscrete(len(self.keys)) for a in self.possible_agents}
         self.observation_spaces = {a: gymnasium.spaces.Dict({
             "observation": vector_space(self.encoder, observation),
             "action_mask": gymnasium.spaces.Box(0, 1, (len(self.keys),), np.int8),

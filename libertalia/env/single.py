@@ -27,6 +27,7 @@ from ..engine.specs import Rules
 from ..errors import ArgumentError
 from ..loading.rules import LootOption
 from .aec import LibertaliaEnv, Reward, vector_space
+from .spaces import MaskedDiscrete
 
 Vector = npt.NDArray[np.float32]
 Seen = Vector | dict[str, npt.NDArray[Any]]
@@ -59,7 +60,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ArgumentError(f"single_agent_env: illegal must be 'end' or 'raise', not {illegal!r}")
         self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
         self.opponents = _opponents(opponents, real - 1)
-        self.action_space = gymnasium.spaces.Discrete(len(aec.keys))
+        self.action_space = MaskedDiscrete(len(aec.keys))
         self.observation_space = vector_space(aec.encoder, observation)
         self.seat = 0 if seat is None else seat
         self._players: list[Agent | Policy | None] = []

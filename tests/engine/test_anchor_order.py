@@ -112,3 +112,32 @@ def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
         verdicts.add(expected)
     # Both verdicts were tried where some anchor abilities meet; every one of the 2012 edition's commutes.
     assert verdicts == ({True, False} if edition == "galecrest" else {False})
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_the_clash_table_of_every_timing_is_every_pair_compared(edition: str) -> None:
+    """E8: the clash table, built once per distinct footprint, says of every pair of same-timing abilities what
+    comparing their two footprints says (fresh rules, so the table is built here, in either build)."""
+    from libertalia.engine.ordering import clashes
+    from libertalia.engine.program.footprint import may_conflict
+
+    rules = lt.load_rules(edition)
+    table = clashes(rules)
+
+    def footprint(n: int) -> tuple[frozenset[str], frozenset[str]]:
+        source, i = rules.bit_abilities[n]
+        c = rules.ability(source, i)
+        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+
+    by_timing: dict[str, list[int]] = {}
+    for n, (source, i) in enumerate(rules.bit_abilities):
+        by_timing.setdefault(rules.ability(source, i).timing, []).append(n)
+    seen = set()
+    for members in by_timing.values():
+        prints = [footprint(n) for n in members]
+        for a in range(len(members)):
+            for b in range(a + 1, len(members)):
+                expected = may_conflict(*prints[a], *prints[b], netted=True)
+                assert table.matter(1 << members[a] | 1 << members[b]) is expected, (members[a], members[b])
+                seen.add(expected)
+    assert seen == {True, False}
