@@ -195,6 +195,47 @@ INTENTS: Final[tuple[Intent, ...]] = (
         'to take a token from the bag, say "draw a loot token" (at random); to pick among tokens the players can '
         'see, take one from today\'s loot ("take a map from today\'s loot")',
         "sun: look at the top loot token of the bag, then you may take it."),
+    # printed wordings, second set (issue 34): looking at what lies open, every character on one side, rounding up
+    Intent(
+        "looking at what lies open",
+        (r"\b(?:look|looks|peek|peeks) at (?:today's|tomorrow's|this day's|the next day's|each day's|every day's|your "
+         r"(?:own )?graveyard|the loot|the island|all)\b",),
+        "looking changes nothing: every day's loot lies face up and your own graveyard is yours to see, so the card "
+        "language has no step for it",
+        "sun: swap a loot in today's loot with a loot in tomorrow's loot.",
+        'leave the looking out and say only what is done ("swap a loot in today\'s loot with a loot in tomorrow\'s '
+        'loot", "take a map from today\'s loot")',
+        "sun: look at tomorrow's loot, then swap a loot in today's loot with a loot in tomorrow's loot."),
+    Intent(
+        "every character on one side",
+        (r"\b(?:each|every|all) (?:other )?characters? (?:directly |immediately )?(?:to the )?(?:left|right) of "
+         r"(?:this|it)\b",
+         r"\bcharacters (?:to the )?(?:left|right) of (?:this|it)\b"),
+        'the card language names one character on each side, the neighbour ("the character left of this"), and no '
+        "group of every character on one side",
+        "sun: gain 2 doubloons for each character on the island ranked below this.",
+        'by day every character left of this ranks below it or ties it (a tie on rank goes left to the lower '
+        'reputation), so the nearest is "ranked below this" ("ranked above this" for the right), which leaves out '
+        "equal ranks; or name the neighbour alone",
+        "sun: gain 1 doubloon for each character to the right of this on the island."),
+    Intent(
+        "rounding up",
+        (r"\b(?:rounded|rounding|round) up\b",),
+        'the card language halves only as "half your doubloons", the amount lost rounded down (you keep the larger '
+        "half)",
+        "sun: lose half your doubloons.",
+        'say "lose half your doubloons" (5 doubloons lose 2); a loss rounded up is not sayable',
+        "sun: lose half your doubloons, rounded up."),
+    Intent(
+        "paying a cost",
+        (r"(?:^|(?<=[:.;,] )|(?<=[:.;,])|(?<=\byou )|(?<=\bmay )|(?<=\bmust )|(?<=\bthen )|(?<=\band ))"
+         r"pay {n} doubloons?\b(?! to (?:the|each|every|another|an|all|your|their)\b)",),
+        'the card language has no cost: "pay" is what another player does to you ("the player on your left pays you '
+        '2 doubloons"), and "lose" takes what you have, even less than asked (R2)',
+        "sun: if you have 2 or more doubloons, you may lose 2 doubloons. If you do, gain 1 reputation.",
+        'doubloons given to the bank are "lose N doubloons" (it takes what you have, even less); a cost paid in full '
+        'is "if you have N or more doubloons, you may lose N doubloons. If you do, …"',
+        "moon: you may pay 3 doubloons to gain 1 reputation."),
     Intent(
         "when a card is discarded",
         (r"\b(?:when|whenever|after|once) (?:this|it|a|an|any|another|each|every)\b[a-z' -]*? "

@@ -45,7 +45,7 @@ _PUNCT_WORDS = {"COLON": '":"', "COMMA": '","', "DOT": '"."', "SEMICOLON": '";"'
                 "_AND_JOIN": '"and then"', "_ELSE": '"; otherwise"', "_COMMA_OR": '", or"', "_AND_KIND": '"and"',
                 "_COMMA_AND": '", and"', "_INSTEAD_OF": '"instead of"', "_SEMI_ROW": '"; " and the next set or row',
                 "_INSTEAD_LAST": '"instead"', "_COMMA_OTHER": '", other than"',
-                "_COMMA_UP": '", up to"'}
+                "_COMMA_UP": '", up to"', "_COMMA_ROUND": '", rounded down"'}
 
 
 @functools.cache
@@ -474,7 +474,7 @@ class ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def move_reputation(self, meta: Any, items: list[Any]) -> ast.MoveReputation:
-        return ast.MoveReputation(str(items[0]), **self._at(meta))
+        return ast.MoveReputation(str(items[-1]), **self._at(meta))  # "your reputation [token] to the …"
 
     @v_args(meta=True)
     def discard(self, meta: Any, items: list[Any]) -> ast.Discard:
@@ -761,7 +761,7 @@ class ToAst(Transformer[Token, Any]):
         words = [str(i) for i in items]
         if words[0] == "the":  # "the graveyard of the player on your left"
             return (f"{words[-1]}_ship", "graveyard", "")
-        if words[0] in ("any", "every"):
+        if words[0] in ("any", "every"):  # "any player's graveyard" (issue 34) is "any graveyard"
             return ("any_ship", "graveyard", words[0])
         return ("other_ship", "graveyard", " ".join(words[:2]))
 
@@ -1238,6 +1238,28 @@ class ToAst(Transformer[Token, Any]):
         no_loot = ast.Step("plain", (ast.TakeNoLoot(**at),), None, None, **at)
         return (ast.Ability(timing, (), (no_loot,), **at), self._printed(ast.Ability(timing, modifiers, steps, **at)))
 
+    # printed wordings, second set (issue 34; docs/card-language.md, "Printed wordings, second set")
+    @v_args(meta=True)
+    def take_not(self, meta: Any, items: list[Any]) -> ast.TakeNoLoot:
+        """"do not take a loot token": the standing rule "take no loot"."""
+        return ast.TakeNoLoot(**self._at(meta))
+
+    def just_took_token(self, items: list[Any]) -> ast.JustTook:
+        """"the loot token you took is a map": "you just took a map"."""
+        return ast.JustTook(items[-1])
+
+    @v_args(meta=True)
+    def at_random(self, meta: Any, items: list[Any]) -> ast.RandomLoot:
+        """"take a loot token at random from the bag" ("1 loot token"): "take a random loot from the bag"."""
+        *counts, kinds, (place, prep) = items
+        if counts and counts[0] != (1,):
+            said = " or ".join(str(n) for n in counts[0])
+            raise VariantError(f'"{said} … at random": a random token is taken one at a time, and its ability runs',
+                               _Where(**self._at(meta)),
+                               '"take a random loot from the bag" once for each token (each runs its ability), or '
+                               '"draw N random loot from the bag" (no ability runs)')
+        return ast.RandomLoot(ast.LootNP(kinds, place, prep, **self._at(meta)))
+
 
 _OWNED_BY_WORDS = frozenset({"owned", "by", "that", "belongs", "belong", "belonging", "to"})
 """The words before the owner in ``owned_by`` (the owner's own words are never one of them)."""
@@ -1330,6 +1352,7 @@ _TIMINGS = {"day": "sun", "night": "moon", "end": "anchor"}
 
 _SHIP_PLACES = {
     "any ship": ("any_ship", "", "any"),
+    "any player's ship": ("any_ship", "", "any"),  # printed wordings (issue 34): yours included, as "any ship"
     "every ship": ("any_ship", "", "every"),
     "another player's ship": ("other_ship", "", "another player's"),
     "an opponent's ship": ("other_ship", "", "an opponent's"),

@@ -91,6 +91,9 @@ class WordLexer(Lexer):
         words = list(_words(text))
         states = parser_state.parse_conf.parse_table.states
         for i, (kind, raw, pos, line, column) in enumerate(words):
+            if raw.lower() in SKIPPED and i + 1 < len(words) and words[i + 1][1] in _SKIPPED_BEFORE \
+                    and not set(self.candidates(raw.lower())) & set(states[parser_state.position]):
+                continue
             # The words after it on the line, as far as any reading looks ahead (a clause's "instead").
             type_, value = self.type_of(kind, raw, states[parser_state.position], words[i + 1:i + 1 + READ_AHEAD])
             end_line = line + raw.count("\n")
@@ -150,6 +153,9 @@ class WordLexer(Lexer):
             return "_AND_KIND", word  # "for each hook and each saber you hold"
         if "KIND" in accepts and "NOUN" in accepts and _misspelt_piece(word):
             return "WORD", word  # "discard a charcter": no loot kind, though discarding loot is said (issue 34.1)
+        if word in NOUN_WORDS and "NOUN" in accepts and not (word in NUMBER_WORDS and "NUMBER" in accepts) \
+                and not any(n in accepts for n in names if n not in _GENERIC):
+            return "NOUN", NOUN_WORDS[word]  # "every card in your hand", "the leftmost one": before the loot kinds
         for name in names:
             if name in accepts:
                 return name, word
@@ -191,16 +197,19 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
     if after is None or after[0] == "nl":
         return mark
     word = after[1].lower()
+    if mark in ("SEMICOLON", "COMMA", "DOT") and word == "otherwise" and "_ELSE" in accepts:
+        return "_ELSE"  # first: "; otherwise, gain 2 doubloons instead if …" is the otherwise of what went before;
+        # ". Otherwise, …" as printed cards end a sentence before it (issue 34) says the same
     if mark == "DOT" and after[0] in ("word", "name") and "_DOT_JOIN" in accepts:
         return "_DOT_JOIN"
-    if mark in ("SEMICOLON", "COMMA") and word == "otherwise" and "_ELSE" in accepts:
-        return "_ELSE"  # first: "; otherwise, gain 2 doubloons instead if …" is the otherwise of what went before
     if mark == "SEMICOLON" and (word in ("then", "if") or instead) and "_SEMI_JOIN" in accepts:
         return "_SEMI_JOIN"
     if mark == "COMMA" and word == "or" and "_COMMA_OR" in accepts:
         return "_COMMA_OR"
     if mark == "COMMA" and word == "up" and "_COMMA_UP" in accepts:
         return "_COMMA_UP"  # "…, up to 6 doubloons": a cap on the amount before it
+    if mark == "COMMA" and word == "rounded" and "_COMMA_ROUND" in accepts:
+        return "_COMMA_ROUND"  # "lose half your doubloons, rounded down" (issue 34, printed wordings)
     return mark
 
 
@@ -212,6 +221,16 @@ NUMBER_WORDS = {word: str(n) for n, word in enumerate(
     ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
 """Numbers a card may spell out, read as their digits wherever a number can stand and the word itself
 cannot ("for each one returned" keeps its "one")."""
+
+
+NOUN_WORDS = {"card": "character", "cards": "characters", "one": "character"}
+"""Printed words for a character (issue 34), read as ``character`` wherever a character's noun stands and no
+keyword can ("this card" and "other than this one" keep their own words; "for each one returned" its "one")."""
+
+SKIPPED = {"directly", "straight", "immediately"}
+"""Adverbs printed cards put before "into" or "onto" ("put a character from your hand directly into your ship"):
+they say nothing the place does not, so where the parser cannot take them there they are left out (issue 34)."""
+_SKIPPED_BEFORE = frozenset({"into", "onto"})
 
 
 # The first words of the ``cond`` alternatives in the grammar; a test keeps

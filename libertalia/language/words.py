@@ -41,6 +41,8 @@ VARIANT_OF = {
     "rival_printed": "rival", "quantity_than": "quantity", "have_doubloons_than": "have_doubloons",
     "they_have_doubloons_than": "they_have_doubloons", "hold_exactly": "hold", "there_exactly": "there_is",
     "have_exactly": "have_doubloons",
+    # printed wordings, second set (issue 34)
+    "take_not": "take", "just_took_token": "just_took", "at_random": "choose_loot",
 }
 
 

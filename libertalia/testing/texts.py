@@ -97,7 +97,8 @@ def _grammar() -> _Grammar:
 
 _DECLARED = {"_DOT_JOIN": ".", "_SEMI_JOIN": ";", "_AND_JOIN": "and", "_ELSE": ";", "_COMMA_OR": ",",
              "_AND_KIND": "and", "_COMMA_AND": ",", "_INSTEAD_OF": "instead", "_SEMI_ROW": ";",
-             "_INSTEAD_LAST": "instead", "_COMMA_OTHER": ",", "_COMMA_UP": ","}
+             "_INSTEAD_LAST": "instead", "_COMMA_OTHER": ",", "_COMMA_UP": ",",
+             "_COMMA_ROUND": ","}
 """How the word lexer's own terminals are written (``language.lexer``): a mark or a word it reads by context."""
 
 
@@ -616,7 +617,11 @@ def _printed_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
         return False  # whether a kind's worth has one reading depends on the tile's kind (normalise.worths)
     if rule == "cond" and a == "took":
         return t == "dusk"  # "you took a map" is the token taken at dusk
-    return True
+    if rule == "cond" and a == "just_took_token":
+        return t == "dusk"  # "the loot token you took is a map": the token taken at dusk
+    # "do not take a loot token" is "take no loot", a standing rule that stands alone; "1 … at random" is one
+    # token from the bag only: variants of forms the walk spells in their canonical words
+    return (rule, a) not in (("action", "take_not"), ("loot_sel", "at_random"))
 
 
 def _names(alt: _Alt) -> set[str]:

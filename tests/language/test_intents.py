@@ -96,6 +96,17 @@ FAMILIES = {
     "a player of your choice": ["sun: an opponent of your choice loses 2 reputation.",
                                 "sun: choose a player. That player gains 2 doubloons."],
     "counting players": ["anchor: gain 2 doubloons for each opponent who holds a map."],
+    # printed wordings, second set (issue 34)
+    "paying a cost": ["Day: Pay 2 doubloons. If you do, take a chest from today's loot.",
+                      "Night: You may pay 1 doubloon to gain 1 reputation.",
+                      "Day: Discard a character from your hand and pay 3 doubloons, then gain 2 reputation."],
+    "looking at what lies open": ["Day: Look at today's loot, then take a chest from today's loot.",
+                                  "Night: Peek at your graveyard and gain 1 doubloon."],
+    "every character on one side": ["Day: Discard every character to the right of this.",
+                                    "Day: Each other character left of this one loses its loot.",
+                                    "Dusk: Gain 1 reputation for each character directly to the left of it."],
+    "rounding up": ["Day: Lose half your doubloons, rounded up.",
+                    "Day: Each other player loses half their doubloons (round up)."],
 }
 
 

@@ -61,7 +61,9 @@ def test_grammar_is_small() -> None:
     variant doubles its rule there, and the words about other players (E30-E32), the printed wordings
     (issue 34.1) and the new meanings of issue 34.2 (a rate, a cap, a reputation threshold, other
     graveyards) add their own, and so do the printed wordings of a seat, an owner's possessive, the passive, past
-    possession and a worth (578 productions with them).
+    possession and a worth (578 productions with them), and the second set of printed wordings (585: "do not
+    take", "until you have", "rounded down", "the loot token you took", "at random", "any player's ship" and
+    graveyard, with the Instead-of-taking rule's optional words shared to pay for part of it).
     """
     assert 50 < grammar_rule_count() < 600
 
