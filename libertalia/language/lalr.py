@@ -1086,15 +1086,6 @@ class ToAst(Transformer[Token, Any]):
         return ast.Discard(items[-1], by=self.chosen_player(items), **self._at(meta))
 
     @v_args(meta=True)
-    def chosen_player_return(self, meta: Any, items: list[Any]) -> ast.ReturnLoot:
-        return ast.ReturnLoot(items[-1], by=self.chosen_player(items), **self._at(meta))
-
-    @v_args(meta=True)
-    def chosen_player_give(self, meta: Any, items: list[Any]) -> ast.Give:
-        what, *to = [i for i in items if not isinstance(i, Token)]
-        return ast.Give(what, to[0] if to else ast.You(), by=self.chosen_player(items), **self._at(meta))
-
-    @v_args(meta=True)
     def all_players_discard(self, meta: Any, items: list[Any]) -> ast.Discard:
         return ast.Discard(items[-1], by=items[0], **self._at(meta))
 

@@ -506,13 +506,13 @@ def _meaning(alt: _Alt) -> str | None:
 _COUNTED = {"return_loot": "returned", "discard": "discarded", "take": "taken", "put": "moved", "play": "moved",
             "give": "moved", "move_reputation": "space", "they_return": "returned", "they_discard": "discarded",
             "they_give": "moved", "all_players_discard": "discarded", "all_players_return": "returned",
-            "chosen_player_discard": "discarded", "chosen_player_return": "returned", "chosen_player_give": "moved"}
-_GIVING = ("they_give", "chosen_player_give")
+            "chosen_player_discard": "discarded"}
+_GIVING = ("they_give",)
 """Players who give for themselves: the second player named is the receiver, read from the owner's side."""
 _TIMED_CONDITIONS = {"moon": "none_at_nightfall", "dusk": "just_took"}
 """The conditions only one timing has (the checker refuses them at any other)."""
 _ACTING = ("they_return", "they_discard", "they_give", "all_players_discard", "all_players_return",
-           "chosen_player_discard", "chosen_player_return", "chosen_player_give")
+           "chosen_player_discard")
 """The actions other players carry out for themselves (their choices, their things): one player named
 ("… discards …"), or several in the plural ("all opponents discard …")."""
 """What each action lets a later counter count: ``one returned`` needs a ``return`` before it, and so on."""
@@ -591,7 +591,7 @@ def _form_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     """False where the checker refuses a form for what stands around it: "this relic" on a character, the
     actions before ", or 7 doubloons if …" other than one gain or loss."""
     if rule == "loot_sel" and alt.alias == "this_token":
-        return s.loot  # the token a loot tile's ability runs for: a character has none
+        return s.loot and s.side != "acting"  # the token a loot tile's ability runs for, held by its own holder
     if s.amount_after and rule == "actions":
         return alt.symbols == (("action", False),)  # ", or 7 doubloons if …" repeats one gain or loss
     if s.amount_after and rule == "action":
