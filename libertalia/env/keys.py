@@ -17,7 +17,8 @@ decision                  key forms (and where the engine builds them)
                           (``flow._ask_order``)
 ``may``                   ``"yes"``, ``"no"`` (``compile._may``)
 ``choose_option``         ``"1"`` .. ``"k"``, k the longest ``choose one:`` (``compile._choose_one``), or
-                          the other seats when a card takes from a hand (E41)
+                          the other seats when a card takes from a hand (E41), or a seat counted from the
+                          owner's left when a card names a player of their choice (E42, ``ChosenPlayer``)
 ========================  ==============================================================
 
 Nothing here imports numpy or pettingzoo: it is plain Python over ``Rules``.
@@ -113,6 +114,8 @@ class _Facts:
         elif isinstance(node, ast.TakeFromHand):  # E41: a card taken over; whose hand is "1".."k"
             self.takes_over = True
             self.most_options = max(self.most_options, self.seats - 1)
+        elif isinstance(node, ast.ChosenPlayer):  # E42: a seat, "1".."n" counted from the owner's left
+            self.most_options = max(self.most_options, self.seats)
         elif isinstance(node, ast.LootNP) and node.place in ast.OTHERS_LOOT:
             self.reaches_other_loot = True
         elif isinstance(node, ast.ChooseLootSet):

@@ -563,6 +563,13 @@ def _check_players(act: ast.Action, vocab: Vocabulary, report: _Reporter, ctx: _
             _check_measure(player.measure, vocab, report, *where)
     if getattr(act, "by", None) is not None:
         _check_acting(act, report, *where)
+        if isinstance(act, ast.Give) and isinstance(act.to, ast.ChosenPlayer):
+            # E42: the givers would be settled before the receiver is chosen, and whether each gives depends on
+            # who receives (nobody gives to themselves)
+            raise report("players who give for themselves give to a player named before they act, not to one you "
+                         "choose as they give (E42)", *where,
+                         '"… gives a loot they hold to you" or "… to the player on your left"; or choose the giver: '
+                         '"another player of your choice gives a loot they hold to you"')
 
 
 def _check_clause(c: ast.Cond, vocab: Vocabulary, report: _Reporter, ctx: _Context, line: int, column: int) -> None:

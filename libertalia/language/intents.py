@@ -162,14 +162,17 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "moon: gain 1 reputation for every pair of hooks you hold."),
     Intent(
         "a player of your choice",
-        (r"\b(?:a|an|one|any) (?:other )?(?:player|opponent) of your choice\b",
-         r"\bchoose (?:a|an|one|another) (?:other )?(?:player|opponent)\b",
+        # the language's own words (E42): "a player of your choice", "an opponent of your choice", "choose a player:
+        # they …"; these patterns are the wordings around them it still does not read
+        (r"\b(?:one|any) (?:other )?(?:player|opponent) of your choice\b",
+         r"\bchoose (?:one|any) (?:other )?(?:player|opponent)\b",
+         r"\bchoose (?:a|an|another) (?:other )?(?:player|opponent)\b(?!\s*[:;,.]\s*they\b)",
          r"\btarget (?:player|opponent)\b(?!')", r"\b(?:a|an) (?:other )?(?:player|opponent) you choose\b"),
-        "the card language has no choice of a player",
-        "sun: the player on your left loses 2 doubloons.",
-        'name a player by seat, by a comparison ("each player with the most doubloons") or as a group ("each '
-        'opponent who holds a map")',
-        "sun: choose an opponent; they lose 3 doubloons."),
+        "the card language names a player you choose in two wordings only",
+        "sun: choose an opponent: they lose 2 doubloons.",
+        'say "a player of your choice" (you included) or "another player of your choice" (also "an opponent of your '
+        'choice") where a player stands, or "choose a player: they …" before what they do',
+        "sun: target opponent loses 3 doubloons."),
     # printed wordings (issue 34.1): a worth said of a kind in words the grammar does not read ("barrels you hold
     # are worth …", "a relic is worth …"); the words it reads ("each relic you hold is worth …", "your relics are
     # worth …", "this relic is worth …") are settled or refused by the checker, naming both readings

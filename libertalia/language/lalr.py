@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypedDict
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -1072,6 +1072,19 @@ class ToAst(Transformer[Token, Any]):
         """"all opponents lose 1 doubloon": "every other player loses 1 doubloon"."""
         return self.player_acts(meta, [items[0], items[-1]])
 
+    def chosen_player(self, items: list[Any]) -> ast.ChosenPlayer:
+        """"a player of your choice" (you included); "another player", "an opponent" of your choice leave you out."""
+        return ast.ChosenPlayer(any(str(i) in ("another", "opponent") for i in items if isinstance(i, Token)))
+
+    @v_args(meta=True)
+    def chosen_player_acts(self, meta: Any, items: list[Any]) -> Any:
+        """"choose an opponent: they lose 2 doubloons": "another player of your choice loses 2 doubloons"."""
+        return self.player_acts(meta, [self.chosen_player(items), items[-1]])
+
+    @v_args(meta=True)
+    def chosen_player_discard(self, meta: Any, items: list[Any]) -> ast.Discard:
+        return ast.Discard(items[-1], by=self.chosen_player(items), **self._at(meta))
+
     @v_args(meta=True)
     def all_players_discard(self, meta: Any, items: list[Any]) -> ast.Discard:
         return ast.Discard(items[-1], by=items[0], **self._at(meta))
@@ -1175,6 +1188,15 @@ class ToAst(Transformer[Token, Any]):
     @v_args(meta=True)
     def char_np_owned(self, meta: Any, items: list[Any]) -> ast.CharNP:
         np = self.char_np(meta, [None, *items])
+        zone = np.zone
+        if zone is not None and zone.place == "their":
+            # "an opponent's character in their ship": English reads "their" as that opponent, and a possessive
+            # names no one player for it to stand for; the opponent's pile is a place of its own.
+            raise VariantError(f'"their {zone.pile}" after an opponent\'s possessive ("an opponent\'s character …") '
+                               "speaks of that opponent; the language reads \"their\" only of a player an action or "
+                               f"a clause is about, so name the opponents' {zone.pile} as the place",
+                               _Where(**self._at(meta)),
+                               _THEIR_AFTER_POSSESSIVE[zone.pile])
         return ast.CharNP(np.other, np.noun, (*np.filters, ast.OwnedBy("other")), plural=np.plural,
                           line=np.line, column=np.column)
 
@@ -1263,6 +1285,17 @@ class ToAst(Transformer[Token, Any]):
 
 _OWNED_BY_WORDS = frozenset({"owned", "by", "that", "belongs", "belong", "belonging", "to"})
 """The words before the owner in ``owned_by`` (the owner's own words are never one of them)."""
+
+
+_THEIR_AFTER_POSSESSIVE: Final = {
+    "ship": "\"a character in an opponent's ship\" (\"every character in an opponent's ship\" for all of them, \"the "
+            "lowest-ranked character in each opponent's ship\" for one in each)",
+    "graveyard": "\"a character in another player's graveyard\" (\"every character in another player's graveyard\" for "
+                 "all of them)",
+    "hand": "\"take a random character from another player's hand\" (a hand is hidden: E41), or let them act: \"each "
+            "opponent discards a character from their hand\"",
+}
+"""The nearest sayable wording of "an opponent's character in their PILE", by pile: the opponents' pile as a place."""
 
 
 class _Where(NamedTuple):

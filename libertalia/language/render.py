@@ -185,6 +185,8 @@ def _player(p: ast.PlayerRef) -> str:
         return f"the player on your {p.side}"
     if isinstance(p, ast.EveryPlayer):
         return "every other player" if p.other else "every player"
+    if isinstance(p, ast.ChosenPlayer):
+        return "another player of your choice" if p.other else "a player of your choice"
     if isinstance(p, ast.PlayersWho):
         return p.wording + ("" if p.where is None else " " + _clause(p.clause, p.where))
     if isinstance(p, ast.PlayersThanYou):

@@ -307,6 +307,13 @@ class EveryPlayer(Node):
     other: bool
 
 
+class ChosenPlayer(Node):
+    """One player the ability's owner chooses (E42): "a player of your choice" (you included), or with
+    ``other`` "another player of your choice" ("an opponent of your choice" says the same)."""
+
+    other: bool
+
+
 # ------------------------------------------------------------------ players compared and filtered
 class Doubloons(Node):
     """What a comparison counts: a player's doubloons."""
@@ -375,6 +382,7 @@ PlayerRef = (
     | ItsOwner
     | PlayerOnSide
     | EveryPlayer
+    | ChosenPlayer
     | PlayersWho
     | PlayersWithMost
     | PlayersThanYou

@@ -446,7 +446,7 @@ class _Speller:
         elif rule == "player":
             s.binds = s.binds or ("owner" in alt.words and "of" in alt.words and s.action == "player_acts")
             # In "... gives a loot they hold to PLAYER" the second player is read from the owner's side.
-            s.recipient = s.action == "give" or (s.action == "they_give" and s.acted)
+            s.recipient = s.action == "give" or (s.action in _GIVING and s.acted)
             if s.recipient:
                 s.side = ""
         elif rule == "clause":
@@ -477,7 +477,7 @@ class _Speller:
         elif rule == "cond":
             s.cond, s.plural, s.plural_kinds = saved.cond, saved.plural, saved.plural_kinds
             s.yours = saved.yours
-        elif rule in ("player", "all_players"):
+        elif rule in ("player", "all_players", "_chosen"):
             s.recipient, s.side = saved.recipient, saved.side
             if s.action in _ACTING and not s.acted:  # the acting player is named: the rest is theirs
                 s.acted, s.side = True, "acting"
@@ -506,10 +506,14 @@ def _meaning(alt: _Alt) -> str | None:
 
 _COUNTED = {"return_loot": "returned", "discard": "discarded", "take": "taken", "put": "moved", "play": "moved",
             "give": "moved", "move_reputation": "space", "they_return": "returned", "they_discard": "discarded",
-            "they_give": "moved", "all_players_discard": "discarded", "all_players_return": "returned"}
+            "they_give": "moved", "all_players_discard": "discarded", "all_players_return": "returned",
+            "chosen_player_discard": "discarded"}
+_GIVING = ("they_give",)
+"""Players who give for themselves: the second player named is the receiver, read from the owner's side."""
 _TIMED_CONDITIONS = {"moon": "none_at_nightfall", "dusk": "just_took"}
 """The conditions only one timing has (the checker refuses them at any other)."""
-_ACTING = ("they_return", "they_discard", "they_give", "all_players_discard", "all_players_return")
+_ACTING = ("they_return", "they_discard", "they_give", "all_players_discard", "all_players_return",
+           "chosen_player_discard")
 """The actions other players carry out for themselves (their choices, their things): one player named
 ("… discards …"), or several in the plural ("all opponents discard …")."""
 """What each action lets a later counter count: ``one returned`` needs a ``return`` before it, and so on."""
@@ -571,10 +575,11 @@ def _allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     if rule == "player":
         # Whom loot goes to (one player): ``_enter`` marks it only once the player is entered, so the
         # steering reads the action here ("give … to", or the second player of "… gives … to").
-        recipient = s.recipient or s.action == "give" or (s.action == "they_give" and s.acted)
+        recipient = s.recipient or s.action == "give" or (s.action in _GIVING and s.acted)
         if (a == "players_with_most" and "each" not in w and "every" not in w and "group" not in _names(alt)) \
-                or (recipient and a in ("players_who", "players_with_most", "players_than_you")):
-            return False  # ambiguous on ties (E31); loot goes to one player
+                or (recipient and a in ("players_who", "players_with_most", "players_than_you")) \
+                or (recipient and a == "chosen_player" and s.action in _GIVING):
+            return False  # ambiguous on ties (E31); loot goes to one player; E42: givers are settled first
         return ("every" not in w or not recipient) and ("its" not in w or s.bound)
     if rule == "compared":
         return "many" not in w or "least" in w  # a bare "as many ... as" could be read two ways (E30)
@@ -587,7 +592,7 @@ def _form_allowed(rule: str, alt: _Alt, s: _Scope) -> bool:
     """False where the checker refuses a form for what stands around it: "this relic" on a character, the
     actions before ", or 7 doubloons if …" other than one gain or loss."""
     if rule == "loot_sel" and alt.alias == "this_token":
-        return s.loot  # the token a loot tile's ability runs for: a character has none
+        return s.loot and s.side != "acting"  # the token a loot tile's ability runs for, held by its own holder
     if s.amount_after and rule == "actions":
         return alt.symbols == (("action", False),)  # ", or 7 doubloons if …" repeats one gain or loss
     if s.amount_after and rule == "action":

@@ -31,9 +31,9 @@ def _change() -> act.Change:
 
 
 def test_every_step_class_is_a_record() -> None:
-    """All 90 record classes of the card programs (steps, phrases, Eligible) derive from Record, none from Node
-    (88 with ReputationAt, 89 with loot.ThisToken, issue 34.2; 90 with RandomInHand, E41)."""
-    assert len(STEP_CLASSES) == 90
+    """All 91 record classes of the card programs (steps, phrases, Eligible) derive from Record, none from Node
+    (88 with ReputationAt, 89 with loot.ThisToken, issue 34.2; 90 with RandomInHand, E41; 91 with ChosenPlayer, E42)."""
+    assert len(STEP_CLASSES) == 91
     assert not [c for m in _MODULES for c in vars(m).values()
                 if isinstance(c, type) and issubclass(c, nodes.Node)]
 

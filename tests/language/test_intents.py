@@ -93,7 +93,7 @@ FAMILIES = {
     "up to a number of things": ["sun: return up to 3 loot you hold to the bag."],
     "a rate per group": ["anchor: gain 5 doubloons for each trio of characters in your ship.",
                          "moon: gain 1 doubloon per pair of sabers you hold."],
-    "a player of your choice": ["sun: an opponent of your choice loses 2 reputation.",
+    "a player of your choice": ["sun: an opponent you choose loses 2 reputation.",
                                 "sun: choose a player. That player gains 2 doubloons."],
     "counting players": ["anchor: gain 2 doubloons for each opponent who holds a map."],
     # printed wordings, second set (issue 34)

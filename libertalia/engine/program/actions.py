@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from ...state import CardRef
 from .. import journal
-from .amounts import Amount, Counter, Fixed, OwnersOf, Players, You, asks
+from .amounts import Amount, ChosenPlayer, Counter, Fixed, OwnersOf, Players, You, asks
 from .base import Contract, Unbound, leave_mark, seen_from, source_name
 from .cards import ANYONE, Choose, Eligible, PerShip, Selector
 from .loot import LootRef, RandomToken, TokenSelector, can_pick, place_token, remove_token
@@ -55,6 +55,8 @@ def _preview(players: Players, w: Work, f: Frame, act: Eligible | None = None) -
             except Unbound:
                 return []
         return list(dict.fromkeys(r[0] for r in refs if r[0] is not None))
+    if isinstance(players, ChosenPlayer):  # every seat the owner could choose: nobody is asked yet
+        return players.candidates(w, f, ANYONE if act is None else act)
     try:
         return [seat for seat, _ in players.seats(w, f)]
     except Unbound:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...state import CardRef
-from .base import Unbound, leave_mark, mark_of, seen_from
+from ...state import CardRef, Option
+from .base import Unbound, leave_mark, mark_of, seen_from, source_name
 from .cards import ANYONE, Choose, Eligible, PerShip, Phrase, Selector
 from .kinds import count_of, of_kind
 from .record import Record, declare
@@ -266,6 +266,40 @@ class EveryPlayer(Record):
         return [(s, None) for s in range(w.n) if not (self.other and s == f.seat)]
 
 
+class ChosenPlayer(Record):
+    """One player the ability's owner chooses (E42): any seat, or with ``other`` any seat but theirs.
+
+    A ``choose_option`` decision whose options are seats, keyed by where each sits from the owner: "1" the
+    player on their left (the next seat), "2" the one after, … and, for "a player", the owner last ("n" at n
+    seats); each label names the seat.  Only seats the action would change something for are offered (the
+    action's eligibility, which reads only a character's owner: E25); one such seat is taken unasked, and
+    with none the action names nobody."""
+
+    other: bool
+    __node_fields__ = declare("other")
+
+    def __init__(self, other: bool) -> None:
+        object.__setattr__(self, "other", other)
+
+    def candidates(self, w: Work, f: Frame, act: Eligible = ANYONE) -> list[int]:
+        """The seats offered, from the owner's left round to the owner, without asking."""
+        out: list[int] = []
+        for k in range(1, w.n + 1):
+            seat = (f.seat + k) % w.n
+            if not (self.other and seat == f.seat) and act.eligible(w, f, (seat, "")):
+                out.append(seat)
+        return out
+
+    def seats(self, w: Work, f: Frame, act: Eligible = ANYONE) -> Subjects:
+        found = self.candidates(w, f, act)
+        if not found:
+            return []
+        options = [Option(str((s - f.seat - 1) % w.n + 1), f"seat {s} (you)" if s == f.seat else f"seat {s}")
+                   for s in found]
+        key = w.ask(f, f.seat, "choose_option", options, "choose a player", source_name(f))
+        return [(found[[o.key for o in options].index(key)], None)]
+
+
 class ItsOwner(Record):
     """The owner of the character the binder of ``slot`` named (a neutral card owns nothing, R13)."""
 
@@ -386,4 +420,4 @@ class MoreThanYou(Record):
                 and (of(w, s) > mine if self.more else of(w, s) < mine)]
 
 
-Players = You | PlayerOnSide | EveryPlayer | ItsOwner | OwnersOf | PlayersWhere | MostOf | MoreThanYou
+Players = You | PlayerOnSide | EveryPlayer | ChosenPlayer | ItsOwner | OwnersOf | PlayersWhere | MostOf | MoreThanYou

@@ -276,6 +276,8 @@ class _Compiler:
             return amt.PlayerOnSide(1 if p.side == "left" else -1)
         if isinstance(p, ast.EveryPlayer):
             return amt.EveryPlayer(p.other)
+        if isinstance(p, ast.ChosenPlayer):
+            return amt.ChosenPlayer(p.other)
         if isinstance(p, ast.PlayersWho):
             if p.where is None:
                 return amt.EveryPlayer(p.other)
@@ -604,7 +606,7 @@ def _many(players: amt.Players) -> bool:
     """Whether a players phrase can name several players."""
     if isinstance(players, amt.OwnersOf):
         return players.target.plural
-    return not isinstance(players, amt.You | amt.PlayerOnSide | amt.ItsOwner)
+    return not isinstance(players, amt.You | amt.PlayerOnSide | amt.ChosenPlayer | amt.ItsOwner)
 
 
 def _writes(value: object) -> list[int]:

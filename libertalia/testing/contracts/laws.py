@@ -363,9 +363,11 @@ def _owners(players: Any, s: Seen, out: Problems) -> tuple[list[int] | None, set
     pick changed something.
     """
     v = s.view
+    if isinstance(players, amt.ChosenPlayer):  # E42: the owner's pick, read from the events, one seat of the pool
+        return None, oracle.subjects(players, v).allowed
     if not isinstance(players, amt.OwnersOf):
         found = oracle.subjects(players, v)
-        assert found.exact is not None  # only "the owner of …" leaves a choice
+        assert found.exact is not None  # only "the owner of …" and "a player of your choice" leave a choice
         return found.exact, found.allowed
     groups = oracle.expect(players.target, v, lambda r: True)
     if not any(groups):

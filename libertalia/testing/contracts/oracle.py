@@ -339,6 +339,8 @@ def subjects(players: Any, v: View) -> Subjects:
         values = {x: measure(players.measure, v, x) for x in pool}
         best = (max if players.most else min)(values.values(), default=0)
         return _fixed([x for x in pool if values[x] == best])
+    if isinstance(players, amt.ChosenPlayer):  # E42: the owner picks one seat of the pool (E25: one it changes)
+        return Subjects(None, set(pool))
     assert isinstance(players, amt.OwnersOf), f"no oracle for the players {players!r}"
     groups = [g for g in expect(players.target, v, lambda r: True) if g]
     if not groups:
