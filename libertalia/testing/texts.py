@@ -349,6 +349,11 @@ class _Speller:
                 and alt.alias != "taker" and scope.spent < self.budget and self._index(draw, 6) == 0:
             # Likewise the character only a loot tile at dusk has, among many ways to name a character.
             alt = next((a for a in alts if a.alias == "taker"), alt)
+        timed_action = _TIMED_ACTIONS.get(scope.timing)
+        if self.strict and self.boost_rare and rule == "action" and timed_action is not None \
+                and alt.alias != timed_action and scope.spent < self.budget and self._index(draw, 12) == 0:
+            # Likewise an action only one timing may say (a worth, paid at the voyage's end), among many actions.
+            alt = next((a for a in alts if a.alias == timed_action), alt)
         return alt
 
     def _own_kind_fits(self, alt: _Alt) -> bool:
@@ -512,6 +517,8 @@ _GIVING = ("they_give",)
 """Players who give for themselves: the second player named is the receiver, read from the owner's side."""
 _TIMED_CONDITIONS = {"moon": "none_at_nightfall", "dusk": "just_took"}
 """The conditions only one timing has (the checker refuses them at any other)."""
+_TIMED_ACTIONS = {"anchor": "worth_this"}
+"""The actions only one timing has (the checker refuses them at any other)."""
 _ACTING = ("they_return", "they_discard", "they_give", "all_players_discard", "all_players_return",
            "chosen_player_discard")
 """The actions other players carry out for themselves (their choices, their things): one player named
