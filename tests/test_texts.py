@@ -189,3 +189,12 @@ def test_the_last_sets_instead_is_never_spelled_before_if() -> None:
     assert not _reads_as_spelled([*spelled, "if", "you", "did"])
     assert not _reads_as_spelled([*spelled, "unless", "you", "did"])
     assert _reads_as_spelled([*spelled, "."])
+
+
+@pytest.mark.parametrize("text", ["anchor: this is worth 2 doubloons.", "anchor: this was worth 1 reputation."])
+def test_a_worth_of_this_on_a_tile_of_no_known_kind_is_refused_with_why(text: str) -> None:
+    """Issue 34.1 (docs/card-language.md, worths): "this is worth N" is settled by its tile's kind, so a loot text
+    checked for no kind in particular is refused saying so (never a crash of the checker); a character says it."""
+    problem = text_problem(text, galecrest(), loot=True)
+    assert problem is not None and "tile's kind" in str(problem)
+    assert text_problem(text, galecrest(), names=[MOD]) is None

@@ -216,6 +216,11 @@ def _refuse_worth(act: ast.Worth, a: ast.Ability, report: _Reporter, ctx: _Conte
                      f'tile\'s kind held (the tile runs its anchor ability for each)', *where,
                      f'the same line on a character, or "anchor, once: gain {n} {unit} for each {act.kinds[0]} you '
                      'hold"')
+    if act.of == "this":
+        # ``normalise.worths`` makes it a gain wherever the card is known: left only on a tile of no known kind
+        # (a text checked for every tile at once, as the text walks do).
+        raise report(f'"{what} is worth {n} {unit}" is settled by the tile\'s kind, and this tile has none', *where,
+                     f'"gain {n} {unit}"')
     kind = act.kinds[0]
     raise report(f'"{what} is worth {n} {unit}" reads two ways: {n} {unit} more for each {kind}, on top of its own '
                  f'worth ("gain {n} {unit} for each {kind} you hold"), or a new worth in place of its own, which '
