@@ -183,8 +183,8 @@ def _instead_ahead(words: Sequence[tuple[str, str] | tuple[str, str, int, int, i
     for i, (kind, value, *_) in enumerate(words):
         if kind == "nl" or value in (".", ";"):
             return False
-        if value.lower() == "instead":  # but not "instead of placing it …", which replaces no step
-            return i + 1 >= len(words) or words[i + 1][1].lower() != "of"
+        if value.lower() == "instead" and (i + 1 >= len(words) or words[i + 1][1].lower() != "of"):
+            return True  # but not "instead of placing it …", which replaces no step: a later "instead" may
     return False
 
 
