@@ -195,6 +195,13 @@ def test_anchor_abilities_left_unordered_commute() -> None:
     assert 0 < result.asked < result.pairs  # some pairs were ordered by the player, some by the engine
 
 
+def test_anchor_abilities_on_loot_of_two_kinds_are_not_asked_to_be_ordered() -> None:
+    """L1: returning maps and counting relics meet nowhere; with no loot of its own to score, the seat is not asked."""
+    pool = ("anchor: return every map you hold to the bag.", "anchor: gain 1 doubloon for each relic you hold.")
+    result = check_order(_rules("galecrest"), pool, positions=1, apart=(pool,))  # the first position holds no loot
+    assert result.ok, result.failure
+
+
 def test_a_planted_order_misreading_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """E8/L1: an engine that never asks the anchor order (every footprint apart) breaks the order law."""
     if not engine_amounts.__file__.endswith(".py"):

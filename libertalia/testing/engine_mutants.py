@@ -126,6 +126,13 @@ EQUIVALENT: dict[str, str] = {
         "refuses a card without an owner (a neutral: the Midshipman) itself, or cannot take one: Keep asks for "
         "the owner's seat, Play for a card off the island (a neutral is only ever on it), Borrow for an ability "
         "of the timing (a neutral has no text)",
+    'footprint.py:_place_zones+3:side:"top_ship" -> \'bottom_ship\'':
+        "the branch is for a graveyard read by the track (the graveyard of the player with the highest or lowest "
+        "reputation), which no text can say: the grammar's graveyards of other players are on your left or right, "
+        "another player's or an opponent's, and any (language/lalr.py, others_graveyard), so place and pile never "
+        "meet there",
+    'footprint.py:_place_zones+3:side:"bottom_ship" -> \'top_ship\'':
+        "as its twin: no text reads the graveyard of the player with the highest or lowest reputation",
 }
 """Survivors no test can kill, by ``Mutant.key``, with the reason (from a reviewed run)."""
 

@@ -32,6 +32,7 @@ MOD = {
                          "or discard a character in an opponent's ship, then its owner gains 2 doubloons."),
     "Prober": (39.5, "sun: the player on your left discards a character from their hand, then gain 2 doubloons "
                      "if it was ranked above 20."),
+    "Inspector": (6.5, "sun: the owner of a character on the island discards a character from their ship."),
 }
 
 
@@ -167,6 +168,13 @@ def test_a_may_whose_later_action_depends_on_the_first_is_offered(rules: lt.Rule
 
 
 # ---------------------------------------------------------------- options and borrowing
+def test_the_owner_of_a_character_is_picked_only_where_they_can_act(rules: lt.Rules) -> None:
+    """E25: of the island's owners, only one with a character in their ship can discard one: taken unasked."""
+    g = _sun(rules, "Inspector", others=({}, {"ship": ["Lookout"]}))
+    assert g.players[2].graveyard == ("Lookout",) and g.players[2].ship == ()
+    assert g.players[0].graveyard == () and g.players[1].graveyard == ()
+
+
 def test_an_option_that_cannot_happen_is_not_offered(rules: lt.Rules) -> None:
     """E25: on the voyage's last day there is no tomorrow's loot: only "gain 1 doubloon" is left, unasked."""
     g = _sun(rules, "Pilot", day=4, seat0={"doubloons": 0})

@@ -169,7 +169,20 @@ def _vary(rules: Rules, position: FocusedPosition, variant: str, rng: random.Ran
             seats[owner]["loot"].append("map")
     elif variant == "empty bag":
         empty_bag(rules, setup, position.players, rng)
+    elif variant in ("lowest reputation", "highest reputation", "lowest two") and "reputation" in setup:
+        owner = next((p.seat for p in position.featured if p.seat is not None), 0)
+        wanted = {owner: 0} if variant == "lowest reputation" else {owner: len(board.track_income) - 1} \
+            if variant == "highest reputation" else {owner: 0, (owner + 1) % position.players: 1}
+        _place_tokens(setup["reputation"], wanted)
     return setup
+
+
+def _place_tokens(spaces: list[int], wanted: dict[int, int]) -> None:
+    """Put each seat of ``wanted`` on its space; whoever stood there takes the space it left (one a space)."""
+    for seat, space in wanted.items():
+        if space in spaces:
+            spaces[spaces.index(space)] = spaces[seat]
+        spaces[seat] = space
 
 
 # ------------------------------------------------------------------ checking

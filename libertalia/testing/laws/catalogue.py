@@ -120,6 +120,23 @@ CATALOGUE: tuple[Family, ...] = (
       ("sun: you may lose 1 reputation.", "sun: lose 1 reputation."),
       ("may", "you"), "sun", "a price that can be paid is offered (a step left on the track moves the token, one "
       "past its end costs a doubloon), and yes pays it", variants=("broke", "", "ties"), may="yes", offered=True),
+    F("may yes: a loss of reputation on the track's lowest space",
+      ("sun: you may lose 2 reputation.", "sun: lose 2 reputation."),
+      ("may", "you"), "sun", "on the lowest space each step down costs a doubloon (R28): offered exactly when the "
+      "purse holds one, and yes pays it (the other seats play cards that act neither at sun nor at dusk)",
+      variants=("lowest reputation+quiet", "lowest reputation+broke+quiet"), may="yes", offered=True),
+    F("may yes: two tokens on the track's lowest spaces",
+      ("sun: you may every player loses 2 reputation.", "sun: every player loses 2 reputation."),
+      ("may", "every other player"), "sun", "two tokens stepping down from the two lowest spaces push each other "
+      "back and end where they began, but each step off the end costs a doubloon (R28): offered where a purse "
+      "can pay, and yes pays", players=(2, 3), variants=("lowest two+quiet", "lowest two+broke+quiet"), may="yes",
+      offered=True),
+    F("may yes: a lone gain of reputation",
+      ("sun: you may gain 2 reputation.", "sun: gain 2 reputation."),
+      ("may", "you"), "sun", "a step up the track moves the token, and one past its top pays a doubloon (R28): "
+      "offered wherever the token stands, and yes moves or pays (with every purse alike, so that no later loss "
+      "netted at anchor, R3, swallows the doubloons paid at the top)",
+      variants=("highest reputation+ties", "", "ties"), may="yes", offered=True),
     F("may yes: every player's reputation",
       ("sun: you may every player loses 1 reputation.", "sun: every player loses 1 reputation."),
       ("may", "every other player"), "sun", "the tokens move together; yes moves them as the plain step does",
@@ -127,7 +144,8 @@ CATALOGUE: tuple[Family, ...] = (
     F("may yes: keep a token",
       ("anchor: you may keep a map you hold for the next voyage.", "anchor: keep a map you hold for the next voyage."),
       ("may",), "anchor", "before the last voyage a map held can be kept, and yes keeps it",
-      variants=("first voyage+holds map", "first voyage+empty piles+holds map"), may="yes", offered=True),
+      variants=("first voyage+holds map", "first voyage+empty piles+holds map", "first voyage+empty piles"),
+      may="yes", offered=True),
     F("may yes: every other player gives",
       ("sun: you may every other player gives a loot they hold to you.",
        "sun: every other player gives a loot they hold to you."),
@@ -192,6 +210,13 @@ CATALOGUE: tuple[Family, ...] = (
       ("sun: take every map in today's loot, then gain 1 doubloon for each one taken.",
        f"sun: take every map in today's loot, then gain doubloons by one taken {table(10)}."),
       ("one <verb>ed", "today's loot"), "sun", "a table of n for n is a count"),
+    F("you did after a loss against the purse known before",
+      ("sun: lose 1 doubloon for each map you hold, then the player on your left gains 2 doubloons if you did.",
+       "sun: the player on your left gains 2 doubloons if you hold a map and you have 1 or more doubloons, "
+       "then lose 1 doubloon for each map you hold."),
+      ("you did", "the player on your left"), "sun", "a loss takes a doubloon exactly when there is one to take "
+      "and something to count (R2: a purse stops at 0); the other seats play cards that act neither at sun nor "
+      "at dusk", variants=("holds map+quiet", "broke+holds map+quiet", "quiet")),
     F("you did against the condition known before",
       ("sun: discard a character in your ship ranked below 20, then gain 2 doubloons if you did.",
        "sun: gain 2 doubloons if there is a character in your ship ranked below 20, then discard a character "

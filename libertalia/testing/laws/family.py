@@ -14,13 +14,16 @@ WORDS = (*CONNECTIVES, *REFERENCES, *PLACES, *PLAYERS)
 """Every word a family may say it covers: the catalogue covers each at least once (a test checks it)."""
 
 VARIANTS = ("", "last day", "last voyage", "first voyage", "empty bag", "empty piles", "broke", "ties", "holds map",
-            "twins", "quiet")
+            "twins", "quiet", "lowest reputation", "highest reputation", "lowest two")
 """How a family's positions are changed, in turn: ``""`` as drawn; the voyage's last day (no tomorrow's
 loot); the game's last day; the same day of the first voyage (a next voyage to keep things for); every
 token out of the bag; hands, ships, graveyards and loot emptied but for the featured cards; every purse
 empty; every purse equal; the featured seat holding one more map; every seat without a feature playing
 one card (a tie of ranks on the island); every seat without a featured play playing a card with no sun
-or dusk ability, and no token with a dusk ability in today's loot.
+or dusk ability, and no token with a dusk ability in today's loot; the featured seat on the track's lowest
+or highest space (a step off that end pays or costs doubloons, R28), trading spaces with whoever stood there;
+the featured seat and the seat on its left on the two lowest spaces, in that order (tokens that move down
+together push each other back, so the track can end as it began although each step costs).
 ``"empty piles+holds map"`` applies both, in turn."""
 
 
