@@ -88,19 +88,146 @@ class WordLexer(Lexer):
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         text = getattr(lexer_state.text, "text", lexer_state.text)
         assert isinstance(text, str)
-        words = list(_words(text))
+        words = owner_possessives(list(_words(text)))
         states = parser_state.parse_conf.parse_table.states
-        for i, (kind, raw, pos, line, column) in enumerate(words):
+        i = 0
+        while i < len(words):
+            kind, raw, pos, line, column = words[i]
+            accepts = states[parser_state.position]
             if raw.lower() in SKIPPED and i + 1 < len(words) and words[i + 1][1] in _SKIPPED_BEFORE \
-                    and not set(self.candidates(raw.lower())) & set(states[parser_state.position]):
+                    and not set(self.candidates(raw.lower())) & set(accepts):
+                i += 1
                 continue
+            skipped = self._skipped_phrase(words, i, accepts)
+            if skipped:
+                i += skipped
+                continue
+            phrase = self._phrase(words, i, accepts)
+            if phrase is not None:
+                length, type_, value = phrase
+                yield self._token(lexer_state, type_, value, words[i], words[i + length - 1])
+                i += length
+                continue
+            inserted = self._inserted(words, i, accepts)
+            if inserted:
+                consumed = raw.lower() != "or"  # "," and "and" are read again; an "or" is still read after its ","
+                for n, word in enumerate(inserted):  # each typed where the parser stands after the one before
+                    following = (words[i + 1:i + 3] if consumed else words[i:i + 2]) if n == len(inserted) - 1 \
+                        else [("word", inserted[n + 1])]
+                    type_, value = ("_COMMA_OR", ",") if word == "," else self._type(
+                        word, states[parser_state.position], following[0][1] if following else "",
+                        following[1][1] if len(following) > 1 else "")
+                    yield self._token(lexer_state, type_, value, words[i], words[i])
+                i += consumed
+                continue
+            respelt = self._respelt(words, i, accepts)
+            if respelt is not None:
+                kind, raw = "word", respelt
             # The words after it on the line, as far as any reading looks ahead (a clause's "instead").
-            type_, value = self.type_of(kind, raw, states[parser_state.position], words[i + 1:i + 1 + READ_AHEAD])
-            end_line = line + raw.count("\n")
-            end_column = column + len(raw) if "\n" not in raw else len(raw) - raw.rfind("\n")
-            token = Token(type_, value, pos, line, column, end_line, end_column, pos + len(raw))
-            lexer_state.last_token = token
-            yield token
+            type_, value = self.type_of(kind, raw, accepts, words[i + 1:i + 1 + READ_AHEAD])
+            yield self._token(lexer_state, type_, value, words[i], words[i])
+            i += 1
+
+    @staticmethod
+    def _token(lexer_state: LexerState, type_: str, value: str, first: tuple[str, str, int, int, int],
+               last: tuple[str, str, int, int, int]) -> Token:
+        """A token of ``type_`` that spans the words ``first`` to ``last`` (the same word, or a phrase)."""
+        _kind, _raw, pos, line, column = first
+        _kind, raw, end_pos, end_line, end_column = last
+        end_line += raw.count("\n")
+        end_column = end_column + len(raw) if "\n" not in raw else len(raw) - raw.rfind("\n")
+        token = Token(type_, value, pos, line, column, end_line, end_column, end_pos + len(raw))
+        lexer_state.last_token = token
+        return token
+
+    def _accepted(self, word: str, accepts: Any) -> bool:
+        """Whether the parser can take ``word`` as one of its keywords here."""
+        return any(n in accepts for n in self.candidates(word) if n not in _GENERIC)
+
+    def _phrase(self, words: Sequence[tuple[str, str, int, int, int]], i: int,
+                accepts: Any) -> tuple[int, str, str] | None:
+        """(length, terminal, canonical word) of a printed phrase of ``PHRASES`` at ``i``, where the parser can take
+        its canonical word and not the phrase's own first word; or None."""
+        first = words[i][1].lower()
+        if self._accepted(first, accepts):
+            return None
+        for phrase, canonical in PHRASES.items():
+            if phrase[0] != first or tuple(w[1].lower() for w in words[i:i + len(phrase)]) != phrase:
+                continue
+            after = words[i + len(phrase):i + len(phrase) + 2]
+            type_, value = self._type(canonical, accepts, after[0][1] if after else "",
+                                      after[1][1] if len(after) > 1 else "")
+            if type_ in accepts:
+                return len(phrase), type_, value
+        return None
+
+    def _skipped_phrase(self, words: Sequence[tuple[str, str, int, int, int]], i: int, accepts: Any) -> int:
+        """How many words at ``i`` are left out as saying nothing there (0: none), where the parser cannot take the
+        first: "this way" after "returned" (the step before is the only way), and "up to" before an amount taken
+        from a purse ("steal up to 2 doubloons", "lose up to 3 doubloons": a payment or loss takes what there is,
+        R2, so "up to 2" is the 2 it already is)."""
+        word = words[i][1].lower()
+        if self._accepted(word, accepts):
+            return 0
+        before = words[i - 1][1].lower() if i else ""
+        after = [w[1].lower() for w in words[i + 1:i + 4]]
+        if word == "this" and after[:1] == ["way"] and before in _PAST_WORDS:
+            return 2
+        if word == "up" and after[:1] == ["to"] and len(after) == 3 and (after[1].isdigit() or after[1] in
+                                                                        NUMBER_WORDS) and after[2] in _UNITS:
+            payer = words[i - 2][1].lower() if i > 1 else ""
+            if before in _TAKING or (before == "you" and payer in _PAYING):
+                return 2
+        return 0
+
+    def _inserted(self, words: Sequence[tuple[str, str, int, int, int]], i: int, accepts: Any) -> tuple[str, ...]:
+        """Words read at ``i`` in place of (or before) the word there, where it cannot stand as written:
+
+        * "A or B", two actions: "A, or B" (a choice), where the "or" cannot join what is before it and no "if" or
+          "unless" follows in the sentence (", or B if C" is the replacement, which a missing comma leaves open);
+        * "if you have an amulet, a barrel and a chest": each loot named after "you have" (or "hold") is a condition
+          of its own, "… and you hold a barrel and you hold a chest" ("," or "and" before "a", "an", "no" or a number
+          and a kind of loot, where a condition ends).
+        """
+        word = words[i][1].lower()
+        following = [w[1].lower() for w in words[i + 1:i + 1 + READ_AHEAD]]
+        if word == "or" and "_COMMA_OR" in accepts and not self._accepted("or", accepts) and following \
+                and following[0] in _ACTION_VERBS and not _if_follows(following):
+            return (",",)
+        if word in (",", "and") and "OR_IF" in accepts and self._loot_follows(following) \
+                and _after_you_hold(words, i):
+            return ("and", "you", "hold")
+        return ()
+
+    def _respelt(self, words: Sequence[tuple[str, str, int, int, int]], i: int, accepts: Any) -> str | None:
+        """The canonical word a printed one at ``i`` is read as here, or None (it is read as written):
+
+        * "steal" is "take" ("steal a loot token from the player on your right"; "steal 2 doubloons from …" was
+          already "take 2 doubloons from …", the same tree);
+        * a verb in the singular where only the plural stands ("choose an opponent. That player loses 2
+          doubloons": "they lose"), of ``SINGULAR_VERBS``;
+        * "has" before loot is "holds" ("each other player who has a relic": "who holds a relic"), as "have" is
+          "hold" where you are the subject.
+        """
+        word = words[i][1].lower() if words[i][0] in ("word", "name") else ""
+        following = [w[1].lower() for w in words[i + 1:i + 6]]
+        if word == "steal" and self._accepted("take", accepts):
+            return "take"
+        if word in SINGULAR_VERBS and not self._accepted(word, accepts) \
+                and self._accepted(SINGULAR_VERBS[word], accepts):
+            return SINGULAR_VERBS[word]
+        if word == "has" and self._accepted("holds", accepts) and self._loot_follows(_after_quantity(following)):
+            return "holds"
+        return None
+
+    def _loot_follows(self, following: Sequence[str]) -> bool:
+        """Whether ``following`` starts with a quantity ("a", "an", "no", a number) and then a kind of loot."""
+        if len(following) < 2 or not (following[0] in ("a", "an", "no") or following[0].isdigit()
+                                      or following[0] in NUMBER_WORDS):
+            return False
+        noun = following[1]
+        return noun == "loot" or (noun[:1].islower() and "'" not in noun and not any(
+            n not in _GENERIC for n in self.candidates(noun)))
 
     def type_of(self, kind: str, word: str, accepts: Any,
                 following: Sequence[tuple[str, str] | tuple[str, str, int, int, int]] = ()) -> tuple[str, str]:
@@ -211,6 +338,96 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
     if mark == "COMMA" and word == "rounded" and "_COMMA_ROUND" in accepts:
         return "_COMMA_ROUND"  # "lose half your doubloons, rounded down" (issue 34, printed wordings)
     return mark
+
+
+PHRASES: dict[tuple[str, ...], str] = {
+    ("when", "revealed"): "sun",
+    ("discard", "pile"): "graveyard",
+    **{(space, "on", owner, "reputation", "track"): "reputation"
+       for space in ("space", "spaces") for owner in ("the", "your")},
+    ("that", "player"): "they",
+}
+"""Printed phrases of several words read as one canonical word, wherever the parser can take that word and not
+the phrase's own first word (issue 34): "When revealed:" is the day's timing ("sun:"), "your discard pile" your
+graveyard, "move up 2 spaces on the reputation track" "move up 2 reputation", and after "choose an opponent."
+"that player" is the "they" who was chosen."""
+
+SINGULAR_VERBS = {"gains": "gain", "loses": "lose", "pays": "pay", "gives": "give", "moves": "move",
+                  "discards": "discard", "returns": "return"}
+"""A player's verb in the singular, read as the plural where only that stands ("That player loses 2 doubloons"
+after "choose an opponent." is "they lose 2 doubloons")."""
+
+_PAST_WORDS = frozenset({"returned", "discarded", "moved", "taken"})
+_UNITS = frozenset({"doubloon", "doubloons", "reputation"})
+_TAKING = frozenset({"steal", "take", "lose", "loses"})
+_PAYING = frozenset({"pay", "pays", "give", "gives"})
+_ACTION_VERBS = frozenset({"gain", "lose", "discard", "take", "steal", "draw", "return", "give", "put", "play",
+                           "move", "swap", "keep", "use", "copy"})
+_QUANTITY_WORDS = frozenset({"a", "an", "no"})
+
+
+def _if_follows(following: Sequence[str]) -> bool:
+    """Whether an "if" or "unless" comes later in the sentence that ``following`` continues."""
+    for word in following:
+        if word in (".", ";", "\n") or word.startswith("\n"):
+            return False
+        if word in ("if", "unless"):
+            return True
+    return False
+
+
+def _after_quantity(following: Sequence[str]) -> list[str]:
+    """``following`` from its quantity on ("a relic", "at least 2 maps" as "2 maps", "3 or more maps" as "3
+    maps"), so that the word after the number is second; unchanged if it starts with no quantity."""
+    words = list(following)
+    if words[:2] == ["at", "least"]:
+        words = words[2:]
+    if len(words) > 3 and words[1] == "or" and words[2] in ("more", "fewer"):
+        words = [words[0], *words[3:]]
+    return words
+
+
+def _after_you_hold(words: Sequence[tuple[str, str, int, int, int]], i: int) -> bool:
+    """Whether the words before ``i`` are a condition "you have …" or "you hold …" naming loot only ("you have an
+    amulet", "you hold a map, a chest"), so that more loot after ``i`` is more of what you hold."""
+    for j in range(i - 1, 0, -1):
+        word = words[j][1].lower()
+        if word in ("have", "hold"):
+            return words[j - 1][1].lower() == "you"
+        if words[j][0] not in ("word", "number", "punct") or word in (".", ";", ":") or word in _ACTION_VERBS \
+                or word in ("if", "unless", "then"):
+            return False
+    return False
+
+
+def owner_possessives(words: list[tuple[str, str, int, int, int]]) -> list[tuple[str, str, int, int, int]]:
+    """``words`` with each owner said by a possessive in the order the grammar reads (issue 34): "the rightmost
+    character's owner" is "the owner of the rightmost character", "the Cook's owner" "the owner of the Cook",
+    "this card's owner" "the owner of this card".  The phrase is "the" or "this", at most three words, then a
+    character's noun ("character", "card", "one" or a card name) with "'s", then "owner"."""
+    out = list(words)
+    i = 1
+    while i + 1 < len(out):
+        kind, raw, pos, line, column = out[i]
+        possessed = raw[:-2] if raw.endswith("'s") else ""
+        if not possessed or out[i + 1][1].lower() != "owner" or not (
+                possessed.lower() in ("character", "card", "one") or kind == "name"):
+            i += 1
+            continue
+        start = next((j for j in range(i - 1, max(i - 5, -1), -1) if out[j][1].lower() in ("the", "this")), None)
+        if start is None or any(out[j][0] != "word" for j in range(start + 1, i)):
+            i += 1
+            continue
+        first = out[start]
+        head = [(first[0], first[1] if first[1][:1].isupper() else "the", first[2], first[3], first[4]),
+                ("word", "owner", first[2], first[3], first[4]), ("word", "of", first[2], first[3], first[4])]
+        if first[1][:1].isupper():  # "The …'s owner" starts a sentence: "The owner of the …"
+            head[0] = ("name", "The", first[2], first[3], first[4])
+        phrase = [(first[0] if not first[1][:1].isupper() else "word", first[1].lower(), *first[2:]),
+                  *out[start + 1:i], (kind, possessed, pos, line, column)]
+        out[start:i + 2] = head + phrase
+        i = start + len(head) + len(phrase)
+    return out
 
 
 _MODIFIERS = frozenset({"last", "once", "first"})
