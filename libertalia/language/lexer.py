@@ -19,7 +19,7 @@ Two words need the parser's help:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from lark import Token
@@ -42,6 +42,9 @@ _SCAN = re.compile(
 _PUNCT = {":": "COLON", ",": "COMMA", ".": "DOT", ";": "SEMICOLON", "(": "LPAR", ")": "RPAR"}
 _GENERIC = ("NAME", "NOUN", "KIND", "NUMBER")  # open classes: tried after every keyword
 
+
+_Word = tuple[str, str, int, int, int]
+"""A word as ``_words`` reads it: (kind, text, offset, line, column)."""
 
 READ_AHEAD = 64
 """How many words after a word its reading may look at (the end of its clause; no clause is longer)."""
@@ -88,57 +91,68 @@ class WordLexer(Lexer):
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         text = getattr(lexer_state.text, "text", lexer_state.text)
         assert isinstance(text, str)
-        words = owner_possessives(list(_words(text)))
+        words = printed_phrases(list(_words(text)))
         states = parser_state.parse_conf.parse_table.states
         i = 0
         while i < len(words):
-            kind, raw, pos, line, column = words[i]
-            accepts = states[parser_state.position]
-            if raw.lower() in SKIPPED and i + 1 < len(words) and words[i + 1][1] in _SKIPPED_BEFORE \
-                    and not set(self.candidates(raw.lower())) & set(accepts):
-                i += 1
-                continue
-            skipped = self._skipped_phrase(words, i, accepts)
-            if skipped:
-                i += skipped
-                continue
-            phrase = self._phrase(words, i, accepts)
-            if phrase is not None:
-                length, type_, value = phrase
-                yield self._token(lexer_state, type_, value, words[i], words[i + length - 1])
-                i += length
-                continue
-            inserted = self._inserted(words, i, accepts)
-            if inserted:
-                consumed = raw.lower() != "or"  # "," and "and" are read again; an "or" is still read after its ","
-                for n, word in enumerate(inserted):  # each typed where the parser stands after the one before
-                    following = (words[i + 1:i + 3] if consumed else words[i:i + 2]) if n == len(inserted) - 1 \
-                        else [("word", inserted[n + 1])]
-                    type_, value = ("_COMMA_OR", ",") if word == "," else self._type(
-                        word, states[parser_state.position], following[0][1] if following else "",
-                        following[1][1] if len(following) > 1 else "")
-                    yield self._token(lexer_state, type_, value, words[i], words[i])
-                i += consumed
-                continue
-            respelt = self._respelt(words, i, accepts)
-            if respelt is not None:
-                kind, raw = "word", respelt
-            # The words after it on the line, as far as any reading looks ahead (a clause's "instead").
-            type_, value = self.type_of(kind, raw, accepts, words[i + 1:i + 1 + READ_AHEAD])
-            yield self._token(lexer_state, type_, value, words[i], words[i])
-            i += 1
+            reading = self.read(words, i, lambda: states[parser_state.position])
+            while True:
+                try:
+                    token = next(reading)
+                except StopIteration as done:
+                    i += done.value
+                    break
+                lexer_state.last_token = token
+                yield token
+
+    def read(self, words: Sequence[_Word], i: int, accepts: Callable[[], Any]) -> Generator[Token, None, int]:
+        """Yield the tokens the word at ``i`` is read as, where the parser takes ``accepts()`` (asked again after
+        each token, which the caller feeds before it asks for the next); return how many words they stand for.
+
+        Most words are one token.  A printed phrase of ``PHRASES`` is one token for several words; a word that
+        says nothing there is none; a few readings add words before or in place of a mark (``_inserted``), and when
+        they stand for no word (0) the word is read again where they left the parser.  The repair search
+        (``repair``) reads a line through this too, so that an error is found where the parser really stops.
+        """
+        kind, raw, *_ = words[i]
+        now = accepts()
+        if raw.lower() in SKIPPED and i + 1 < len(words) and words[i + 1][1] in _SKIPPED_BEFORE \
+                and not set(self.candidates(raw.lower())) & set(now):
+            return 1
+        skipped = self._skipped_phrase(words, i, now)
+        if skipped:
+            return skipped
+        phrase = self._phrase(words, i, now)
+        if phrase is not None:
+            length, type_, value = phrase
+            yield self._token(type_, value, words[i], words[i + length - 1])
+            return length
+        inserted, consumed = self._inserted(words, i, now)
+        if inserted or consumed:
+            for n, word in enumerate(inserted):  # each typed where the parser stands after the one before
+                following = (words[i + 1:i + 3] if consumed else words[i:i + 2]) if n == len(inserted) - 1 \
+                    else [("word", inserted[n + 1])]
+                type_, value = _MARK_READINGS.get(word) or self._type(
+                    word, accepts(), following[0][1] if following else "",
+                    following[1][1] if len(following) > 1 else "")
+                yield self._token(type_, value, words[i], words[i])
+            return consumed
+        respelt = self._respelt(words, i, now)
+        if respelt is not None:
+            kind, raw = "word", respelt
+        # The words after it on the line, as far as any reading looks ahead (a clause's "instead").
+        type_, value = self.type_of(kind, raw, now, words[i + 1:i + 1 + READ_AHEAD])
+        yield self._token(type_, value, words[i], words[i])
+        return 1
 
     @staticmethod
-    def _token(lexer_state: LexerState, type_: str, value: str, first: tuple[str, str, int, int, int],
-               last: tuple[str, str, int, int, int]) -> Token:
+    def _token(type_: str, value: str, first: _Word, last: _Word) -> Token:
         """A token of ``type_`` that spans the words ``first`` to ``last`` (the same word, or a phrase)."""
         _kind, _raw, pos, line, column = first
         _kind, raw, end_pos, end_line, end_column = last
         end_line += raw.count("\n")
         end_column = end_column + len(raw) if "\n" not in raw else len(raw) - raw.rfind("\n")
-        token = Token(type_, value, pos, line, column, end_line, end_column, end_pos + len(raw))
-        lexer_state.last_token = token
-        return token
+        return Token(type_, value, pos, line, column, end_line, end_column, end_pos + len(raw))
 
     def _accepted(self, word: str, accepts: Any) -> bool:
         """Whether the parser can take ``word`` as one of its keywords here."""
@@ -173,6 +187,8 @@ class WordLexer(Lexer):
         after = [w[1].lower() for w in words[i + 1:i + 4]]
         if word == "this" and after[:1] == ["way"] and before in _PAST_WORDS:
             return 2
+        if word == "either" and after[:1] and after[0] in _ACTION_VERBS:
+            return 1  # "Either gain 3 doubloons or lose 1 reputation": the "or" makes the choice
         if word == "up" and after[:1] == ["to"] and len(after) == 3 and (after[1].isdigit() or after[1] in
                                                                         NUMBER_WORDS) and after[2] in _UNITS:
             payer = words[i - 2][1].lower() if i > 1 else ""
@@ -180,24 +196,57 @@ class WordLexer(Lexer):
                 return 2
         return 0
 
-    def _inserted(self, words: Sequence[tuple[str, str, int, int, int]], i: int, accepts: Any) -> tuple[str, ...]:
-        """Words read at ``i`` in place of (or before) the word there, where it cannot stand as written:
+    def _inserted(self, words: Sequence[tuple[str, str, int, int, int]], i: int,
+                  accepts: Any) -> tuple[tuple[str, ...], int]:
+        """Words read at ``i`` where the word there cannot stand as written, and how many of the line's words they
+        stand for (0: they come before the word, which is then read as usual):
 
         * "A or B", two actions: "A, or B" (a choice), where the "or" cannot join what is before it and no "if" or
           "unless" follows in the sentence (", or B if C" is the replacement, which a missing comma leaves open);
+          inside "choose one: …" the choices are parted by ";": "choose one: A, or B" and "… A or B" are "A; or B";
         * "if you have an amulet, a barrel and a chest": each loot named after "you have" (or "hold") is a condition
-          of its own, "… and you hold a barrel and you hold a chest" ("," or "and" before "a", "an", "no" or a number
-          and a kind of loot, where a condition ends).
+          of its own, "… and you hold a barrel and you hold a chest" ("," "and" or "or" before "a", "an", "no" or a
+          number and a kind of loot, where a condition ends); "if you have a chest or a map" is "… or you hold a
+          map".
         """
         word = words[i][1].lower()
         following = [w[1].lower() for w in words[i + 1:i + 1 + READ_AHEAD]]
-        if word == "or" and "_COMMA_OR" in accepts and not self._accepted("or", accepts) and following \
-                and following[0] in _ACTION_VERBS and not _if_follows(following):
-            return (",",)
-        if word in (",", "and") and "OR_IF" in accepts and self._loot_follows(following) \
-                and _after_you_hold(words, i):
-            return ("and", "you", "hold")
-        return ()
+        choice = _in_choice(words, i)
+        if word == "or" and not self._accepted("or", accepts) and following and following[0] in _ACTION_VERBS \
+                and not _if_follows(following):
+            if choice and "SEMICOLON" in accepts:
+                return (";",), 0
+            if not choice and "_COMMA_OR" in accepts:
+                return (",",), 0
+        if word == "," and choice and following[:1] == ["or"] and "SEMICOLON" in accepts \
+                and len(following) > 1 and following[1] in _ACTION_VERBS:
+            return (";",), 1
+        if word in (",", "and", "or") and "OR_IF" in accepts and _after_you_hold(words, i):
+            if word == "," and following[:1] in (["and"], ["or"]) and self._loot_follows(following[1:]):
+                return (), 1  # a serial comma: "a chest, a map, and a relic"
+            joiner = self._loot_list(following, word)
+            if joiner is not None:
+                return (joiner, "you", "hold"), 1
+        return (), 0
+
+    def _loot_list(self, following: Sequence[str], word: str) -> str | None:
+        """How the rest of a list of loot after "you have" joins its items ("and" or "or", its last word), when
+        ``following`` goes on with one; None when it does not, or when it joins with both (which of the two binds
+        first, the list leaves open) or with none ("you have a chest, a map, …")."""
+        joiners = {word} - {","}
+        j = 0
+        while self._loot_follows(following[j:]):
+            j += 2 + (following[j + 2:j + 3] in (["token"], ["tokens"]))
+            if following[j:j + 1] == [","]:
+                j += 1
+            if following[j:j + 1] in (["and"], ["or"]):
+                joiners.add(following[j])
+                j += 1
+            elif following[j - 1:j] != [","]:
+                break
+        if j == 0 or len(joiners) != 1:
+            return None
+        return joiners.pop()
 
     def _respelt(self, words: Sequence[tuple[str, str, int, int, int]], i: int, accepts: Any) -> str | None:
         """The canonical word a printed one at ``i`` is read as here, or None (it is read as written):
@@ -218,6 +267,8 @@ class WordLexer(Lexer):
             return SINGULAR_VERBS[word]
         if word == "has" and self._accepted("holds", accepts) and self._loot_follows(_after_quantity(following)):
             return "holds"
+        if word == "have" and not self._accepted(word, accepts) and self._accepted("hold", accepts):
+            return "hold"  # "for each relic they have": "they hold"
         return None
 
     def _loot_follows(self, following: Sequence[str]) -> bool:
@@ -345,6 +396,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("discard", "pile"): "graveyard",
     **{(space, "on", owner, "reputation", "track"): "reputation"
        for space in ("space", "spaces") for owner in ("the", "your")},
+    ("when", "played"): "sun",
+    ("voyage", "end"): "anchor",
     ("that", "player"): "they",
 }
 """Printed phrases of several words read as one canonical word, wherever the parser can take that word and not
@@ -366,12 +419,27 @@ _ACTION_VERBS = frozenset({"gain", "lose", "discard", "take", "steal", "draw", "
 _QUANTITY_WORDS = frozenset({"a", "an", "no"})
 
 
+_MARK_READINGS = {",": ("_COMMA_OR", ","), ";": ("SEMICOLON", ";")}
+"""The marks ``WordLexer._inserted`` reads in, as the terminal each is there."""
+
+
 def _if_follows(following: Sequence[str]) -> bool:
     """Whether an "if" or "unless" comes later in the sentence that ``following`` continues."""
     for word in following:
         if word in (".", ";", "\n") or word.startswith("\n"):
             return False
         if word in ("if", "unless"):
+            return True
+    return False
+
+
+def _in_choice(words: Sequence[_Word], i: int) -> bool:
+    """Whether the word at ``i`` stands among the choices of a "choose one:" in its sentence."""
+    for j in range(i - 1, 1, -1):
+        word = words[j][1].lower()
+        if word in (".", "\n") or words[j][0] == "nl":
+            return False
+        if word == ":" and words[j - 1][1].lower() == "one" and words[j - 2][1].lower() == "choose":
             return True
     return False
 
@@ -398,6 +466,36 @@ def _after_you_hold(words: Sequence[tuple[str, str, int, int, int]], i: int) -> 
                 or word in ("if", "unless", "then"):
             return False
     return False
+
+
+def printed_phrases(words: list[_Word]) -> list[_Word]:
+    """``words`` with the printed phrases whose words come in another order than the grammar's, or say a "no" with
+    "not", put as the grammar reads them (issue 34; each keeps the place of the words it stands for):
+
+    * "the rightmost character's owner" is "the owner of the rightmost character" (``owner_possessives``);
+    * "you don't have a relic" ("do not", "any"; "hold") is "you have no relic";
+    * "move your reputation marker up 2 spaces" ("token"; "down"; "on the reputation track" after it) is "move
+      up 2 reputation".
+    """
+    out = owner_possessives(words)
+    i = 0
+    while i < len(out):
+        low = [w[1].lower() for w in out[i:i + 12]]
+        if low[:1] == ["you"]:
+            n = 2 if low[1:2] == ["don't"] else 3 if low[1:3] == ["do", "not"] else 0
+            if n and low[n:n + 1] in (["have"], ["hold"]):
+                article = 1 if low[n + 1:n + 2] in (["a"], ["an"], ["any"]) else 0
+                verb = out[i + n]
+                out[i + 1:i + n + 1 + article] = [verb, ("word", "no", *verb[2:])]
+        if low[:3] == ["move", "your", "reputation"]:
+            j = 4 if low[3:4] in (["token"], ["marker"], ["disc"], ["cube"], ["pawn"]) else 3
+            if low[j:j + 1] in (["up"], ["down"]) and len(low) > j + 2 and low[j + 2] in ("space", "spaces") \
+                    and (low[j + 1].isdigit() or low[j + 1] in NUMBER_WORDS):
+                end = j + 3 + (4 if low[j + 3:j + 7] == ["on", "the", "reputation", "track"] else 0)
+                unit = out[i + j + 2]
+                out[i + 1:i + end] = [out[i + j], out[i + j + 1], ("word", "reputation", *unit[2:])]
+        i += 1
+    return out
 
 
 def owner_possessives(words: list[tuple[str, str, int, int, int]]) -> list[tuple[str, str, int, int, int]]:
