@@ -212,14 +212,19 @@ class WordLexer(Lexer):
         word = words[i][1].lower()
         following = [w[1].lower() for w in words[i + 1:i + 1 + READ_AHEAD]]
         choice = _in_choice(words, i)
-        if word == "or" and not self._accepted("or", accepts) and following and following[0] in _ACTION_VERBS \
-                and not _if_follows(following):
-            if choice and "SEMICOLON" in accepts:
-                return (";",), 0
-            if not choice and "_COMMA_OR" in accepts:
-                return (",",), 0
+        amount = _amount_follows(following) and not _if_follows(following)
+        verb = _amount_verb(words, i) if amount else ""
+        if word == "or" and not self._accepted("or", accepts) and following and not _if_follows(following) \
+                and (following[0] in _ACTION_VERBS or verb):
+            mark = ";" if choice and "SEMICOLON" in accepts else "," if not choice and "_COMMA_OR" in accepts else ""
+            if mark and verb:
+                return (mark, "or", verb), 1  # "gain 3 doubloons or 1 reputation": "…, or gain 1 reputation"
+            if mark:
+                return (mark,), 0
+        if word == "or" and verb and self._accepted("or", accepts) and i and words[i - 1][1] in (",", ";"):
+            return ("or", verb), 1  # "gain 3 doubloons, or 1 reputation"
         if word == "," and choice and following[:1] == ["or"] and "SEMICOLON" in accepts \
-                and len(following) > 1 and following[1] in _ACTION_VERBS:
+                and len(following) > 1 and (following[1] in _ACTION_VERBS or _amount_verb(words, i)):
             return (";",), 1
         if word in (",", "and", "or") and "OR_IF" in accepts and _after_you_hold(words, i):
             if word == "," and following[:1] in (["and"], ["or"]) and self._loot_follows(following[1:]):
@@ -431,6 +436,27 @@ def _if_follows(following: Sequence[str]) -> bool:
         if word in ("if", "unless"):
             return True
     return False
+
+
+def _amount_follows(following: Sequence[str]) -> bool:
+    """Whether ``following`` starts with an amount ("1 reputation", "two doubloons") and its sentence ends there."""
+    return len(following) > 1 and (following[0].isdigit() or following[0] in NUMBER_WORDS) \
+        and following[1] in _UNITS and (len(following) == 2 or following[2] in (".", ";") or following[2][:1] == "\n")
+
+
+def _amount_verb(words: Sequence[_Word], i: int) -> str:
+    """The verb an amount alone after "or" at ``i`` repeats ("gain 3 doubloons or 1 reputation": "gain"): the
+    "gain" or "lose" that starts the action before it, in its sentence; "" when there is none."""
+    for j in range(i - 1, -1, -1):
+        word = words[j][1].lower()
+        if word in (".", ";", ":") or words[j][0] == "nl":
+            return ""
+        if word in ("gain", "lose"):
+            before = words[j - 1][1].lower() if j else ""
+            return word if before in (":", ".", ";", ",", "you", "then", "and") or words[j - 1][0] == "nl" else ""
+        if word in _ACTION_VERBS:
+            return ""
+    return ""
 
 
 def _in_choice(words: Sequence[_Word], i: int) -> bool:
