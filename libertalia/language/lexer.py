@@ -189,6 +189,10 @@ class WordLexer(Lexer):
             return 2
         if word == "either" and after[:1] and after[0] in _ACTION_VERBS:
             return 1  # "Either gain 3 doubloons or lose 1 reputation": the "or" makes the choice
+        if word == "," and before == "then":
+            return 1  # "Gain 1 doubloon. Then, gain 1 reputation."
+        if word == "still" and after[:1] and after[0] in ("on", "in"):
+            return 1  # "if this card is still on the island": where it is now
         if word == "up" and after[:1] == ["to"] and len(after) == 3 and (after[1].isdigit() or after[1] in
                                                                         NUMBER_WORDS) and after[2] in _UNITS:
             payer = words[i - 2][1].lower() if i > 1 else ""
@@ -501,7 +505,9 @@ def printed_phrases(words: list[_Word]) -> list[_Word]:
     * "the rightmost character's owner" is "the owner of the rightmost character" (``owner_possessives``);
     * "you don't have a relic" ("do not", "any"; "hold") is "you have no relic";
     * "move your reputation marker up 2 spaces" ("token"; "down"; "on the reputation track" after it) is "move
-      up 2 reputation".
+      up 2 reputation";
+    * "your ship has 3 or more characters" ("contains", "holds"; "hand", "graveyard"; "cards") is "there are 3 or
+      more characters in your ship".
     """
     out = owner_possessives(words)
     i = 0
@@ -513,6 +519,15 @@ def printed_phrases(words: list[_Word]) -> list[_Word]:
                 article = 1 if low[n + 1:n + 2] in (["a"], ["an"], ["any"]) else 0
                 verb = out[i + n]
                 out[i + 1:i + n + 1 + article] = [verb, ("word", "no", *verb[2:])]
+        if low[:1] == ["your"] and low[1:2] in (["ship"], ["hand"], ["graveyard"]) \
+                and low[2:3] in (["has"], ["contains"], ["holds"]):
+            noun = next((j for j in range(3, 8) if low[j:j + 1] in (["character"], ["characters"], ["card"],
+                                                                     ["cards"])), None)
+            if noun is not None and all(out[i + j][0] in ("word", "number") for j in range(3, noun)):
+                pile, first = out[i + 1], out[i]
+                out[i:i + noun + 1] = [("word", "there", *first[2:]), ("word", "are", *first[2:]),
+                                       *out[i + 3:i + noun + 1], ("word", "in", *pile[2:]), ("word", "your", *pile[2:]),
+                                       pile]
         if low[:3] == ["move", "your", "reputation"]:
             j = 4 if low[3:4] in (["token"], ["marker"], ["disc"], ["cube"], ["pawn"]) else 3
             if low[j:j + 1] in (["up"], ["down"]) and len(low) > j + 2 and low[j + 2] in ("space", "spaces") \

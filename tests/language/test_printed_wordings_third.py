@@ -72,6 +72,15 @@ PAIRS = [
     ("Day: If you do not have any characters in your ship, gain 2 doubloons.",
      "sun: if there is no character in your ship, gain 2 doubloons."),
     ("Day: Move your reputation marker up two spaces on the reputation track.", "sun: gain 2 reputation."),
+    ("Night: If your ship contains 4 or more characters, gain 2 doubloons.",
+     "moon: if there are 4 or more characters in your ship, gain 2 doubloons."),
+    ("Night: If your hand has no cards, gain 2 doubloons.",
+     "moon: if there is no character in your hand, gain 2 doubloons."),
+    # words that say nothing there
+    ("Day: Gain 1 doubloon. Then, if you have a chest, gain 2 doubloons.",
+     "sun: gain 1 doubloon, then if you hold a chest, gain 2 doubloons."),
+    ("Dusk: If this card is still on the island, gain 2 doubloons.",
+     "dusk: if this is on the island, gain 2 doubloons."),
 ]
 
 
