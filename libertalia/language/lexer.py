@@ -181,9 +181,13 @@ class WordLexer(Lexer):
         from a purse ("steal up to 2 doubloons", "lose up to 3 doubloons": a payment or loss takes what there is,
         R2, so "up to 2" is the 2 it already is)."""
         word = words[i][1].lower()
+        before = words[i - 1][1].lower() if i else ""
+        if word == "of" and [w[1].lower() for w in words[i + 1:i + 3]] == ["your", "choice"] \
+                and (before in ("loot", "token", "tokens") or self._loot_follows(["a", before])) \
+                and _own_loot_pick(words, i):
+            return 3  # "take a loot token of your choice from today's loot": you pick it, as "a" says
         if self._accepted(word, accepts):
             return 0
-        before = words[i - 1][1].lower() if i else ""
         after = [w[1].lower() for w in words[i + 1:i + 4]]
         if word == "this" and after[:1] == ["way"] and before in _PAST_WORDS:
             return 2
@@ -193,6 +197,9 @@ class WordLexer(Lexer):
             return 1  # "Gain 1 doubloon. Then, gain 1 reputation."
         if word == "still" and after[:1] and after[0] in ("on", "in"):
             return 1  # "if this card is still on the island": where it is now
+        if word == "set" and after[:1] == ["of"] and len(after) > 1 and (after[1].isdigit() or after[1] in
+                                                                         NUMBER_WORDS) and before in ("each", "every"):
+            return 2  # "for each set of 2 maps you hold": "for every 2 maps …" (whole groups)
         if word == "up" and after[:1] == ["to"] and len(after) == 3 and (after[1].isdigit() or after[1] in
                                                                         NUMBER_WORDS) and after[2] in _UNITS:
             payer = words[i - 2][1].lower() if i > 1 else ""
@@ -267,7 +274,7 @@ class WordLexer(Lexer):
         * "has" before loot is "holds" ("each other player who has a relic": "who holds a relic"), as "have" is
           "hold" where you are the subject.
         """
-        word = words[i][1].lower() if words[i][0] in ("word", "name") else ""
+        word = words[i][1].lower() if words[i][0] in ("word", "name", "number") else ""
         following = [w[1].lower() for w in words[i + 1:i + 6]]
         if word == "steal" and self._accepted("take", accepts):
             return "take"
@@ -276,8 +283,15 @@ class WordLexer(Lexer):
             return SINGULAR_VERBS[word]
         if word == "has" and self._accepted("holds", accepts) and self._loot_follows(_after_quantity(following)):
             return "holds"
-        if word == "have" and not self._accepted(word, accepts) and self._accepted("hold", accepts):
-            return "hold"  # "for each relic they have": "they hold"
+        if word in _HOLDING and not self._accepted(word, accepts) and self._accepted(_HOLDING[word], accepts):
+            return _HOLDING[word]  # "for each relic they have", "each relic you own": "they hold", "you hold"
+        if word in _KIND_WORDS and not self._accepted(word, accepts) and self._accepted(_KIND_WORDS[word], accepts):
+            return _KIND_WORDS[word]  # "each different type of loot": "kind"
+        if word == "any" and not self._accepted(word, accepts) and self._accepted("a", accepts) and following \
+                and (following[0] in ("character", "card") or self._loot_follows(["a", *following[:1]])):
+            return "a"  # "take any loot token from today's loot", "discard any character": the one you pick
+        if word in ("one", "1") and following[:1] in (["character"], ["card"]) and self._accepted("a", accepts):
+            return "a"  # "discard one character from your ship": a character
         return None
 
     def _loot_follows(self, following: Sequence[str]) -> bool:
@@ -419,6 +433,10 @@ SINGULAR_VERBS = {"gains": "gain", "loses": "lose", "pays": "pay", "gives": "giv
 """A player's verb in the singular, read as the plural where only that stands ("That player loses 2 doubloons"
 after "choose an opponent." is "they lose 2 doubloons")."""
 
+_HOLDING = {"have": "hold", "own": "hold", "owns": "holds", "possess": "hold", "possesses": "holds"}
+"""Words for holding loot, read as "hold" where only that stands ("for each relic you own")."""
+_KIND_WORDS = {"type": "kind", "types": "kinds", "sort": "kind", "sorts": "kinds"}
+"""Words for a kind of loot, read as "kind" where only that stands ("for each different type of loot")."""
 _PAST_WORDS = frozenset({"returned", "discarded", "moved", "taken"})
 _UNITS = frozenset({"doubloon", "doubloons", "reputation"})
 _TAKING = frozenset({"steal", "take", "lose", "loses"})
@@ -461,6 +479,19 @@ def _amount_verb(words: Sequence[_Word], i: int) -> str:
         if word in _ACTION_VERBS:
             return ""
     return ""
+
+
+def _own_loot_pick(words: Sequence[_Word], i: int) -> bool:
+    """Whether the word at ``i`` follows loot that you pick: a loot word ("loot", "token" or a kind, lower case) in
+    an action of yours (its verb first in its clause: "take", "return", "give", "discard", "keep", "swap")."""
+    for j in range(i - 1, -1, -1):
+        word = words[j][1].lower()
+        if word in (".", ";", ":", ",") or words[j][0] == "nl":
+            return False
+        if word in ("take", "return", "give", "discard", "keep", "swap"):
+            before = words[j - 1][1].lower() if j else ""
+            return before in (":", ".", ";", ",", "you", "then", "and", "may") or words[j - 1][0] == "nl"
+    return False
 
 
 def _in_choice(words: Sequence[_Word], i: int) -> bool:

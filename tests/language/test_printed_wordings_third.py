@@ -76,6 +76,16 @@ PAIRS = [
      "moon: if there are 4 or more characters in your ship, gain 2 doubloons."),
     ("Night: If your hand has no cards, gain 2 doubloons.",
      "moon: if there is no character in your hand, gain 2 doubloons."),
+    # holding, a kind, a pick, a group said in other words
+    ("Night: Lose 1 doubloon for each relic you own.", "moon: lose 1 doubloon for each relic you hold."),
+    ("Night: Gain 1 doubloon for each different type of loot you have.",
+     "moon: gain 1 doubloon for each kind of loot you hold."),
+    ("Day: Take any loot token from today's loot.", "sun: take a loot from today's loot."),
+    ("Day: Take a loot token of your choice from today's loot.", "sun: take a loot from today's loot."),
+    ("Day: Discard one character from your ship.", "sun: discard a character from your ship."),
+    ("Day: Discard any character from your hand.", "sun: discard a character from your hand."),
+    ("End of voyage: Gain 3 doubloons for each set of 2 maps you have.",
+     "anchor: gain 3 doubloons for every 2 map you hold."),
     # words that say nothing there
     ("Day: Gain 1 doubloon. Then, if you have a chest, gain 2 doubloons.",
      "sun: gain 1 doubloon, then if you hold a chest, gain 2 doubloons."),
@@ -98,6 +108,7 @@ def test_a_printed_wording_is_its_canonical_tree(printed: str, canonical: str) -
     "Day: Gain 2 doubloons or gain 1 reputation if you have a map.",  # a choice, or a replacement when C?
     "Day: Each opponent loses 2 doubloons or 1 reputation.",  # who chooses?
     "Day: Gain up to 3 doubloons.",  # a gain up to 3 is no payment that takes what there is
+    "Day: Each other player discards a character of your choice from their ship.",  # they discard, you choose
 ])
 def test_a_wording_left_open_is_still_refused(text: str) -> None:
     """Printed wordings, third set: a list joined with both "and" and "or" (or neither), "A or B if C", a choice of
