@@ -186,15 +186,21 @@ class WordLexer(Lexer):
                 and (before in ("loot", "token", "tokens") or self._loot_follows(["a", before])) \
                 and _own_loot_pick(words, i):
             return 3  # "take a loot token of your choice from today's loot": you pick it, as "a" says
+        after = [w[1].lower() for w in words[i + 1:i + 4]]
+        if word == "choose" and after[:1] == ["to"] and len(after) > 1 and after[1] in _ACTION_VERBS:
+            return 2  # "you may choose to lose 2 doubloons": "you may lose 2 doubloons"
         if self._accepted(word, accepts):
             return 0
-        after = [w[1].lower() for w in words[i + 1:i + 4]]
         if word == "this" and after[:1] == ["way"] and before in _PAST_WORDS:
             return 2
         if word == "either" and after[:1] and after[0] in _ACTION_VERBS:
             return 1  # "Either gain 3 doubloons or lose 1 reputation": the "or" makes the choice
         if word == "," and before == "then":
             return 1  # "Gain 1 doubloon. Then, gain 1 reputation."
+        if word == "must" and after[:1] and (after[0] in _ACTION_VERBS or after[0] in _SAID_BY_PLAYERS):
+            return 1  # "each other player must discard a character": every ability must be done as far as it can (R1)
+        if word in ("a", "an") and before == "or" and self._loot_follows([word, *after[:1]]):
+            return 1  # "a saber or a hook": "a saber or hook"
         if word == "still" and after[:1] and after[0] in ("on", "in"):
             return 1  # "if this card is still on the island": where it is now
         if word == "set" and after[:1] == ["of"] and len(after) > 1 and (after[1].isdigit() or after[1] in
@@ -270,7 +276,7 @@ class WordLexer(Lexer):
         * "steal" is "take" ("steal a loot token from the player on your right"; "steal 2 doubloons from …" was
           already "take 2 doubloons from …", the same tree);
         * a verb in the singular where only the plural stands ("choose an opponent. That player loses 2
-          doubloons": "they lose"), of ``SINGULAR_VERBS``;
+          doubloons": "they lose"), of ``SINGULAR_VERBS``, and the other way ("each player must discard");
         * "has" before loot is "holds" ("each other player who has a relic": "who holds a relic"), as "have" is
           "hold" where you are the subject.
         """
@@ -281,6 +287,8 @@ class WordLexer(Lexer):
         if word in SINGULAR_VERBS and not self._accepted(word, accepts) \
                 and self._accepted(SINGULAR_VERBS[word], accepts):
             return SINGULAR_VERBS[word]
+        if word in _PLURAL_VERBS and not self._accepted(word, accepts) and self._accepted(_PLURAL_VERBS[word], accepts):
+            return _PLURAL_VERBS[word]  # "each other player must discard": "discards"
         if word == "has" and self._accepted("holds", accepts) and self._loot_follows(_after_quantity(following)):
             return "holds"
         if word in _HOLDING and not self._accepted(word, accepts) and self._accepted(_HOLDING[word], accepts):
@@ -437,6 +445,8 @@ _HOLDING = {"have": "hold", "own": "hold", "owns": "holds", "possess": "hold", "
 """Words for holding loot, read as "hold" where only that stands ("for each relic you own")."""
 _KIND_WORDS = {"type": "kind", "types": "kinds", "sort": "kind", "sorts": "kinds"}
 """Words for a kind of loot, read as "kind" where only that stands ("for each different type of loot")."""
+_PLURAL_VERBS = {plural: singular for singular, plural in SINGULAR_VERBS.items()}
+_SAID_BY_PLAYERS = frozenset({"discard", "pay", "give", "return"})
 _PAST_WORDS = frozenset({"returned", "discarded", "moved", "taken"})
 _UNITS = frozenset({"doubloon", "doubloons", "reputation"})
 _TAKING = frozenset({"steal", "take", "lose", "loses"})
@@ -537,6 +547,7 @@ def printed_phrases(words: list[_Word]) -> list[_Word]:
     * "you don't have a relic" ("do not", "any"; "hold") is "you have no relic";
     * "move your reputation marker up 2 spaces" ("token"; "down"; "on the reputation track" after it) is "move
       up 2 reputation";
+    * "the next player" is "the player on your left" (the next seat), "the previous player" "… on your right";
     * "your ship has 3 or more characters" ("contains", "holds"; "hand", "graveyard"; "cards") is "there are 3 or
       more characters in your ship".
     """
@@ -559,6 +570,11 @@ def printed_phrases(words: list[_Word]) -> list[_Word]:
                 out[i:i + noun + 1] = [("word", "there", *first[2:]), ("word", "are", *first[2:]),
                                        *out[i + 3:i + noun + 1], ("word", "in", *pile[2:]), ("word", "your", *pile[2:]),
                                        pile]
+        if low[:3] in (["the", "next", "player"], ["the", "previous", "player"]):
+            side = "left" if low[1] == "next" else "right"
+            the, player = out[i], out[i + 2]
+            out[i:i + 3] = [the, player, ("word", "on", *player[2:]), ("word", "your", *player[2:]),
+                            ("word", side, *player[2:])]
         if low[:3] == ["move", "your", "reputation"]:
             j = 4 if low[3:4] in (["token"], ["marker"], ["disc"], ["cube"], ["pawn"]) else 3
             if low[j:j + 1] in (["up"], ["down"]) and len(low) > j + 2 and low[j + 2] in ("space", "spaces") \
