@@ -27,6 +27,30 @@ from lark.lexer import Lexer, LexerState
 
 from ..suggest import similarity
 from .meaning import MISSPELT, PIECES
+from .printed_words import (
+    ACTION_VERBS,
+    HOLDING,
+    KIND_WORDS,
+    MARK_READINGS,
+    NUMBER_WORDS,
+    PAST_WORDS,
+    PAYING,
+    PHRASES,
+    PLURAL_VERBS,
+    SAID_BY_PLAYERS,
+    SINGULAR_VERBS,
+    TAKING,
+    UNITS,
+    LexWord,
+    after_quantity,
+    after_you_hold,
+    amount_follows,
+    amount_verb,
+    if_follows,
+    in_choice,
+    own_loot_pick,
+    printed_phrases,
+)
 
 # A card name runs over several Capitalised Words ("Wind Nymph", "Governor's Daughter").
 _SCAN = re.compile(
@@ -42,9 +66,6 @@ _SCAN = re.compile(
 _PUNCT = {":": "COLON", ",": "COMMA", ".": "DOT", ";": "SEMICOLON", "(": "LPAR", ")": "RPAR"}
 _GENERIC = ("NAME", "NOUN", "KIND", "NUMBER")  # open classes: tried after every keyword
 
-
-_Word = tuple[str, str, int, int, int]
-"""A word as ``_words`` reads it: (kind, text, offset, line, column)."""
 
 READ_AHEAD = 64
 """How many words after a word its reading may look at (the end of its clause; no clause is longer)."""
@@ -105,7 +126,7 @@ class WordLexer(Lexer):
                 lexer_state.last_token = token
                 yield token
 
-    def read(self, words: Sequence[_Word], i: int, accepts: Callable[[], Any]) -> Generator[Token, None, int]:
+    def read(self, words: Sequence[LexWord], i: int, accepts: Callable[[], Any]) -> Generator[Token, None, int]:
         """Yield the tokens the word at ``i`` is read as, where the parser takes ``accepts()`` (asked again after
         each token, which the caller feeds before it asks for the next); return how many words they stand for.
 
@@ -132,7 +153,7 @@ class WordLexer(Lexer):
             for n, word in enumerate(inserted):  # each typed where the parser stands after the one before
                 following = (words[i + 1:i + 3] if consumed else words[i:i + 2]) if n == len(inserted) - 1 \
                     else [("word", inserted[n + 1])]
-                type_, value = _MARK_READINGS.get(word) or self._type(
+                type_, value = MARK_READINGS.get(word) or self._type(
                     word, accepts(), following[0][1] if following else "",
                     following[1][1] if len(following) > 1 else "")
                 yield self._token(type_, value, words[i], words[i])
@@ -146,7 +167,7 @@ class WordLexer(Lexer):
         return 1
 
     @staticmethod
-    def _token(type_: str, value: str, first: _Word, last: _Word) -> Token:
+    def _token(type_: str, value: str, first: LexWord, last: LexWord) -> Token:
         """A token of ``type_`` that spans the words ``first`` to ``last`` (the same word, or a phrase)."""
         _kind, _raw, pos, line, column = first
         _kind, raw, end_pos, end_line, end_column = last
@@ -184,20 +205,20 @@ class WordLexer(Lexer):
         before = words[i - 1][1].lower() if i else ""
         if word == "of" and [w[1].lower() for w in words[i + 1:i + 3]] == ["your", "choice"] \
                 and (before in ("loot", "token", "tokens") or self._loot_follows(["a", before])) \
-                and _own_loot_pick(words, i):
+                and own_loot_pick(words, i):
             return 3  # "take a loot token of your choice from today's loot": you pick it, as "a" says
         after = [w[1].lower() for w in words[i + 1:i + 4]]
-        if word == "choose" and after[:1] == ["to"] and len(after) > 1 and after[1] in _ACTION_VERBS:
+        if word == "choose" and after[:1] == ["to"] and len(after) > 1 and after[1] in ACTION_VERBS:
             return 2  # "you may choose to lose 2 doubloons": "you may lose 2 doubloons"
         if self._accepted(word, accepts):
             return 0
-        if word == "this" and after[:1] == ["way"] and before in _PAST_WORDS:
+        if word == "this" and after[:1] == ["way"] and before in PAST_WORDS:
             return 2
-        if word == "either" and after[:1] and after[0] in _ACTION_VERBS:
+        if word == "either" and after[:1] and after[0] in ACTION_VERBS:
             return 1  # "Either gain 3 doubloons or lose 1 reputation": the "or" makes the choice
         if word == "," and before == "then":
             return 1  # "Gain 1 doubloon. Then, gain 1 reputation."
-        if word == "must" and after[:1] and (after[0] in _ACTION_VERBS or after[0] in _SAID_BY_PLAYERS):
+        if word == "must" and after[:1] and (after[0] in ACTION_VERBS or after[0] in SAID_BY_PLAYERS):
             return 1  # "each other player must discard a character": every ability must be done as far as it can (R1)
         if word in ("a", "an") and before == "or" and self._loot_follows([word, *after[:1]]):
             return 1  # "a saber or a hook": "a saber or hook"
@@ -207,9 +228,9 @@ class WordLexer(Lexer):
                                                                          NUMBER_WORDS) and before in ("each", "every"):
             return 2  # "for each set of 2 maps you hold": "for every 2 maps …" (whole groups)
         if word == "up" and after[:1] == ["to"] and len(after) == 3 and (after[1].isdigit() or after[1] in
-                                                                        NUMBER_WORDS) and after[2] in _UNITS:
+                                                                        NUMBER_WORDS) and after[2] in UNITS:
             payer = words[i - 2][1].lower() if i > 1 else ""
-            if before in _TAKING or (before == "you" and payer in _PAYING):
+            if before in TAKING or (before == "you" and payer in PAYING):
                 return 2
         return 0
 
@@ -228,11 +249,11 @@ class WordLexer(Lexer):
         """
         word = words[i][1].lower()
         following = [w[1].lower() for w in words[i + 1:i + 1 + READ_AHEAD]]
-        choice = _in_choice(words, i)
-        amount = _amount_follows(following) and not _if_follows(following)
-        verb = _amount_verb(words, i) if amount else ""
-        if word == "or" and not self._accepted("or", accepts) and following and not _if_follows(following) \
-                and (following[0] in _ACTION_VERBS or verb):
+        choice = in_choice(words, i)
+        amount = amount_follows(following) and not if_follows(following)
+        verb = amount_verb(words, i) if amount else ""
+        if word == "or" and not self._accepted("or", accepts) and following and not if_follows(following) \
+                and (following[0] in ACTION_VERBS or verb):
             mark = ";" if choice and "SEMICOLON" in accepts else "," if not choice and "_COMMA_OR" in accepts else ""
             if mark and verb:
                 return (mark, "or", verb), 1  # "gain 3 doubloons or 1 reputation": "…, or gain 1 reputation"
@@ -241,9 +262,9 @@ class WordLexer(Lexer):
         if word == "or" and verb and self._accepted("or", accepts) and i and words[i - 1][1] in (",", ";"):
             return ("or", verb), 1  # "gain 3 doubloons, or 1 reputation"
         if word == "," and choice and following[:1] == ["or"] and "SEMICOLON" in accepts \
-                and len(following) > 1 and (following[1] in _ACTION_VERBS or _amount_verb(words, i)):
+                and len(following) > 1 and (following[1] in ACTION_VERBS or amount_verb(words, i)):
             return (";",), 1
-        if word in (",", "and", "or") and "OR_IF" in accepts and _after_you_hold(words, i):
+        if word in (",", "and", "or") and "OR_IF" in accepts and after_you_hold(words, i):
             if word == "," and following[:1] in (["and"], ["or"]) and self._loot_follows(following[1:]):
                 return (), 1  # a serial comma: "a chest, a map, and a relic"
             joiner = self._loot_list(following, word)
@@ -287,14 +308,14 @@ class WordLexer(Lexer):
         if word in SINGULAR_VERBS and not self._accepted(word, accepts) \
                 and self._accepted(SINGULAR_VERBS[word], accepts):
             return SINGULAR_VERBS[word]
-        if word in _PLURAL_VERBS and not self._accepted(word, accepts) and self._accepted(_PLURAL_VERBS[word], accepts):
-            return _PLURAL_VERBS[word]  # "each other player must discard": "discards"
-        if word == "has" and self._accepted("holds", accepts) and self._loot_follows(_after_quantity(following)):
+        if word in PLURAL_VERBS and not self._accepted(word, accepts) and self._accepted(PLURAL_VERBS[word], accepts):
+            return PLURAL_VERBS[word]  # "each other player must discard": "discards"
+        if word == "has" and self._accepted("holds", accepts) and self._loot_follows(after_quantity(following)):
             return "holds"
-        if word in _HOLDING and not self._accepted(word, accepts) and self._accepted(_HOLDING[word], accepts):
-            return _HOLDING[word]  # "for each relic they have", "each relic you own": "they hold", "you hold"
-        if word in _KIND_WORDS and not self._accepted(word, accepts) and self._accepted(_KIND_WORDS[word], accepts):
-            return _KIND_WORDS[word]  # "each different type of loot": "kind"
+        if word in HOLDING and not self._accepted(word, accepts) and self._accepted(HOLDING[word], accepts):
+            return HOLDING[word]  # "for each relic they have", "each relic you own": "they hold", "you hold"
+        if word in KIND_WORDS and not self._accepted(word, accepts) and self._accepted(KIND_WORDS[word], accepts):
+            return KIND_WORDS[word]  # "each different type of loot": "kind"
         if word == "any" and not self._accepted(word, accepts) and self._accepted("a", accepts) and following \
                 and (following[0] in ("character", "card") or self._loot_follows(["a", *following[:1]])):
             return "a"  # "take any loot token from today's loot", "discard any character": the one you pick
@@ -422,208 +443,8 @@ def _joined(mark: str, after: tuple[str, str] | tuple[str, str, int, int, int] |
     return mark
 
 
-PHRASES: dict[tuple[str, ...], str] = {
-    ("when", "revealed"): "sun",
-    ("discard", "pile"): "graveyard",
-    **{(space, "on", owner, "reputation", "track"): "reputation"
-       for space in ("space", "spaces") for owner in ("the", "your")},
-    ("when", "played"): "sun",
-    ("voyage", "end"): "anchor",
-    ("that", "player"): "they",
-}
-"""Printed phrases of several words read as one canonical word, wherever the parser can take that word and not
-the phrase's own first word (issue 34): "When revealed:" is the day's timing ("sun:"), "your discard pile" your
-graveyard, "move up 2 spaces on the reputation track" "move up 2 reputation", and after "choose an opponent."
-"that player" is the "they" who was chosen."""
-
-SINGULAR_VERBS = {"gains": "gain", "loses": "lose", "pays": "pay", "gives": "give", "moves": "move",
-                  "discards": "discard", "returns": "return"}
-"""A player's verb in the singular, read as the plural where only that stands ("That player loses 2 doubloons"
-after "choose an opponent." is "they lose 2 doubloons")."""
-
-_HOLDING = {"have": "hold", "own": "hold", "owns": "holds", "possess": "hold", "possesses": "holds"}
-"""Words for holding loot, read as "hold" where only that stands ("for each relic you own")."""
-_KIND_WORDS = {"type": "kind", "types": "kinds", "sort": "kind", "sorts": "kinds"}
-"""Words for a kind of loot, read as "kind" where only that stands ("for each different type of loot")."""
-_PLURAL_VERBS = {plural: singular for singular, plural in SINGULAR_VERBS.items()}
-_SAID_BY_PLAYERS = frozenset({"discard", "pay", "give", "return"})
-_PAST_WORDS = frozenset({"returned", "discarded", "moved", "taken"})
-_UNITS = frozenset({"doubloon", "doubloons", "reputation"})
-_TAKING = frozenset({"steal", "take", "lose", "loses"})
-_PAYING = frozenset({"pay", "pays", "give", "gives"})
-_ACTION_VERBS = frozenset({"gain", "lose", "discard", "take", "steal", "draw", "return", "give", "put", "play",
-                           "move", "swap", "keep", "use", "copy"})
-_QUANTITY_WORDS = frozenset({"a", "an", "no"})
-
-
-_MARK_READINGS = {",": ("_COMMA_OR", ","), ";": ("SEMICOLON", ";")}
-"""The marks ``WordLexer._inserted`` reads in, as the terminal each is there."""
-
-
-def _if_follows(following: Sequence[str]) -> bool:
-    """Whether an "if" or "unless" comes later in the sentence that ``following`` continues."""
-    for word in following:
-        if word in (".", ";", "\n") or word.startswith("\n"):
-            return False
-        if word in ("if", "unless"):
-            return True
-    return False
-
-
-def _amount_follows(following: Sequence[str]) -> bool:
-    """Whether ``following`` starts with an amount ("1 reputation", "two doubloons") and its sentence ends there."""
-    return len(following) > 1 and (following[0].isdigit() or following[0] in NUMBER_WORDS) \
-        and following[1] in _UNITS and (len(following) == 2 or following[2] in (".", ";") or following[2][:1] == "\n")
-
-
-def _amount_verb(words: Sequence[_Word], i: int) -> str:
-    """The verb an amount alone after "or" at ``i`` repeats ("gain 3 doubloons or 1 reputation": "gain"): the
-    "gain" or "lose" that starts the action before it, in its sentence; "" when there is none."""
-    for j in range(i - 1, -1, -1):
-        word = words[j][1].lower()
-        if word in (".", ";", ":") or words[j][0] == "nl":
-            return ""
-        if word in ("gain", "lose"):
-            before = words[j - 1][1].lower() if j else ""
-            return word if before in (":", ".", ";", ",", "you", "then", "and") or words[j - 1][0] == "nl" else ""
-        if word in _ACTION_VERBS:
-            return ""
-    return ""
-
-
-def _own_loot_pick(words: Sequence[_Word], i: int) -> bool:
-    """Whether the word at ``i`` follows loot that you pick: a loot word ("loot", "token" or a kind, lower case) in
-    an action of yours (its verb first in its clause: "take", "return", "give", "discard", "keep", "swap")."""
-    for j in range(i - 1, -1, -1):
-        word = words[j][1].lower()
-        if word in (".", ";", ":", ",") or words[j][0] == "nl":
-            return False
-        if word in ("take", "return", "give", "discard", "keep", "swap"):
-            before = words[j - 1][1].lower() if j else ""
-            return before in (":", ".", ";", ",", "you", "then", "and", "may") or words[j - 1][0] == "nl"
-    return False
-
-
-def _in_choice(words: Sequence[_Word], i: int) -> bool:
-    """Whether the word at ``i`` stands among the choices of a "choose one:" in its sentence."""
-    for j in range(i - 1, 1, -1):
-        word = words[j][1].lower()
-        if word in (".", "\n") or words[j][0] == "nl":
-            return False
-        if word == ":" and words[j - 1][1].lower() == "one" and words[j - 2][1].lower() == "choose":
-            return True
-    return False
-
-
-def _after_quantity(following: Sequence[str]) -> list[str]:
-    """``following`` from its quantity on ("a relic", "at least 2 maps" as "2 maps", "3 or more maps" as "3
-    maps"), so that the word after the number is second; unchanged if it starts with no quantity."""
-    words = list(following)
-    if words[:2] == ["at", "least"]:
-        words = words[2:]
-    if len(words) > 3 and words[1] == "or" and words[2] in ("more", "fewer"):
-        words = [words[0], *words[3:]]
-    return words
-
-
-def _after_you_hold(words: Sequence[tuple[str, str, int, int, int]], i: int) -> bool:
-    """Whether the words before ``i`` are a condition "you have …" or "you hold …" naming loot only ("you have an
-    amulet", "you hold a map, a chest"), so that more loot after ``i`` is more of what you hold."""
-    for j in range(i - 1, 0, -1):
-        word = words[j][1].lower()
-        if word in ("have", "hold"):
-            return words[j - 1][1].lower() == "you"
-        if words[j][0] not in ("word", "number", "punct") or word in (".", ";", ":") or word in _ACTION_VERBS \
-                or word in ("if", "unless", "then"):
-            return False
-    return False
-
-
-def printed_phrases(words: list[_Word]) -> list[_Word]:
-    """``words`` with the printed phrases whose words come in another order than the grammar's, or say a "no" with
-    "not", put as the grammar reads them (issue 34; each keeps the place of the words it stands for):
-
-    * "the rightmost character's owner" is "the owner of the rightmost character" (``owner_possessives``);
-    * "you don't have a relic" ("do not", "any"; "hold") is "you have no relic";
-    * "move your reputation marker up 2 spaces" ("token"; "down"; "on the reputation track" after it) is "move
-      up 2 reputation";
-    * "the next player" is "the player on your left" (the next seat), "the previous player" "… on your right";
-    * "your ship has 3 or more characters" ("contains", "holds"; "hand", "graveyard"; "cards") is "there are 3 or
-      more characters in your ship".
-    """
-    out = owner_possessives(words)
-    i = 0
-    while i < len(out):
-        low = [w[1].lower() for w in out[i:i + 12]]
-        if low[:1] == ["you"]:
-            n = 2 if low[1:2] == ["don't"] else 3 if low[1:3] == ["do", "not"] else 0
-            if n and low[n:n + 1] in (["have"], ["hold"]):
-                article = 1 if low[n + 1:n + 2] in (["a"], ["an"], ["any"]) else 0
-                verb = out[i + n]
-                out[i + 1:i + n + 1 + article] = [verb, ("word", "no", *verb[2:])]
-        if low[:1] == ["your"] and low[1:2] in (["ship"], ["hand"], ["graveyard"]) \
-                and low[2:3] in (["has"], ["contains"], ["holds"]):
-            noun = next((j for j in range(3, 8) if low[j:j + 1] in (["character"], ["characters"], ["card"],
-                                                                     ["cards"])), None)
-            if noun is not None and all(out[i + j][0] in ("word", "number") for j in range(3, noun)):
-                pile, first = out[i + 1], out[i]
-                out[i:i + noun + 1] = [("word", "there", *first[2:]), ("word", "are", *first[2:]),
-                                       *out[i + 3:i + noun + 1], ("word", "in", *pile[2:]), ("word", "your", *pile[2:]),
-                                       pile]
-        if low[:3] in (["the", "next", "player"], ["the", "previous", "player"]):
-            side = "left" if low[1] == "next" else "right"
-            the, player = out[i], out[i + 2]
-            out[i:i + 3] = [the, player, ("word", "on", *player[2:]), ("word", "your", *player[2:]),
-                            ("word", side, *player[2:])]
-        if low[:3] == ["move", "your", "reputation"]:
-            j = 4 if low[3:4] in (["token"], ["marker"], ["disc"], ["cube"], ["pawn"]) else 3
-            if low[j:j + 1] in (["up"], ["down"]) and len(low) > j + 2 and low[j + 2] in ("space", "spaces") \
-                    and (low[j + 1].isdigit() or low[j + 1] in NUMBER_WORDS):
-                end = j + 3 + (4 if low[j + 3:j + 7] == ["on", "the", "reputation", "track"] else 0)
-                unit = out[i + j + 2]
-                out[i + 1:i + end] = [out[i + j], out[i + j + 1], ("word", "reputation", *unit[2:])]
-        i += 1
-    return out
-
-
-def owner_possessives(words: list[tuple[str, str, int, int, int]]) -> list[tuple[str, str, int, int, int]]:
-    """``words`` with each owner said by a possessive in the order the grammar reads (issue 34): "the rightmost
-    character's owner" is "the owner of the rightmost character", "the Cook's owner" "the owner of the Cook",
-    "this card's owner" "the owner of this card".  The phrase is "the" or "this", at most three words, then a
-    character's noun ("character", "card", "one" or a card name) with "'s", then "owner"."""
-    out = list(words)
-    i = 1
-    while i + 1 < len(out):
-        kind, raw, pos, line, column = out[i]
-        possessed = raw[:-2] if raw.endswith("'s") else ""
-        if not possessed or out[i + 1][1].lower() != "owner" or not (
-                possessed.lower() in ("character", "card", "one") or kind == "name"):
-            i += 1
-            continue
-        start = next((j for j in range(i - 1, max(i - 5, -1), -1) if out[j][1].lower() in ("the", "this")), None)
-        if start is None or any(out[j][0] != "word" for j in range(start + 1, i)):
-            i += 1
-            continue
-        first = out[start]
-        head = [(first[0], first[1] if first[1][:1].isupper() else "the", first[2], first[3], first[4]),
-                ("word", "owner", first[2], first[3], first[4]), ("word", "of", first[2], first[3], first[4])]
-        if first[1][:1].isupper():  # "The …'s owner" starts a sentence: "The owner of the …"
-            head[0] = ("name", "The", first[2], first[3], first[4])
-        phrase = [(first[0] if not first[1][:1].isupper() else "word", first[1].lower(), *first[2:]),
-                  *out[start + 1:i], (kind, possessed, pos, line, column)]
-        out[start:i + 2] = head + phrase
-        i = start + len(head) + len(phrase)
-    return out
-
-
 _MODIFIERS = frozenset({"last", "once", "first"})
 """The modifiers a "," after a timing brings in; any other word after it starts the effect, as after ":"."""
-
-
-NUMBER_WORDS = {word: str(n) for n, word in enumerate(
-    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
-"""Numbers a card may spell out, read as their digits wherever a number can stand and the word itself
-cannot ("for each one returned" keeps its "one")."""
 
 
 NOUN_WORDS = {"card": "character", "cards": "characters", "one": "character"}

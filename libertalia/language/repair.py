@@ -37,8 +37,9 @@ from lark.exceptions import UnexpectedToken
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from ..suggest import CUTOFF, similarity
-from .lexer import WordLexer, _words, printed_phrases
+from .lexer import WordLexer, _words
 from .meaning import carries_meaning, may_delete, may_replace
+from .printed_words import printed_phrases
 
 BUDGET = 300
 """The most candidate parses one error may try (each feeds one edited line to the parser)."""
