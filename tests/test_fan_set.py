@@ -69,9 +69,11 @@ def test_lady_quills_accepted_line_does_what_it_says(tmp_path: Path) -> None:
 
 PRINTED = FAN / "printed"
 PRINTED2 = FAN / "printed2"
-PRINTED_SETS = {PRINTED: 20, PRINTED2: 21}
+PRINTED3 = FAN / "printed3"
+PRINTED_SETS = {PRINTED: 20, PRINTED2: 21, PRINTED3: 21}
 """Each set of 25 cards written as printed cards read, and how many of them read now: the first set read 6 at
-the first try, the second (docs/card-language.md, "Printed wordings, second set") 13."""
+the first try, the second (docs/card-language.md, "Printed wordings, second set") 13, the third ("Printed wordings,
+third set") 11."""
 
 
 @pytest.mark.parametrize("folder", sorted(PRINTED_SETS), ids=lambda p: p.name)

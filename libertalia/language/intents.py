@@ -101,7 +101,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
         'say "take a random character from another player\'s hand" ("an opponent\'s", "the hand of the player '
         'on your left"), or let each player pick from their own hand ("each opponent discards a character from '
         'their hand")',
-        "sun: steal a character from an opponent's hand and put it into your ship."),
+        "sun: put a character from an opponent's hand into your ship."),
     Intent(
         "another player's graveyard",
         (rf"\b(?!another player's |an opponent's ){_OTHERS} graveyards?\b", rf"\b{_SIDE_OWNER} graveyard\b",
@@ -160,13 +160,49 @@ INTENTS: Final[tuple[Intent, ...]] = (
         "moon: gain 1 reputation for every 2 hook you hold.",
         'say how many make a group, in digits ("for every 2 hooks you hold": whole groups, rounded down)',
         "moon: gain 1 reputation for every pair of hooks you hold."),
+    # printed wordings, third set (issue 34): two players as one subject, both seat neighbours as a group, a
+    # condition said of a neighbour
+    Intent(
+        "you and another player together",
+        (r"\byou and (?:that|the chosen|the other|another|the|each other) (?:player|opponent)\b",
+         r"\byou and (?:they|them)\b", r"\b(?:both of you|you both)\b"),
+        'the card language has no subject of two players together ("you and that player"): an action is done by '
+        "one player, or by each of a group",
+        "sun: gain 2 doubloons, then another player of your choice gains 2 doubloons.",
+        'give each player\'s part as an action of its own: "gain 2 doubloons, then another player of your choice '
+        'gains 2 doubloons"',
+        "sun: choose an opponent. You and that player each gain 2 doubloons."),
+    Intent(
+        "both seat neighbours as one group",
+        (r"\b(?:each|every|all|both) (?:other )?(?:players?|opponents?) (?:adjacent|next) to you\b",
+         r"\b(?:each|every|both|all) (?:of )?your (?:neighbours|neighbors|adjacent (?:players|opponents))\b",
+         r"\b(?:each|every|both|all) (?:adjacent|neighbouring|neighboring) (?:player|opponent)s?\b(?!')"),
+        'the card language names a seat neighbour one side at a time ("the player on your left", "… on your '
+        'right"); both together only as a place ("each adjacent player\'s ship", "from an adjacent player")',
+        "sun: the player on your left pays you 2 doubloons, then the player on your right pays you 2 doubloons.",
+        'name each side in an action of its own ("the player on your left …, then the player on your right …"); '
+        "with two players both sides are the one opponent, who then acts twice, where a group would count them "
+        "once (R12)",
+        "sun: each player adjacent to you loses 1 doubloon."),
+    Intent(
+        "a condition said of a neighbour",
+        (r"\b(?:if|unless|when) the (?:character|card|one) (?:directly |immediately )?(?:to the )?(?:left|right) "
+         r"of (?:this|it)\b",
+         r"\b(?:if|unless|when) the (?:character|card|one) (?:next to|adjacent to|beside) (?:this|it)\b"),
+        'a condition is said of this card, "it" or the character that took this, never of a neighbour on the '
+        "island",
+        "sun: if there is a character on the island owned by another player ranked below this, gain 3 doubloons.",
+        'act on the neighbour itself ("the owner of the character left of this gains 2 doubloons"), or ask about '
+        'every character on one side by rank ("if there is a character on the island owned by another player '
+        'ranked below this": any lower rank, not only the neighbour)',
+        "sun: if the character left of this is owned by another player, gain 3 doubloons."),
     Intent(
         "a player of your choice",
         # the language's own words (E42): "a player of your choice", "an opponent of your choice", "choose a player:
         # they …"; these patterns are the wordings around them it still does not read
         (r"\b(?:one|any) (?:other )?(?:player|opponent) of your choice\b",
          r"\bchoose (?:one|any) (?:other )?(?:player|opponent)\b",
-         r"\bchoose (?:a|an|another) (?:other )?(?:player|opponent)\b(?!\s*[:;,.]\s*they\b)",
+         r"\bchoose (?:a|an|another) (?:other )?(?:player|opponent)\b(?!\s*[:;,.]\s*(?:they|that player)\b)",
          r"\btarget (?:player|opponent)\b(?!')", r"\b(?:a|an) (?:other )?(?:player|opponent) you choose\b"),
         "the card language names a player you choose in two wordings only",
         "sun: choose an opponent: they lose 2 doubloons.",

@@ -975,6 +975,8 @@ class ToAst(Transformer[Token, Any]):
 
     def they_have_characters(self, items: list[Any]) -> tuple[str, ast.Exists | ast.CountExists]:
         quantity, np = items[-2:]
+        if quantity[0] == "no" and np.plural:  # "each player with no characters in their ship": "no character"
+            np = ast.CharNP(np.other, np.noun, np.filters, line=np.line, column=np.column)
         if quantity[0] in ("a", "no"):
             return str(items[0]), ast.Exists(np, quantity[0] == "no")
         return str(items[0]), ast.CountExists(int(quantity[0]), quantity[2], np)

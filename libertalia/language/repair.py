@@ -37,8 +37,9 @@ from lark.exceptions import UnexpectedToken
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from ..suggest import CUTOFF, similarity
-from .lexer import READ_AHEAD, WordLexer, _words
+from .lexer import WordLexer, _words
 from .meaning import carries_meaning, may_delete, may_replace
+from .printed_words import printed_phrases
 
 BUDGET = 300
 """The most candidate parses one error may try (each feeds one edited line to the parser)."""
@@ -116,17 +117,24 @@ def spellings(parser: Lark) -> dict[str, tuple[str, ...]]:
 
 
 def _lines(text: str) -> Iterator[tuple[int, list[Word], bool]]:
-    """(line number, its words, whether a line break follows) for every line holding a word."""
+    """(line number, its words, whether a line break follows) for every line holding a word.
+
+    The words are those the lexer reads, after its printed phrases are put in the grammar's order
+    (``printed_phrases``); a word that rewrites put in is no word of the line as written (``place`` -1).
+    """
     current: list[Word] = []
     number = 0
-    for kind, value, _pos, line, column in _words(text):
+    written = list(_words(text))
+    own = {id(w) for w in written}
+    for word in printed_phrases(written):
+        kind, value, _pos, line, column = word
         if kind == "nl":
             if current:
                 yield number, current, True
             current = []
             continue
         number = line
-        current.append(Word(kind, value, column, len(current)))
+        current.append(Word(kind, value, column, len(current) if id(word) in own else -1))
     if current:
         yield number, current, False
 
@@ -275,36 +283,48 @@ class _Line:
         while len(self.states) <= len(words):
             i = len(self.states) - 1
             ip = copy_parser(self.states[i])
-            type_ = self._feed(ip, words, i)
-            if type_ is None:
+            fed = self._feed(ip, words, i)
+            if fed is None:
                 return i
-            self.states.append(ip)
-            self.read.append(type_)
-            self.strained.append(self.strained[i] + self.grammar.strained(words[i], type_))
+            type_, consumed = fed
+            for n in range(consumed):  # the words of a phrase read as one: the parser after it stands before each
+                self.states.append(ip if n == consumed - 1 else copy_parser(ip))
+                self.read.append(type_ if n == 0 else "")
+                self.strained.append(self.strained[i] + self.grammar.strained(words[i], type_))
         return None if _ends(copy_parser(self.states[-1])) else len(words)
 
-    def _feed(self, ip: InteractiveParser, words: Sequence[Word], i: int) -> str | None:
-        """Feed ``words[i]``: the terminal it was read as, or None (``ip`` spoilt) when the parser cannot take it."""
-        w = words[i]
-        following = [(x.kind, x.text) for x in words[i + 1:i + 1 + READ_AHEAD]]
-        type_, value = self.grammar.lexer.type_of(w.kind, w.text, _choices(ip), following)
-        try:
-            ip.feed_token(Token(type_, value))
-        except UnexpectedToken:
-            return None
-        return type_
+    def _feed(self, ip: InteractiveParser, words: Sequence[Word], i: int) -> tuple[str, int] | None:
+        """Feed ``words[i]`` as the lexer reads it there (``WordLexer.read``: a phrase, a word left out or read
+        with others): the terminal it was read as ("" for none) and how many words that took; or None (``ip``
+        spoilt) when the parser cannot take it."""
+        line = [(w.kind, w.text, 0, 0, w.column) for w in words]
+        type_ = ""
+        while True:
+            reading = self.grammar.lexer.read(line, i, lambda: _choices(ip))
+            try:
+                while True:
+                    token = next(reading)
+                    ip.feed_token(Token(token.type, token.value))
+                    type_ = type_ or token.type
+            except StopIteration as done:
+                consumed: int = done.value
+            except UnexpectedToken:
+                return None
+            if consumed:
+                return type_, consumed
 
     def _feed_all(self, ip: InteractiveParser, words: Sequence[Word], start: int) -> tuple[int, int]:
         """Feed ``words`` from ``start`` until one does not fit: where it stopped, and the keywords read as kinds."""
         strained = 0
         i = start
         while i < len(words):
-            type_ = self._feed(ip, words, i)
-            if type_ is None:
+            fed = self._feed(ip, words, i)
+            if fed is None:
                 break
+            type_, consumed = fed
             strained += self.grammar.strained(words[i], type_)
-            i += 1
-        return i, strained
+            i += consumed
+        return min(i, len(words)), strained
 
     def _try(self, edit: Edit, error: int) -> _Candidate | None:
         """The edit, if the parser then gets past the error; one candidate parse.
@@ -397,7 +417,8 @@ class _Line:
             if at >= len(words):
                 continue
             old = words[at]
-            read_as = self.read[at] if at < len(self.read) and not self.grammar.strained(old, self.read[at]) else None
+            read_as = (self.read[at] or None) if at < len(self.read) and not self.grammar.strained(old, self.read[at]) \
+                else None
             if may_delete(texts, at, read_as):
                 yield Edit(at, (old,), (), 1.0, "delete")
             if at + 1 < len(words) and words[at + 1].text != old.text:

@@ -14,7 +14,7 @@ that is not a sentence's.
 
 Run from the worktree root: ``PYTHONPATH=$PWD python tests/fan_set/measure.py [--json] [--set printed]``.
 ``--set printed`` measures the second set, ``printed/``: cards written the way printed cards read (``--set
-printed2`` the third, ``printed2/``).
+printed2`` the third, ``printed2/``, and ``--set printed3`` the fourth, ``printed3/``).
 The output is deterministic: files and lines in order, error locations rewritten to the fan-set
 file and line they came from (the temporary file's path and line mean nothing to a reader).
 """

@@ -94,7 +94,7 @@ FAMILIES = {
     "a rate per group": ["anchor: gain 5 doubloons for each trio of characters in your ship.",
                          "moon: gain 1 doubloon per pair of sabers you hold."],
     "a player of your choice": ["sun: an opponent you choose loses 2 reputation.",
-                                "sun: choose a player. That player gains 2 doubloons."],
+                                "sun: choose any player. That player gains 2 doubloons."],
     "counting players": ["anchor: gain 2 doubloons for each opponent who holds a map."],
     # printed wordings, second set (issue 34)
     "paying a cost": ["Day: Pay 2 doubloons. If you do, take a chest from today's loot.",
@@ -107,6 +107,14 @@ FAMILIES = {
                                     "Dusk: Gain 1 reputation for each character directly to the left of it."],
     "rounding up": ["Day: Lose half your doubloons, rounded up.",
                     "Day: Each other player loses half their doubloons (round up)."],
+    # printed wordings, third set (issue 34)
+    "you and another player together": ["Day: Choose an opponent. You and that player each lose 1 doubloon.",
+                                        "Night: You and the player on your left both gain 1 doubloon."],
+    "both seat neighbours as one group": ["Day: Each opponent next to you loses 2 doubloons.",
+                                          "Day: Both of your neighbours pay you 1 doubloon.",
+                                          "Night: Every adjacent opponent gains 1 doubloon."],
+    "a condition said of a neighbour": ["Day: If the card to the right of this one is owned by you, gain 2 doubloons.",
+                                        "Day: Gain 1 doubloon unless the character next to it is in your ship."],
 }
 
 
