@@ -18,6 +18,7 @@ from ._glance import glance as _glance_of
 from .engine import flow, journal, rng
 from .engine.driver import LiveAnswers as _LiveAnswers
 from .engine.driver import answer as _answer
+from .engine.driver import answer_within_budget as _answer_within_budget
 from .engine.driver import begin as _begin
 from .engine.driver import check_offered as _check_offered
 from .engine.driver import check_question_budget as _check_question_budget
@@ -240,11 +241,13 @@ class Game(_PublicReading):
     every game reads, compares, hashes and saves exactly as if it had been frozen at once.
     """
 
-    __slots__ = ("rules", "_state", "_decision", "_base", "_history", "_asked", "_live")
+    # ``decision`` is a slot read straight from the instance (no property call): a ``choose()`` loop reads
+    # it at every answer, and ``__setattr__`` keeps it as read-only as the rest.
+    __slots__ = ("rules", "decision", "_state", "_base", "_history", "_asked", "_live")
 
     rules: Rules
     _state: GameState | None  # frozen, once built
-    _decision: Decision | None
+    decision: Decision | None  # the question this game waits for (``None`` once it is over)
     _base: GameState  # an earlier state of this game (or its own) ...
     _history: list[str] | None  # ... and a list whose first ``_asked`` keys lead from it to this game
     _asked: int
@@ -309,7 +312,7 @@ class Game(_PublicReading):
         head = f"<Game {self.rules.board.edition}, {seats}, seed {s.seed}: "
         if self.is_over:
             return head + "over, scores " + ", ".join(map(str, self.final_scores())) + ">"
-        return head + f"voyage {s.voyage}, day {s.day} ({self.phase}){_waiting(self._decision)}>"
+        return head + f"voyage {s.voyage}, day {s.day} ({self.phase}){_waiting(self.decision)}>"
 
     def render(self, seat: int | None = None, *, width: int = 100) -> str:
         """The table as ``libertalia play`` shows it, as plain text, seen by ``seat``.
@@ -324,7 +327,7 @@ class Game(_PublicReading):
         from .tableview import table_view
 
         if seat is None:
-            seat = self._decision.player if self._decision is not None else 0
+            seat = self.decision.player if self.decision is not None else 0
         else:
             seat = _args.seat(seat, self._base.players, "render")
         if _args.whole(width, "render", "width") < 1:
@@ -354,7 +357,7 @@ class Game(_PublicReading):
         from .pictures import table_svg  # here: ``import libertalia`` stays quick
 
         if seat is None:
-            return table_svg(self.rules, self, picks=self._public.commits, decision=self._decision,
+            return table_svg(self.rules, self, picks=self._public.commits, decision=self.decision,
                              last=self._last_step(), winners=self.winners() if self.is_over else ())
         return self.observation(seat).svg()
 
@@ -390,7 +393,7 @@ class Game(_PublicReading):
                 try:
                     s = w.freeze()
                 finally:
-                    if self._decision is not None:  # a finished game needs no working copy again
+                    if self.decision is not None:  # a finished game needs no working copy again
                         self._live.append(w)  # type: ignore[union-attr]  # still this game's
             # Only ``_state`` is set: ``_base`` and ``_history`` stay as they were, so that a
             # thread rebuilding this game meanwhile (``_replay``) never reads one of them new
@@ -421,7 +424,7 @@ class Game(_PublicReading):
         if w is None:
             return None
         try:
-            return read(_glance_of(w, self._decision, seat))
+            return read(_glance_of(w, self.decision, seat))
         finally:
             self._live.append(w)  # type: ignore[union-attr]  # still this game's
 
@@ -466,7 +469,7 @@ class Game(_PublicReading):
         if self._history is not None:
             for key in self._history[len(base.history):self._asked]:
                 _answer(w, key)
-        w.decision = self._decision
+        w.decision = self.decision
         return w
 
     def _work(self) -> tuple[Work, GameState]:
@@ -479,18 +482,20 @@ class Game(_PublicReading):
         return Work(self.rules, s), s
 
     # ------------------------------------------------------------ playing
-    @property
-    def decision(self) -> Decision | None:
-        return self._decision
-
     def legal_keys(self) -> tuple[str, ...]:
-        d = self._decision
+        d = self.decision
         return d.keys() if d is not None else ()
 
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
-        d = _check_offered(self._decision, key)
-        w = self._claim()
+        d = _check_offered(self.decision, key)
+        # ``_claim`` and ``_owning`` written out: this is the hottest path of a ``choose()`` loop.
+        live = self._live
+        w: Work | None
+        try:
+            w = live.pop() if live else None
+        except IndexError:  # another thread took it first
+            w = None
         if w is None:
             s = self.state
             _check_question_budget(self.rules, s.players, self._asked, d, s)
@@ -506,11 +511,21 @@ class Game(_PublicReading):
                                                                  history=s.history + (key,)))
             w = Work(self.rules, s)
             base = s
+            _answer(w, key)
         else:
-            _check_question_budget(self.rules, w.n, self._asked, d, w)
             base = self._state if self._state is not None else self._base
-        _answer(w, key)
-        return Game._owning(self.rules, w, None, base)
+            _answer_within_budget(w, d, self._asked, key)
+        # The new game owns ``w``, as ``_owning`` makes it.
+        game = _new(Game)
+        history = w.history
+        _SET_RULES(game, self.rules)
+        _SET_STATE(game, None)
+        _SET_DECISION(game, w.decision)
+        _SET_BASE(game, base)
+        _SET_HISTORY(game, history)
+        _SET_ASKED(game, len(history))
+        _SET_LIVE(game, [w])
+        return game
 
     def play_out(self, agents: Sequence[Agent]) -> Game:
         """Play on to the end with one agent per seat; the final game, as ``choose`` would reach it.
@@ -526,7 +541,7 @@ class Game(_PublicReading):
         ``ArgumentError``, and anything that is not an agent ``TypeError``.
         """
         _check_agents(agents, self._base, "play_out")
-        d = self._decision
+        d = self.decision
         if d is None:
             return self
         w, base = self._work()
@@ -604,12 +619,12 @@ class Game(_PublicReading):
     @property
     def is_over(self) -> bool:
         s = self._state
-        return s.step == "over" if s is not None else self._decision is None
+        return s.step == "over" if s is not None else self.decision is None
 
     @property
     def players(self) -> tuple[PlayerState, ...]:
         live = self._live
-        if self._state is None and self._decision is None and live:
+        if self._state is None and self.decision is None and live:
             # A finished game still holding its working copy (``play_out``'s result) reads its
             # seats from it: scores and winners need no snapshot and no packed log.  Nobody
             # answers a finished game, so the working copy no longer changes.
@@ -701,6 +716,7 @@ class Game(_PublicReading):
 
 
 _set = object.__setattr__
+_new = object.__new__
 
 
 def _unpickled_game(rules: Rules, state: GameState) -> Game:
@@ -723,15 +739,22 @@ def _check_agents(agents: object, start: GameState, where: str) -> None:
                                    agent)
 
 
+# One setter per slot of ``Game``, as ``engine.work.new_decision`` builds a ``Decision``: a slot's own
+# descriptor writes it a third faster than ``object.__setattr__`` (which first finds the descriptor by
+# name), and a ``choose()`` loop builds a game at every answer.
+_SET_RULES, _SET_STATE, _SET_DECISION, _SET_BASE, _SET_HISTORY, _SET_ASKED, _SET_LIVE = (
+    Game.__dict__[name].__set__ for name in ("rules", "_state", "decision", "_base", "_history", "_asked", "_live"))
+
+
 def _init(game: Game, rules: Rules, state: GameState | None, decision: Decision | None, base: GameState | None,
           history: list[str] | None, asked: int, live: list[Work] | None) -> None:
-    _set(game, "rules", rules)
-    _set(game, "_state", state)
-    _set(game, "_decision", decision)
-    _set(game, "_base", base)
-    _set(game, "_history", history)
-    _set(game, "_asked", asked)
-    _set(game, "_live", live)
+    _SET_RULES(game, rules)
+    _SET_STATE(game, state)
+    _SET_DECISION(game, decision)
+    _SET_BASE(game, base)
+    _SET_HISTORY(game, history)
+    _SET_ASKED(game, asked)
+    _SET_LIVE(game, live)
 
 
 def _waiting(d: Decision | None) -> str:

@@ -58,6 +58,17 @@ def answer(w: Work, key: str) -> None:
     flow.run(w)
 
 
+def answer_within_budget(w: Work, d: Decision, asked: int, key: str) -> None:
+    """``check_question_budget`` for the game at ``d`` (``asked`` answers so far), then ``answer``.
+
+    One call where ``Game.choose`` made two at every answer: compiled, each call from interpreted
+    code into the engine parses its arguments again.
+    """
+    if asked >= question_limit(w.rules, w.n):
+        check_question_budget(w.rules, w.n, asked, d, w)
+    answer(w, key)
+
+
 def question_limit(rules: Rules, players: int) -> int:
     return 50 * rules.tables.days * players  # ``Tables``: read at every ``choose()``, not summed each time
 

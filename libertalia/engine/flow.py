@@ -617,10 +617,13 @@ def _anchor(w: Work) -> None:
             _queue_ship(w, seat, "anchor")
             if not split:
                 _queue_held_loot(w, seat, "anchor")
-        # Count adjustments (the Explorer) first: E2.
-        if _bits(w, w.queue) & w.tables.early_bits:
+        # Count adjustments (the Explorer) first: E2.  The queue's abilities as bits, read once for
+        # the three questions asked of them (any early ones, any that may move loot, any that clash).
+        mask = _bits(w, w.queue)
+        if mask & w.tables.early_bits:
             w.queue.sort(key=lambda q: not w.tables.running[q[1]][q[2]].early)
-        _queued(w)
+        _queued(w, mask)
+        w.contested = _contested(w, w.queue, mask)  # as the first drain would work it out: the same queue
         w.sub = 1
     if w.sub == 1:
         if not _drain(w, ordered=True, zone="ship", netted=True):
@@ -630,7 +633,9 @@ def _anchor(w: Work) -> None:
             w.net = [0] * w.n
             for seat in range(w.n):
                 _queue_held_loot(w, seat, "anchor")
-            _queued(w)
+            mask = _bits(w, w.queue)
+            _queued(w, mask)
+            w.contested = _contested(w, w.queue, mask)
             w.sub = 2
     if w.sub == 2 and not _drain(w, ordered=True, zone="ship", netted=True):
         return
@@ -736,8 +741,8 @@ def _drain(w: Work, *, ordered: bool, zone: str, netted: bool = False) -> bool:
         # only where two of them could meet: the classes where that held when the queue was built (or
         # the game thawed).  As the queue drains a class only shrinks (nothing is queued meanwhile),
         # so one that commutes goes on commuting; one still listed is looked at again when its turn comes.
-        if w.contested is None:
-            w.contested = _contested(w, queue)
+        if w.contested is None:  # thawed mid-anchor: worked out again from what is left (a class only shrinks)
+            w.contested = _contested(w, queue, _bits(w, queue))
         contested = w.contested
         if not contested:
             ordered = False  # nothing queued can change another's game (the common case): the fixed order
@@ -816,14 +821,15 @@ def _resolve(w: Work, chosen: Queued) -> bool:
     return False
 
 
-def _queued(w: Work) -> None:
+def _queued(w: Work, mask: int = -1) -> None:
     """Note whether any ability just queued may move held loot (its footprint writes loot, or anything).
 
     If none may, no token can leave its holder while this queue drains (every ability that runs
-    is queued or started by a queued one), and ``_drain`` need not look at the tokens.
+    is queued or started by a queued one), and ``_drain`` need not look at the tokens.  ``mask``:
+    the queue's ``_bits`` when the caller has them (-1: read them here).
     """
-    w.loot_may_move = bool(_bits(w, w.queue) & w.tables.loot_movers)
-    w.contested = None  # worked out by the first anchor drain of this queue
+    w.loot_may_move = bool((_bits(w, w.queue) if mask == -1 else mask) & w.tables.loot_movers)
+    w.contested = None  # worked out by the first anchor drain of this queue (the anchor sets it at once)
 
 
 def _class_of(q: Queued) -> tuple[int, int]:
@@ -831,22 +837,26 @@ def _class_of(q: Queued) -> tuple[int, int]:
     return q[0], 0 if q[5] else 1 if not q[4] else 2
 
 
-def _contested(w: Work, queue: list[Queued]) -> set[tuple[int, int]]:
+def _contested(w: Work, queue: list[Queued], mask: int) -> set[tuple[int, int]]:
     """The classes (``_class_of``) of ``queue`` in which two abilities could meet at anchor (E8).
 
-    Count adjustments (E2) resolve before the rest and are never ordered: they are left out.
+    ``mask`` is the queue's ``_bits``.  Count adjustments (E2) resolve before the rest and are never
+    ordered: they are left out.  Only abilities that clash with some other (``Clashes.clashy``) can
+    make a class matter, so a queue with fewer than two of them (nearly every anchor) is settled
+    by two ANDs, without grouping it or working out a verdict for a mask never seen before.
     """
-    bits, early = w.tables.ability_bits, w.tables.early_bits
     table = clashes(w.rules)
-    if not table.matter(_bits(w, queue) & ~early):  # no two meet at all (the common case): one look
+    clashy = table.clashy(mask & ~w.tables.early_bits)
+    if not clashy & (clashy - 1):  # fewer than two abilities that could meet anything
         return set()
+    bits = w.tables.ability_bits
     classes: dict[tuple[int, int], int] = {}
     for q in queue:
-        bit = bits[q[1]][q[2]]
-        if not bit & early:
+        bit = bits[q[1]][q[2]] & clashy
+        if bit:
             kin = _class_of(q)
             classes[kin] = classes.get(kin, 0) | bit
-    return {kin for kin, mask in classes.items() if table.matter(mask)}
+    return {kin for kin, kin_mask in classes.items() if table.matter(kin_mask)}
 
 
 def _bits(w: Work, group: list[Queued]) -> int:

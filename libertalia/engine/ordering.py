@@ -44,6 +44,23 @@ class Clashes:
             known = self._verdicts[mask] = self._work_out(mask)
         return known
 
+    def clashy(self, mask: int) -> int:
+        """The bits of ``mask`` whose abilities clash with some other ability of their timing.
+
+        Two abilities of ``mask`` can meet only if both are among these, so fewer than two answers
+        ``matter`` at the cost of two ANDs: the common case at anchor, where few abilities clash
+        with any other, and a new queue is a new mask that ``matter`` has never seen.  A mask of
+        several timings (never queued together) is returned whole: ``matter`` compares those pairs.
+        """
+        for timing, bits in self._timing_bits.items():
+            if not mask & ~bits:
+                clashy = self._clashy.get(timing)
+                if clashy is None:
+                    self._build(timing, bits)
+                    clashy = self._clashy[timing]
+                return mask & clashy
+        return mask
+
     def _work_out(self, mask: int) -> bool:
         for timing, bits in self._timing_bits.items():
             if not mask & ~bits:  # all of one timing: read the table

@@ -141,3 +141,69 @@ def test_the_clash_table_of_every_timing_is_every_pair_compared(edition: str) ->
                 assert table.matter(1 << members[a] | 1 << members[b]) is expected, (members[a], members[b])
                 seen.add(expected)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_clashy_keeps_exactly_the_abilities_that_meet_another_of_their_timing(edition: str) -> None:
+    """E8: ``Clashes.clashy`` (the anchor's two-AND shortcut) keeps an ability's bit exactly when its footprint
+    meets that of some other ability of its timing, so a queue with fewer than two kept is never ordered."""
+    from libertalia.engine.ordering import clashes
+    from libertalia.engine.program.footprint import may_conflict
+
+    rules = lt.load_rules(edition)
+    table = clashes(rules)
+
+    def footprint(n: int) -> tuple[frozenset[str], frozenset[str]]:
+        source, i = rules.bit_abilities[n]
+        c = rules.ability(source, i)
+        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+
+    by_timing: dict[str, list[int]] = {}
+    for n, (source, i) in enumerate(rules.bit_abilities):
+        by_timing.setdefault(rules.ability(source, i).timing, []).append(n)
+    kept_any = False
+    for members in by_timing.values():
+        mask = sum(1 << n for n in members)
+        kept = table.clashy(mask)
+        for n in members:
+            expected = any(may_conflict(*footprint(n), *footprint(m), netted=True) for m in members if m != n)
+            assert bool(kept >> n & 1) is expected, n
+            kept_any = kept_any or expected
+    assert kept_any
+    first, second = by_timing["anchor"][0], by_timing["sun"][0]  # two timings: returned whole, never cut
+    assert table.clashy(1 << first | 1 << second) == 1 << first | 1 << second
+
+
+@patches_engine
+def test_contested_classes_agree_with_every_pair() -> None:
+    """E8: the anchor's contested classes (a seat's first, plain or last abilities) are those with two different
+    abilities whose footprints meet, whatever the other classes hold."""
+    import random
+    from types import SimpleNamespace
+
+    from libertalia.engine import flow
+    from libertalia.engine.program.footprint import may_conflict
+
+    rules = lt.load_rules("galecrest")
+    anchor = [(source, i) for source, abilities in rules.sources.items()
+              for i, c in enumerate(abilities) if c.timing == "anchor" and not c.early]
+
+    def footprint(source: str, i: int) -> tuple[frozenset[str], frozenset[str]]:
+        c = rules.ability(source, i)
+        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+
+    w: Any = SimpleNamespace(rules=rules, tables=rules.tables)
+    rnd = random.Random(11)
+    found = set()
+    for _ in range(300):
+        queue = [(rnd.randrange(3), source, i, None, rnd.random() < 0.2, rnd.random() < 0.2)
+                 for source, i in rnd.sample(anchor, rnd.randint(1, 8))]
+        expected = set()
+        for kin in {flow._class_of(q) for q in queue}:
+            distinct = sorted({(q[1], q[2]) for q in queue if flow._class_of(q) == kin})
+            if any(may_conflict(*footprint(*a), *footprint(*b), netted=True)
+                   for n, a in enumerate(distinct) for b in distinct[n + 1:]):
+                expected.add(kin)
+        assert flow._contested(w, queue, flow._bits(w, queue)) == expected
+        found.add(bool(expected))
+    assert found == {True, False}
