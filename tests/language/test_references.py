@@ -33,6 +33,10 @@ MOD = {
     "Prober": (39.5, "sun: the player on your left discards a character from their hand, then gain 2 doubloons "
                      "if it was ranked above 20."),
     "Inspector": (6.5, "sun: the owner of a character on the island discards a character from their ship."),
+    "Mimic": (7.5, "sun: you may use the sun ability of a character in your ship."),
+    "Leveller": (8.5, "sun: each player with the most doubloons loses 2 doubloons."),
+    "Sexton": (9.5, "sun: discard a character in your ship, then gain 3 doubloons if it is the lowest-ranked "
+                    "character in your graveyard."),
 }
 
 
@@ -167,6 +171,26 @@ def test_a_may_whose_later_action_depends_on_the_first_is_offered(rules: lt.Rule
     assert g.players[0].graveyard == ("Lookout",)
 
 
+def _sun_changes(game: lt.Game, card: str) -> list[tuple[int, int]]:
+    """The (seat, doubloons) changes ``card``'s ability made, in order."""
+    return [(e.seat, e.amount) for e in game.events if e.kind == "doubloons" and e.source == card]
+
+
+def test_it_about_nobody_is_never_the_lowest_ranked(rules: lt.Rules) -> None:
+    """E27: "if it is the lowest-ranked …" about a discard that found no character is unknown, so nothing is paid."""
+    assert _sun_changes(_sun(rules, "Sexton"), "Sexton") == []
+    assert _sun_changes(_sun(rules, "Sexton", seat0={"ship": ["Lookout"]}), "Sexton") == [(0, 3)]
+
+
+@pytest.mark.parametrize(("purses", "losers"), [((5, 9, 3), [1]), ((9, 4, 9), [0, 2])])
+def test_each_player_with_the_most_is_every_seat_tied_for_the_top(rules: lt.Rules, purses: tuple[int, ...],
+                                                                  losers: list[int]) -> None:
+    """E30: "each player with the most doubloons" names the richest seat, or every seat tied at the top."""
+    g = _sun(rules, "Leveller", seat0={"doubloons": purses[0]},
+             others=({"doubloons": purses[1]}, {"doubloons": purses[2]}))
+    assert _sun_changes(g, "Leveller") == [(seat, -2) for seat in losers]
+
+
 # ---------------------------------------------------------------- options and borrowing
 def test_the_owner_of_a_character_is_picked_only_where_they_can_act(rules: lt.Rules) -> None:
     """E25: of the island's owners, only one with a character in their ship can discard one: taken unasked."""
@@ -183,6 +207,13 @@ def test_an_option_that_cannot_happen_is_not_offered(rules: lt.Rules) -> None:
     first = _sun(rules, "Pilot", day=1)
     at(first, "choose_option", 0)
     assert first.legal_keys() == ("1", "2")
+
+
+def test_borrowing_is_offered_only_where_a_ship_holds_an_ability_of_the_timing(rules: lt.Rules) -> None:
+    """E25/E18: "you may use the sun ability of a character in your ship" is not asked where none has one."""
+    quiet = _sun(rules, "Mimic", seat0={"ship": ["Deckhand"]})
+    assert quiet.phase == "dusk" and not any(e.kind == "borrow" for e in quiet.events)  # the day went on unasked
+    at(_sun(rules, "Mimic", seat0={"ship": ["Lookout"]}), "may", 0)
 
 
 def test_a_loot_tile_can_borrow_the_takers_ability(tmp_path: Path) -> None:
