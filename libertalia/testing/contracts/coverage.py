@@ -134,6 +134,15 @@ _WORTH = ("worth_this", "worth_token", "worth_kind")
 """A worth said with "is worth" ("this is worth 3 doubloons", "this relic is worth 2 doubloons"): what it pays at the
 voyage's end, said of this card, of this token, or on a tile of its own kind ("each barrel you hold is worth 2
 doubloons" on the barrel tile): spelled at anchor, of this card or of the tile's own kind (``_Directed._worth``)."""
+_GUARDS = frozenset({"condition", "_did_not", "consequence"})
+"""Rules that set a condition on the actions beside them: "if …"/"unless …", "if you did not", a consequence."""
+_CONDITION_LISTS = ("condition", "conjunction")
+"""Rules that join conditions ("… or …", "… and …"): a condition target is spelled alone in them."""
+_TOOK = ("just_took", "took", "just_took_token")
+"""Conditions on the loot the card took at dusk: false in an ability whose card takes none ("instead of taking
+loot, …")."""
+_AMOUNTS = frozenset({"amount", "cap", "_worth", "_set_worth", "_score_row", "action"})
+"""Rules whose NUMBER counts what is given, taken, paid or scored: never 0 (which changes nothing) in the walk."""
 _PHRASE_ENDS = frozenset({"step", "action", "cond", "effect", "ability", "consequence", "amount", "counter"})
 """Rules a character phrase never spans: looking up from a slot for its phrase stops there."""
 
@@ -395,6 +404,9 @@ class _Directed(_Speller):
             # How many the owner picks among several counts: small ones, which the places hold enough loot
             # for (a choice of "8 or 12" maps changes nothing where no one holds 8).
             return self._one(draw, _SMALL)
+        if name == "NUMBER" and rule in _AMOUNTS:
+            # Nothing given, taken, paid or scored ("gain 0 doubloons") hides whatever guards or names it.
+            return self._one(draw, [w for w in self.words[name] if w != "0"] or self.words[name])
         if name == "KIND" and self.own_kind and (alt.alias in _WORTH or rule == "_worth_kind"):
             return self.own_kind  # a worth on a tile is its own token's, or its own kind's
         if name == "NOUN" and scope.acted_on and self._aiming(_ADJACENT):
@@ -471,6 +483,7 @@ class _Directed(_Speller):
                         return fitting[self._rng.randrange(len(fitting))]
             toward = [a for a in alts if any(not term and (n == target.rule or target.rule in self.reach.get(n, ()))
                                              for n, term in a.symbols)]
+            toward = self._unguarded(rule, toward, target)
             if toward and self.budget == 0:  # the shortest walk: the shortest road toward the target
                 toward = [a for a in toward if len(a.symbols) == min(len(b.symbols) for b in toward)]
                 return toward[self._rng.randrange(len(toward))]
@@ -492,6 +505,25 @@ class _Directed(_Speller):
             if len(short) > 1:
                 return short[self._rng.randrange(len(short))]
         return super()._choose(draw, rule, alts, scope)
+
+    def _unguarded(self, rule: str, toward: list[_Alt], target: Production) -> list[_Alt]:
+        """The roads toward the target that set no condition of their own on it: a step guarded by "if …",
+        "unless …" or "if you did not", or a consequence (each one is guarded), acts only where its guard holds,
+        which the few focused positions may all fail, and then no sibling in the slot can change the day.  A
+        target a condition spells stands alone in its condition (another one joined by "and" or "or" may decide
+        it), and an ability whose card takes no loot at dusk never says what it took; a target that needs a
+        step before it ("instead", "you did") keeps the guarded roads, and so does a walk with no other road."""
+        wanted = self.g.alternatives[target.rule][target.index]
+        if target.rule in _GUARDS or _before(target, wanted) == "step":
+            return toward
+        if target.rule in self.reach["condition"] or target.rule == "cond":
+            if rule in _CONDITION_LISTS:
+                return [a for a in toward if len(a.symbols) == 1] or toward
+            if rule == "ability" and wanted.alias in _TOOK:
+                return [a for a in toward if a.alias != "instead_of_loot"] or toward
+            return toward
+        bare = [a for a in toward if not any(not term and n in _GUARDS for n, term in a.symbols)]
+        return bare or toward
 
     def _worth_choice(self, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt | None:
         """Inside a worth: "… is worth 3 doubloons" pays at the voyage's end for this card ("this is worth …"),
