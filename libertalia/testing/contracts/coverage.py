@@ -484,6 +484,8 @@ class _Directed(_Speller):
             toward = [a for a in alts if any(not term and (n == target.rule or target.rule in self.reach.get(n, ()))
                                              for n, term in a.symbols)]
             toward = self._unguarded(rule, toward, target)
+            if rule == "action" and self._more_aimed():  # "each map you hold is worth 2 more doubloons"
+                toward = [a for a in toward if a.alias == "worth_kind"] or toward
             if toward and self.budget == 0:  # the shortest walk: the shortest road toward the target
                 toward = [a for a in toward if len(a.symbols) == min(len(b.symbols) for b in toward)]
                 return toward[self._rng.randrange(len(toward))]
@@ -527,7 +529,8 @@ class _Directed(_Speller):
 
     def _worth_choice(self, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt | None:
         """Inside a worth: "… is worth 3 doubloons" pays at the voyage's end for this card ("this is worth …"),
-        and the worth of this card or token is what it pays, with none of its own to add "more" to."""
+        and the worth of this card or token is what it pays, with none of its own to add "more" to (a walk on its
+        way to a worth's "more" says it of a kind)."""
         fitting: list[_Alt] = []
         if rule == "char_sel" and scope.action == "worth_this":
             fitting = [a for a in alts if a.alias == "this"]
@@ -538,11 +541,27 @@ class _Directed(_Speller):
     def _worth(self, alt: _Alt, scope: _Scope) -> bool:
         """A worth of this token or of its kind, which the base walk never spells (whether it has one reading
         depends on the tile's kind): spelled at anchor on a tile whose kind the walk knows (it names that kind),
-        by a walk aimed at it or replaying it (the other walks draw as they always did)."""
+        or, of a kind and adding "more" (one reading: so much for each token held), on a character; by a walk
+        on its way to it or replaying it (the other walks draw as they always did)."""
+        if alt.alias not in ("worth_token", "worth_kind") or scope.timing != "anchor":
+            return False
+        on_tile = scope.loot and bool(self.own_kind)
+        more = not scope.loot and alt.alias == "worth_kind" and (self._more_aimed() or self.pin is not None)
+        return (on_tile or more) and (self._on_road(alt) or alt in self.force.values())
+
+    def _more_aimed(self) -> bool:
+        """Whether the walk is on its way to a worth's "more" ("… is worth 2 more doubloons")."""
         t = self.target
-        aimed = t is not None and self.g.alternatives[t.rule][t.index].alias in ("worth_token", "worth_kind")
-        return alt.alias in ("worth_token", "worth_kind") and scope.loot and scope.timing == "anchor" \
-            and bool(self.own_kind) and (aimed or alt in self.force.values())
+        return t is not None and self.hit is None and (
+            t.rule == "_more" or ("_more", False) in self.g.alternatives[t.rule][t.index].symbols)
+
+    def _on_road(self, alt: _Alt) -> bool:
+        """Whether the walk is still on its way to its target and ``alt`` is it or spells its rule further down."""
+        t = self.target
+        if t is None or self.hit is not None:
+            return False
+        return alt is self.g.alternatives[t.rule][t.index] or any(
+            not term and (n == t.rule or t.rule in self.reach.get(n, ())) for n, term in alt.symbols)
 
     def _this_phrase(self) -> str | None:
         """The path of the character phrase a this-or-not slot stands in (the target's, once spelled, or the
@@ -613,12 +632,18 @@ class _Directed(_Speller):
                      and self._fits(rule, a)
                      and self._own_kind_fits(a) and (self.reputation or _REPUTATION not in a.words or a is aim)
                      and (a.alias != "this_token" or "once" not in self._modifiers))  # "once": no one token
-        if path == self.pin and forced is not None and forced not in alts:
-            alts += (forced,)
+        if forced is not None and forced not in alts and self.pin is not None and (
+                path == self.pin or (self.pin.startswith(path + "/") and forced in self.g.alternatives[rule])):
+            alts += (forced,)  # the slot's sibling, and the road to it the walk took (a relaxed one too)
         elif self.relax and t is not None and self.hit is None and rule == t.rule:
             wanted = self.g.alternatives[rule][t.index]
             if wanted not in alts and self._fits(rule, wanted):
                 alts += (wanted,)
+        elif self.relax and t is not None and self.hit is None and not any(self._on_road(a) for a in alts):
+            # No road the steering allows here leads to the target (a printed variant the walk spells in its
+            # canonical words, "don't take a loot"): the roads it would skip, for the checker to judge.
+            alts += tuple(a for a in self.g.alternatives[rule] if a not in alts and self._on_road(a)
+                          and self._fits(rule, a) and self._own_kind_fits(a))
         if not alts:
             raise _DeadEnd(rule)
         if rule == "action":
@@ -1285,14 +1310,31 @@ def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, 
 
 def _sibling_accepted(rules: Rules, speller: _Directed, seed: int, timing: str, loot: bool, trigger: bool,
                       root: str) -> str:
-    """A text the checker accepts: the refused walk with another alternative in the target's place ("": none)."""
+    """A text the checker accepts: the refused walk with another alternative in the target's place ("": none).
+    Where every sibling spelled there is refused too (words kept only for the checker to refuse, as "today" in
+    "you took a map today"), the nearest slot above it with another alternative: what refuses the text is
+    then the target's rule itself."""
+    g = _grammar()
     path = speller.hit
     assert path is not None
-    wanted = speller.chosen[path]
-    for alt in [a for a in _grammar().alternatives[speller.rules[path]] if a is not wanted][:SIBLINGS]:
+    refused = 0
+    for alt in [a for a in g.alternatives[speller.rules[path]] if a is not speller.chosen[path]][:SIBLINGS]:
         text, replay, _ = _spell(rules, None, seed, timing, loot, {**speller.chosen, path: alt}, trigger, root,
                                  pin=path)
-        if text is not None and replay.chosen.get(path) is alt:
+        if replay.chosen.get(path) is not alt:
+            continue
+        if text is not None:
+            return text
+        refused += 1
+    above = path.rpartition("/")[0]
+    while refused and above and len(g.alternatives[speller.rules.get(above, "start")]) < 2:
+        above = above.rpartition("/")[0]
+    if not refused or above not in speller.rules:
+        return ""
+    for alt in [a for a in g.alternatives[speller.rules[above]] if a is not speller.chosen[above]][:SIBLINGS]:
+        text, replay, _ = _spell(rules, None, seed, timing, loot, {**speller.chosen, above: alt}, trigger, root,
+                                 pin=above)
+        if text is not None and replay.chosen.get(above) is alt:
             return text
     return ""
 
@@ -1338,7 +1380,32 @@ def _role(production: Production, timing: str, loot: bool) -> tuple[str, bool]:
     if alt.alias in _WORTH:
         # A worth is paid at the voyage's end: of this card on a character, of this token or its kind on a tile.
         return "anchor", alt.alias != "worth_this"
+    if production.rule in _worth_only():
+        # The words only a worth says ("more", "each map you hold") are paid at anchor: a worth that adds "more"
+        # on a character (on a tile it would be paid again for each token), the others on the tile of the kind.
+        return "anchor", not (production.rule == "_more" or ("_more", False) in alt.symbols)
     return timing, loot
+
+
+@functools.cache
+def _worth_only() -> frozenset[str]:
+    """The rules only a worth spells ("is worth 2 more doubloons", "each map you hold"): those a text reaches
+    through a ``_WORTH`` alternative and through no other road."""
+    g = _grammar()
+
+    def reached(worths: bool) -> set[str]:
+        seen, todo = {"start"}, ["start"]
+        while todo:
+            for alt in g.alternatives.get(todo.pop(), ()):
+                if alt.alias in _WORTH and not worths:
+                    continue
+                for n, term in alt.symbols:
+                    if not term and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+        return seen
+
+    return frozenset(reached(True) - reached(False))
 
 
 def _named_timing(alt: _Alt, timing: str, loot: bool) -> str:
