@@ -141,6 +141,7 @@ _CONDITION_LISTS = ("condition", "conjunction")
 _TOOK = ("just_took", "took", "just_took_token")
 """Conditions on the loot the card took at dusk: false in an ability whose card takes none ("instead of taking
 loot, …")."""
+_ONCE = "once"  # the modifier of a tile's ability that fires once for all the tokens held, not once each
 _AMOUNTS = frozenset({"amount", "cap", "_worth", "_set_worth", "_score_row", "action"})
 """Rules whose NUMBER counts what is given, taken, paid or scored: never 0 (which changes nothing) in the walk."""
 _PHRASE_ENDS = frozenset({"step", "action", "cond", "effect", "ability", "consequence", "amount", "counter"})
@@ -397,6 +398,8 @@ class _Directed(_Speller):
         if name == "MODIFIER":  # one the checker takes with those before it (no repeat, no "first, last")
             combos = [set(ws[2::2]) for ws in trigger_words(scope.timing, scope.loot)]
             allowed = {w for c in combos for w in c if w not in self._modifiers and {*self._modifiers, w} <= c}
+            if _ONCE in allowed and self._modifying():
+                allowed = {_ONCE}  # the modifier that changes what a tile does at night: once for all its tokens
             word = self._one(draw, sorted(allowed) or self.words[name])
             self._modifiers.append(word)
             return word
@@ -423,6 +426,15 @@ class _Directed(_Speller):
             self._scored = self._scored or super()._terminal(draw, name, rule, alt, scope)
             return self._scored
         return super()._terminal(draw, name, rule, alt, scope)
+
+    def _modifying(self) -> bool:
+        """Whether the walk spells a trigger's modifiers as its target, or as the sibling pinned in its slot."""
+        if self.target is not None:
+            return _modifying(self.target)
+        alt = self.force.get(self.pin) if self.pin is not None else None
+        rule = self.rules.get(self.pin or "")
+        return alt is not None and rule is not None and alt in self.g.alternatives[rule] and _modifying(
+            Production(rule, self.g.alternatives[rule].index(alt), ""))
 
     def _aiming(self, rules: tuple[str, ...]) -> bool:
         """Whether the walk is still on its way to a target of one of ``rules`` (or of a printed filter's)."""
@@ -1380,11 +1392,23 @@ def _role(production: Production, timing: str, loot: bool) -> tuple[str, bool]:
     if alt.alias in _WORTH:
         # A worth is paid at the voyage's end: of this card on a character, of this token or its kind on a tile.
         return "anchor", alt.alias != "worth_this"
+    if _modifying(production):
+        return "moon", True  # a tile fires each night once per token held, and once for all of them with "once"
     if production.rule in _worth_only():
         # The words only a worth says ("more", "each map you hold") are paid at anchor: a worth that adds "more"
         # on a character (on a tile it would be paid again for each token), the others on the tile of the kind.
         return "anchor", not (production.rule == "_more" or ("_more", False) in alt.symbols)
     return timing, loot
+
+
+def _modifying(production: Production) -> bool:
+    """Whether a production spells a trigger's modifiers (``, once``, ``, last``): they change what an ability
+    does only where it fires more than once or others wait with it, so its text is a tile's night ability, whose
+    first modifier is ``once`` (it fires once per token held, and once in all with it)."""
+    g = _grammar()
+    star = {r for r, alts in g.alternatives.items() if any(("MODIFIER", True) in a.symbols for a in alts)}
+    alt = g.alternatives[production.rule][production.index]
+    return production.rule in star or any(not term and n in star for n, term in alt.symbols)
 
 
 @functools.cache
