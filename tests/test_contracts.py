@@ -486,7 +486,7 @@ def test_a_gift_to_a_player_of_your_choice_with_nothing_to_give_asks_nobody() ->
     text = "sun: give a relic you hold to a player of your choice."
     none, tracer = _traced_game(text, _BROKE_AND_RICH, players=3)
     assert not _corsair(none, "choose_option") and none.phase != "sun"
-    some, _ = _traced_game(text, {"players": [_seat(["Fuzzed Corsair"], loot=["relic"]), *_BROKE_AND_RICH["players"][1:]]},
-                           players=3)
+    held = {"players": [_seat(["Fuzzed Corsair"], loot=["relic"]), *_BROKE_AND_RICH["players"][1:]]}
+    some, _ = _traced_game(text, held, players=3)
     assert _corsair(some, "choose_option")
     assert not tracer.violations, tracer.violations

@@ -487,7 +487,7 @@ def test_a_modifier_is_spelled_where_it_changes_what_an_ability_does() -> None:
     spelled there, "once" first, and "at dusk, once" matters against "dusk"."""
     target = _production("trigger -> <_at> <timing> <__trigger_star_2>")
     assert coverage_module._role(target, "sun", False) == ("moon", True)
-    texts = [t for seed in range(6) for t, _, _ in [_spell(galecrest(), target, seed, "moon", True, grammar_trigger=True)]
-             if t]
+    spelled = [_spell(galecrest(), target, seed, "moon", True, grammar_trigger=True) for seed in range(6)]
+    texts = [t for t, _, _ in spelled if t]
     assert texts and all(re.match(r"\w+ moon, once\b", t) for t in texts), texts
     assert _cover(galecrest(), target, 0, 2).entry.status == MATTERED
