@@ -142,6 +142,9 @@ _TOOK = ("just_took", "took", "just_took_token")
 """Conditions on the loot the card took at dusk: false in an ability whose card takes none ("instead of taking
 loot, …")."""
 _ONCE = "once"  # the modifier of a tile's ability that fires once for all the tokens held, not once each
+_REACHED = frozenset({"quantity", "hold_exactly", "there_exactly"})
+"""Rules and forms whose NUMBER counts what the places hold: drawn small, as ``_SMALL`` (so are a table row's count,
+its first NUMBER, and a rate's group, its second)."""
 _AMOUNTS = frozenset({"amount", "cap", "_worth", "_set_worth", "_score_row", "action"})
 """Rules whose NUMBER counts what is given, taken, paid or scored: never 0 (which changes nothing) in the walk."""
 _PHRASE_ENDS = frozenset({"step", "action", "cond", "effect", "ability", "consequence", "amount", "counter"})
@@ -314,6 +317,8 @@ def _before(target: Production, wanted: _Alt) -> str:
         return "binder"
     if wanted.alias == "count_spaces" and "moved" in w:
         return "space"
+    if wanted.alias == "count_named_affected" and ("char_np", False) in wanted.symbols:
+        return "binder"  # "for each character discarded": an earlier action on characters
     if wanted.alias in ("count_affected", "count_named_affected"):
         return "done"
     if wanted.alias in (*_INSTEAD, "you_did", "if_you_did_not") or rule == "consequence" or rule.startswith("__effect"):
@@ -366,6 +371,7 @@ class _Directed(_Speller):
         self.reputation = True  # the board has a reputation track (the checker is told so; else it refuses the word)
         self.backtracks = 0  # alternatives undone because their words dead-ended further down
         self._then_other = False  # a filter list takes "other than this" last: its first filter says where
+        self._numbers: dict[str, int] = {}  # NUMBERs spelled so far at each path (a row's count is its second)
 
     # draws: from the current node's stream
     def _index(self, draw: Any, n: int) -> int:
@@ -407,11 +413,21 @@ class _Directed(_Speller):
             # How many the owner picks among several counts: small ones, which the places hold enough loot
             # for (a choice of "8 or 12" maps changes nothing where no one holds 8).
             return self._one(draw, _SMALL)
-        if name == "NUMBER" and rule in _AMOUNTS:
+        if name == "NUMBER":
+            nth = self._numbers.get(self._path, 0)
+            self._numbers[self._path] = nth + 1
+            if rule in _REACHED or alt.alias in _REACHED or (rule == "row" and nth == 0) \
+                    or (alt.alias == "fixed_every" and nth == 1):
+                # A count the places must reach ("2 or more characters", a table's "2 for 7", "1 doubloon for
+                # every 2 maps"): small ones.
+                return self._one(draw, _SMALL)
+        if name == "NUMBER" and (rule in _AMOUNTS or rule == "row"):
             # Nothing given, taken, paid or scored ("gain 0 doubloons") hides whatever guards or names it.
             return self._one(draw, [w for w in self.words[name] if w != "0"] or self.words[name])
         if name == "KIND" and self.own_kind and (alt.alias in _WORTH or rule == "_worth_kind"):
             return self.own_kind  # a worth on a tile is its own token's, or its own kind's
+        if name == "NOUN" and self._counts_named():
+            return "character"  # "for each character discarded": what the earlier action acted on, all of it
         if name == "NOUN" and scope.acted_on and self._aiming(_ADJACENT):
             return "character"  # "a character adjacent to this one": the plain noun (the checker takes no name)
         if name in ("NOUN", "PILE") and self._naming_this(scope):
@@ -435,6 +451,12 @@ class _Directed(_Speller):
         rule = self.rules.get(self.pin or "")
         return alt is not None and rule is not None and alt in self.g.alternatives[rule] and _modifying(
             Production(rule, self.g.alternatives[rule].index(alt), ""))
+
+    def _counts_named(self) -> bool:
+        """Whether the walk spells the phrase of "for each character discarded", which the checker takes only as
+        the plain noun (it counts all the earlier action acted on)."""
+        parent = self.chosen.get(self._path.rpartition("/")[0]) if self._path else None
+        return parent is not None and parent.alias == "count_named_affected" and self.rules.get(self._path) == "char_np"
 
     def _aiming(self, rules: tuple[str, ...]) -> bool:
         """Whether the walk is still on its way to a target of one of ``rules`` (or of a printed filter's)."""
@@ -506,6 +528,11 @@ class _Directed(_Speller):
         worth = self._worth_choice(rule, alts, scope)
         if worth is not None:
             return worth
+        if rule == "char_np" and self.chosen.get(self._path) is not None \
+                and self.chosen[self._path].alias == "count_named_affected":
+            plain = [a for a in alts if a.symbols == (("NOUN", True),)]  # "for each character discarded"
+            if plain:
+                return plain[0]
         if target is not None and self.hit is not None and self._naming_this(scope):
             steered = self._toward_this(rule, alts, scope)  # the rest of the phrase of an "a" or "another"
             if steered is not None:
@@ -530,12 +557,13 @@ class _Directed(_Speller):
         wanted = self.g.alternatives[target.rule][target.index]
         if target.rule in _GUARDS or _before(target, wanted) == "step":
             return toward
-        if target.rule in self.reach["condition"] or target.rule == "cond":
-            if rule in _CONDITION_LISTS:
-                return [a for a in toward if len(a.symbols) == 1] or toward
+        if rule in _CONDITION_LISTS:
+            return [a for a in toward if len(a.symbols) == 1] or toward
+        if target.rule not in self.reach["actions"]:  # only a condition spells it ("you just took a map")
             if rule == "ability" and wanted.alias in _TOOK:
                 return [a for a in toward if a.alias != "instead_of_loot"] or toward
             return toward
+        # An action can spell it (a place, a kind, a character phrase): the road with no guard of its own.
         bare = [a for a in toward if not any(not term and n in _GUARDS for n, term in a.symbols)]
         return bare or toward
 
@@ -725,7 +753,7 @@ class _Directed(_Speller):
         del out[n:]
         for f in attrs.fields(_Scope):
             setattr(scope, f.name, getattr(old, f.name))
-        for known in (self.chosen, self.allowed, self.rules):
+        for known in (self.chosen, self.allowed, self.rules, self._numbers):
             for key in [k for k in known if k == path or k.startswith(path + "/")]:
                 del known[key]
 
