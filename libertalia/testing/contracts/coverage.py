@@ -528,11 +528,6 @@ class _Directed(_Speller):
         worth = self._worth_choice(rule, alts, scope)
         if worth is not None:
             return worth
-        if rule == "char_np" and self.chosen.get(self._path) is not None \
-                and self.chosen[self._path].alias == "count_named_affected":
-            plain = [a for a in alts if a.symbols == (("NOUN", True),)]  # "for each character discarded"
-            if plain:
-                return plain[0]
         if target is not None and self.hit is not None and self._naming_this(scope):
             steered = self._toward_this(rule, alts, scope)  # the rest of the phrase of an "a" or "another"
             if steered is not None:
@@ -572,7 +567,10 @@ class _Directed(_Speller):
         and the worth of this card or token is what it pays, with none of its own to add "more" to (a walk on its
         way to a worth's "more" says it of a kind)."""
         fitting: list[_Alt] = []
-        if rule == "char_sel" and scope.action == "worth_this":
+        parent = self.chosen.get(self._path)
+        if rule == "char_np" and parent is not None and parent.alias == "count_named_affected":
+            fitting = [a for a in alts if a.symbols == (("NOUN", True),)]  # not a worth: "for each character discarded"
+        elif rule == "char_sel" and scope.action == "worth_this":
             fitting = [a for a in alts if a.alias == "this"]
         elif rule == "_worth" and scope.action in ("worth_this", "worth_token"):
             fitting = [a for a in alts if ("_more", False) not in a.symbols]
