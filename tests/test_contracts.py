@@ -448,3 +448,45 @@ def test_an_option_whose_choice_chose_a_way_that_changes_nothing_is_no_violation
                                                    _seat(["Scout"], ship=["Brute"])]})
     game.play_out([_GiftToOwnShip(), _GiftToOwnShip()])
     assert tracer.counts["Give"] and not tracer.violations, "\n\n".join(map(str, tracer.violations))
+
+
+_BROKE_AND_RICH = {"players": [_seat(["Fuzzed Corsair"], doubloons=0), _seat(["Quartermaster"], doubloons=0),
+                               _seat(["Governor"], doubloons=4)]}
+
+
+def _every_seat(self: Any, w: Work, f: Frame, act_: Any = None) -> list[int]:
+    """ChosenPlayer.candidates mutated: every seat of the pool offered, whether the action changes it or not."""
+    return [s for s in ((f.seat + k) % w.n for k in range(1, w.n + 1)) if not (self.other and s == f.seat)]
+
+
+@patches_engine
+def test_a_player_of_your_choice_offered_whom_the_action_cannot_change_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """E42: "a player of your choice" offers only players the action changes; a pick of one it cannot is caught."""
+    from libertalia.engine.program import amounts as amt
+
+    monkeypatch.setattr(amt.ChosenPlayer, "candidates", _every_seat)
+    game, tracer = _traced_game("sun: a player of your choice loses 2 doubloons.", _BROKE_AND_RICH, players=3)
+    assert _corsair(game, "choose_option") and len(game.legal_keys()) == 3
+    broke = next(o.key for o in game.decision.options if o.label == "seat 1")  # type: ignore[union-attr]
+    game.choose(broke)
+    assert any(v.kind == "Change" and any("E42" in p for p in v.problems) for v in tracer.violations)
+
+
+def test_a_player_of_your_choice_is_offered_only_where_the_action_changes_something() -> None:
+    """E42: the same position unmutated: one seat can lose doubloons, so it is taken unasked, and the law holds."""
+    game, tracer = _traced_game("sun: a player of your choice loses 2 doubloons.", _BROKE_AND_RICH, players=3)
+    assert not _corsair(game, "choose_option") and game.players[2].doubloons == 2
+    assert not tracer.violations, tracer.violations
+
+
+def test_a_gift_to_a_player_of_your_choice_with_nothing_to_give_asks_nobody() -> None:
+    """Found (E42) by the law above: "give a relic you hold to a player of your choice" with no relic held asked
+    for a receiver and then gave nothing; no receiver is changed, so none is offered and nothing happens."""
+    text = "sun: give a relic you hold to a player of your choice."
+    none, tracer = _traced_game(text, _BROKE_AND_RICH, players=3)
+    assert not _corsair(none, "choose_option") and none.phase != "sun"
+    held = {"players": [_seat(["Fuzzed Corsair"], loot=["relic"]), *_BROKE_AND_RICH["players"][1:]]}
+    some, _ = _traced_game(text, held, players=3)
+    assert _corsair(some, "choose_option")
+    assert not tracer.violations, tracer.violations

@@ -594,6 +594,9 @@ class Give(Eligible):
 
     def act(self, w: Work, f: Frame) -> int:
         found = self.to.seats(w, f, self)  # the checker allows only phrases naming one player
+        if not found and isinstance(self.to, ChosenPlayer):  # E42: no receiver the gift changes: nothing happens
+            _tokens(f, self.mark, [])
+            return f.pc + 1
         if not found:  # "the owner of" a neutral card: nobody to give to, so the step names nobody
             if isinstance(self.to, OwnersOf):
                 leave_mark(f, self.to.slot, (), (), 0, False)
@@ -610,8 +613,9 @@ class Give(Eligible):
         return f.pc + 1
 
     def eligible(self, w: Work, f: Frame, ref: CardRef) -> bool:
-        """A character whose owner the owner of the ability may pick: another player (a gift to yourself is none)."""
-        return ref[0] is not None and ref[0] != f.seat
+        """A character whose owner the owner of the ability may pick: another player (a gift to yourself is none),
+        when there is loot to give (with none, no receiver is changed: nobody is offered, E25, E42)."""
+        return ref[0] is not None and ref[0] != f.seat and can_pick(self.loot, w, f)
 
     def can_change(self, w: Work, f: Frame) -> bool:
         return any(s != f.seat for s in _preview(self.to, w, f, self)) and can_pick(self.loot, w, f)

@@ -134,6 +134,19 @@ _WORTH = ("worth_this", "worth_token", "worth_kind")
 """A worth said with "is worth" ("this is worth 3 doubloons", "this relic is worth 2 doubloons"): what it pays at the
 voyage's end, said of this card, of this token, or on a tile of its own kind ("each barrel you hold is worth 2
 doubloons" on the barrel tile): spelled at anchor, of this card or of the tile's own kind (``_Directed._worth``)."""
+_GUARDS = frozenset({"condition", "_did_not", "consequence"})
+"""Rules that set a condition on the actions beside them: "if …"/"unless …", "if you did not", a consequence."""
+_CONDITION_LISTS = ("condition", "conjunction")
+"""Rules that join conditions ("… or …", "… and …"): a condition target is spelled alone in them."""
+_TOOK = ("just_took", "took", "just_took_token")
+"""Conditions on the loot the card took at dusk: false in an ability whose card takes none ("instead of taking
+loot, …")."""
+_ONCE = "once"  # the modifier of a tile's ability that fires once for all the tokens held, not once each
+_REACHED = frozenset({"quantity", "hold_exactly", "there_exactly"})
+"""Rules and forms whose NUMBER counts what the places hold: drawn small, as ``_SMALL`` (so are a table row's count,
+its first NUMBER, and a rate's group, its second)."""
+_AMOUNTS = frozenset({"amount", "cap", "_worth", "_set_worth", "_score_row", "action"})
+"""Rules whose NUMBER counts what is given, taken, paid or scored: never 0 (which changes nothing) in the walk."""
 _PHRASE_ENDS = frozenset({"step", "action", "cond", "effect", "ability", "consequence", "amount", "counter"})
 """Rules a character phrase never spans: looking up from a slot for its phrase stops there."""
 
@@ -304,6 +317,8 @@ def _before(target: Production, wanted: _Alt) -> str:
         return "binder"
     if wanted.alias == "count_spaces" and "moved" in w:
         return "space"
+    if wanted.alias == "count_named_affected" and ("char_np", False) in wanted.symbols:
+        return "binder"  # "for each character discarded": an earlier action on characters
     if wanted.alias in ("count_affected", "count_named_affected"):
         return "done"
     if wanted.alias in (*_INSTEAD, "you_did", "if_you_did_not") or rule == "consequence" or rule.startswith("__effect"):
@@ -356,6 +371,7 @@ class _Directed(_Speller):
         self.reputation = True  # the board has a reputation track (the checker is told so; else it refuses the word)
         self.backtracks = 0  # alternatives undone because their words dead-ended further down
         self._then_other = False  # a filter list takes "other than this" last: its first filter says where
+        self._numbers: dict[str, int] = {}  # NUMBERs spelled so far at each path (a row's count is its second)
 
     # draws: from the current node's stream
     def _index(self, draw: Any, n: int) -> int:
@@ -388,6 +404,8 @@ class _Directed(_Speller):
         if name == "MODIFIER":  # one the checker takes with those before it (no repeat, no "first, last")
             combos = [set(ws[2::2]) for ws in trigger_words(scope.timing, scope.loot)]
             allowed = {w for c in combos for w in c if w not in self._modifiers and {*self._modifiers, w} <= c}
+            if _ONCE in allowed and self._modifying():
+                allowed = {_ONCE}  # the modifier that changes what a tile does at night: once for all its tokens
             word = self._one(draw, sorted(allowed) or self.words[name])
             self._modifiers.append(word)
             return word
@@ -395,8 +413,21 @@ class _Directed(_Speller):
             # How many the owner picks among several counts: small ones, which the places hold enough loot
             # for (a choice of "8 or 12" maps changes nothing where no one holds 8).
             return self._one(draw, _SMALL)
+        if name == "NUMBER":
+            nth = self._numbers.get(self._path, 0)
+            self._numbers[self._path] = nth + 1
+            if rule in _REACHED or alt.alias in _REACHED or (rule == "row" and nth == 0) \
+                    or (alt.alias == "fixed_every" and nth == 1):
+                # A count the places must reach ("2 or more characters", a table's "2 for 7", "1 doubloon for
+                # every 2 maps"): small ones.
+                return self._one(draw, _SMALL)
+        if name == "NUMBER" and (rule in _AMOUNTS or rule == "row"):
+            # Nothing given, taken, paid or scored ("gain 0 doubloons") hides whatever guards or names it.
+            return self._one(draw, [w for w in self.words[name] if w != "0"] or self.words[name])
         if name == "KIND" and self.own_kind and (alt.alias in _WORTH or rule == "_worth_kind"):
             return self.own_kind  # a worth on a tile is its own token's, or its own kind's
+        if name == "NOUN" and self._counts_named():
+            return "character"  # "for each character discarded": what the earlier action acted on, all of it
         if name == "NOUN" and scope.acted_on and self._aiming(_ADJACENT):
             return "character"  # "a character adjacent to this one": the plain noun (the checker takes no name)
         if name in ("NOUN", "PILE") and self._naming_this(scope):
@@ -411,6 +442,21 @@ class _Directed(_Speller):
             self._scored = self._scored or super()._terminal(draw, name, rule, alt, scope)
             return self._scored
         return super()._terminal(draw, name, rule, alt, scope)
+
+    def _modifying(self) -> bool:
+        """Whether the walk spells a trigger's modifiers as its target, or as the sibling pinned in its slot."""
+        if self.target is not None:
+            return _modifying(self.target)
+        alt = self.force.get(self.pin) if self.pin is not None else None
+        rule = self.rules.get(self.pin or "")
+        return alt is not None and rule is not None and alt in self.g.alternatives[rule] and _modifying(
+            Production(rule, self.g.alternatives[rule].index(alt), ""))
+
+    def _counts_named(self) -> bool:
+        """Whether the walk spells the phrase of "for each character discarded", which the checker takes only as
+        the plain noun (it counts all the earlier action acted on)."""
+        parent = self.chosen.get(self._path.rpartition("/")[0]) if self._path else None
+        return parent is not None and parent.alias == "count_named_affected" and self.rules.get(self._path) == "char_np"
 
     def _aiming(self, rules: tuple[str, ...]) -> bool:
         """Whether the walk is still on its way to a target of one of ``rules`` (or of a printed filter's)."""
@@ -471,6 +517,9 @@ class _Directed(_Speller):
                         return fitting[self._rng.randrange(len(fitting))]
             toward = [a for a in alts if any(not term and (n == target.rule or target.rule in self.reach.get(n, ()))
                                              for n, term in a.symbols)]
+            toward = self._unguarded(rule, toward, target)
+            if rule == "action" and self._more_aimed():  # "each map you hold is worth 2 more doubloons"
+                toward = [a for a in toward if a.alias == "worth_kind"] or toward
             if toward and self.budget == 0:  # the shortest walk: the shortest road toward the target
                 toward = [a for a in toward if len(a.symbols) == min(len(b.symbols) for b in toward)]
                 return toward[self._rng.randrange(len(toward))]
@@ -493,11 +542,35 @@ class _Directed(_Speller):
                 return short[self._rng.randrange(len(short))]
         return super()._choose(draw, rule, alts, scope)
 
+    def _unguarded(self, rule: str, toward: list[_Alt], target: Production) -> list[_Alt]:
+        """The roads toward the target that set no condition of their own on it: a step guarded by "if …",
+        "unless …" or "if you did not", or a consequence (each one is guarded), acts only where its guard holds,
+        which the few focused positions may all fail, and then no sibling in the slot can change the day.  A
+        target a condition spells stands alone in its condition (another one joined by "and" or "or" may decide
+        it), and an ability whose card takes no loot at dusk never says what it took; a target that needs a
+        step before it ("instead", "you did") keeps the guarded roads, and so does a walk with no other road."""
+        wanted = self.g.alternatives[target.rule][target.index]
+        if target.rule in _GUARDS or _before(target, wanted) == "step":
+            return toward
+        if rule in _CONDITION_LISTS:
+            return [a for a in toward if len(a.symbols) == 1] or toward
+        if target.rule not in self.reach["actions"]:  # only a condition spells it ("you just took a map")
+            if rule == "ability" and wanted.alias in _TOOK:
+                return [a for a in toward if a.alias != "instead_of_loot"] or toward
+            return toward
+        # An action can spell it (a place, a kind, a character phrase): the road with no guard of its own.
+        bare = [a for a in toward if not any(not term and n in _GUARDS for n, term in a.symbols)]
+        return bare or toward
+
     def _worth_choice(self, rule: str, alts: tuple[_Alt, ...], scope: _Scope) -> _Alt | None:
         """Inside a worth: "… is worth 3 doubloons" pays at the voyage's end for this card ("this is worth …"),
-        and the worth of this card or token is what it pays, with none of its own to add "more" to."""
+        and the worth of this card or token is what it pays, with none of its own to add "more" to (a walk on its
+        way to a worth's "more" says it of a kind)."""
         fitting: list[_Alt] = []
-        if rule == "char_sel" and scope.action == "worth_this":
+        parent = self.chosen.get(self._path)
+        if rule == "char_np" and parent is not None and parent.alias == "count_named_affected":
+            fitting = [a for a in alts if a.symbols == (("NOUN", True),)]  # not a worth: "for each character discarded"
+        elif rule == "char_sel" and scope.action == "worth_this":
             fitting = [a for a in alts if a.alias == "this"]
         elif rule == "_worth" and scope.action in ("worth_this", "worth_token"):
             fitting = [a for a in alts if ("_more", False) not in a.symbols]
@@ -506,11 +579,27 @@ class _Directed(_Speller):
     def _worth(self, alt: _Alt, scope: _Scope) -> bool:
         """A worth of this token or of its kind, which the base walk never spells (whether it has one reading
         depends on the tile's kind): spelled at anchor on a tile whose kind the walk knows (it names that kind),
-        by a walk aimed at it or replaying it (the other walks draw as they always did)."""
+        or, of a kind and adding "more" (one reading: so much for each token held), on a character; by a walk
+        on its way to it or replaying it (the other walks draw as they always did)."""
+        if alt.alias not in ("worth_token", "worth_kind") or scope.timing != "anchor":
+            return False
+        on_tile = scope.loot and bool(self.own_kind)
+        more = not scope.loot and alt.alias == "worth_kind" and (self._more_aimed() or self.pin is not None)
+        return (on_tile or more) and (self._on_road(alt) or alt in self.force.values())
+
+    def _more_aimed(self) -> bool:
+        """Whether the walk is on its way to a worth's "more" ("… is worth 2 more doubloons")."""
         t = self.target
-        aimed = t is not None and self.g.alternatives[t.rule][t.index].alias in ("worth_token", "worth_kind")
-        return alt.alias in ("worth_token", "worth_kind") and scope.loot and scope.timing == "anchor" \
-            and bool(self.own_kind) and (aimed or alt in self.force.values())
+        return t is not None and self.hit is None and (
+            t.rule == "_more" or ("_more", False) in self.g.alternatives[t.rule][t.index].symbols)
+
+    def _on_road(self, alt: _Alt) -> bool:
+        """Whether the walk is still on its way to its target and ``alt`` is it or spells its rule further down."""
+        t = self.target
+        if t is None or self.hit is not None:
+            return False
+        return alt is self.g.alternatives[t.rule][t.index] or any(
+            not term and (n == t.rule or t.rule in self.reach.get(n, ())) for n, term in alt.symbols)
 
     def _this_phrase(self) -> str | None:
         """The path of the character phrase a this-or-not slot stands in (the target's, once spelled, or the
@@ -581,12 +670,18 @@ class _Directed(_Speller):
                      and self._fits(rule, a)
                      and self._own_kind_fits(a) and (self.reputation or _REPUTATION not in a.words or a is aim)
                      and (a.alias != "this_token" or "once" not in self._modifiers))  # "once": no one token
-        if path == self.pin and forced is not None and forced not in alts:
-            alts += (forced,)
+        if forced is not None and forced not in alts and self.pin is not None and (
+                path == self.pin or (self.pin.startswith(path + "/") and forced in self.g.alternatives[rule])):
+            alts += (forced,)  # the slot's sibling, and the road to it the walk took (a relaxed one too)
         elif self.relax and t is not None and self.hit is None and rule == t.rule:
             wanted = self.g.alternatives[rule][t.index]
             if wanted not in alts and self._fits(rule, wanted):
                 alts += (wanted,)
+        elif self.relax and t is not None and self.hit is None and not any(self._on_road(a) for a in alts):
+            # No road the steering allows here leads to the target (a printed variant the walk spells in its
+            # canonical words, "don't take a loot"): the roads it would skip, for the checker to judge.
+            alts += tuple(a for a in self.g.alternatives[rule] if a not in alts and self._on_road(a)
+                          and self._fits(rule, a) and self._own_kind_fits(a))
         if not alts:
             raise _DeadEnd(rule)
         if rule == "action":
@@ -656,7 +751,7 @@ class _Directed(_Speller):
         del out[n:]
         for f in attrs.fields(_Scope):
             setattr(scope, f.name, getattr(old, f.name))
-        for known in (self.chosen, self.allowed, self.rules):
+        for known in (self.chosen, self.allowed, self.rules, self._numbers):
             for key in [k for k in known if k == path or k.startswith(path + "/")]:
                 del known[key]
 
@@ -1253,14 +1348,31 @@ def _never_spelled(rules: Rules, production: Production, seed: int, tries: int, 
 
 def _sibling_accepted(rules: Rules, speller: _Directed, seed: int, timing: str, loot: bool, trigger: bool,
                       root: str) -> str:
-    """A text the checker accepts: the refused walk with another alternative in the target's place ("": none)."""
+    """A text the checker accepts: the refused walk with another alternative in the target's place ("": none).
+    Where every sibling spelled there is refused too (words kept only for the checker to refuse, as "today" in
+    "you took a map today"), the nearest slot above it with another alternative: what refuses the text is
+    then the target's rule itself."""
+    g = _grammar()
     path = speller.hit
     assert path is not None
-    wanted = speller.chosen[path]
-    for alt in [a for a in _grammar().alternatives[speller.rules[path]] if a is not wanted][:SIBLINGS]:
+    refused = 0
+    for alt in [a for a in g.alternatives[speller.rules[path]] if a is not speller.chosen[path]][:SIBLINGS]:
         text, replay, _ = _spell(rules, None, seed, timing, loot, {**speller.chosen, path: alt}, trigger, root,
                                  pin=path)
-        if text is not None and replay.chosen.get(path) is alt:
+        if replay.chosen.get(path) is not alt:
+            continue
+        if text is not None:
+            return text
+        refused += 1
+    above = path.rpartition("/")[0]
+    while refused and above and len(g.alternatives[speller.rules.get(above, "start")]) < 2:
+        above = above.rpartition("/")[0]
+    if not refused or above not in speller.rules:
+        return ""
+    for alt in [a for a in g.alternatives[speller.rules[above]] if a is not speller.chosen[above]][:SIBLINGS]:
+        text, replay, _ = _spell(rules, None, seed, timing, loot, {**speller.chosen, above: alt}, trigger, root,
+                                 pin=above)
+        if text is not None and replay.chosen.get(above) is alt:
             return text
     return ""
 
@@ -1306,7 +1418,44 @@ def _role(production: Production, timing: str, loot: bool) -> tuple[str, bool]:
     if alt.alias in _WORTH:
         # A worth is paid at the voyage's end: of this card on a character, of this token or its kind on a tile.
         return "anchor", alt.alias != "worth_this"
+    if _modifying(production):
+        return "moon", True  # a tile fires each night once per token held, and once for all of them with "once"
+    if production.rule in _worth_only():
+        # The words only a worth says ("more", "each map you hold") are paid at anchor: a worth that adds "more"
+        # on a character (on a tile it would be paid again for each token), the others on the tile of the kind.
+        return "anchor", not (production.rule == "_more" or ("_more", False) in alt.symbols)
     return timing, loot
+
+
+def _modifying(production: Production) -> bool:
+    """Whether a production spells a trigger's modifiers (``, once``, ``, last``): they change what an ability
+    does only where it fires more than once or others wait with it, so its text is a tile's night ability, whose
+    first modifier is ``once`` (it fires once per token held, and once in all with it)."""
+    g = _grammar()
+    star = {r for r, alts in g.alternatives.items() if any(("MODIFIER", True) in a.symbols for a in alts)}
+    alt = g.alternatives[production.rule][production.index]
+    return production.rule in star or any(not term and n in star for n, term in alt.symbols)
+
+
+@functools.cache
+def _worth_only() -> frozenset[str]:
+    """The rules only a worth spells ("is worth 2 more doubloons", "each map you hold"): those a text reaches
+    through a ``_WORTH`` alternative and through no other road."""
+    g = _grammar()
+
+    def reached(worths: bool) -> set[str]:
+        seen, todo = {"start"}, ["start"]
+        while todo:
+            for alt in g.alternatives.get(todo.pop(), ()):
+                if alt.alias in _WORTH and not worths:
+                    continue
+                for n, term in alt.symbols:
+                    if not term and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+        return seen
+
+    return frozenset(reached(True) - reached(False))
 
 
 def _named_timing(alt: _Alt, timing: str, loot: bool) -> str:

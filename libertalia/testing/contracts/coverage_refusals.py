@@ -49,6 +49,10 @@ REFUSED_ON_PURPOSE: tuple[Refusal, ...] = (
             "card-language: the character next to this one reads two ways"),
     Refusal("cond -> you took <_a> <kinds> <_this_day>  [took]", "dusk: gain 2 doubloons if you took a chest today.",
             "dusk: gain 2 doubloons if you just took a chest.", "card-language: you took … this day reads two ways"),
+    # The words of that day: the rule's every alternative, spelled only there, so refused wherever it stands.
+    *(Refusal(f"_this_day -> {day}", f"dusk: gain 2 doubloons if you took a chest {day}.",
+              "dusk: gain 2 doubloons if you just took a chest.", "card-language: you took … this day reads two ways")
+      for day in ("today", "this day")),
     Refusal("player -> the player with the MOST <most>  [players_with_most]",
             "anchor: the player with the most doubloons loses 3 doubloons.",
             "anchor: each player with the most doubloons loses 3 doubloons.", "E31"),

@@ -43,10 +43,11 @@ class Seen:
     """
 
     __slots__ = ("step", "pc", "next_pc", "outcome", "before", "after", "events", "rules", "seat", "this",
-                 "source", "view", "changed", "_after_view")
+                 "source", "view", "changed", "asked", "_after_view")
 
     def __init__(self, step: Any, pc: int, next_pc: int | None, outcome: str, before: Snap, after: Snap,
-                 events: tuple[Event, ...], rules: Rules, seat: int, this: CardRef | None, source: str) -> None:
+                 events: tuple[Event, ...], rules: Rules, seat: int, this: CardRef | None, source: str,
+                 asked: bool = False) -> None:
         self.step = step
         self.pc = pc
         self.next_pc = next_pc
@@ -60,6 +61,7 @@ class Seen:
         self.source = source
         self.view = View(before, rules, seat, this, source)
         self.changed = changed_parts(before, after)  # the parts of the game the step changed
+        self.asked = asked  # the run used an answer: some player was asked a question it put
         self._after_view: View | None = None
 
     @property
@@ -140,7 +142,10 @@ def _facts(s: Seen, out: Problems) -> None:
     - a gain never lowers a purse, a loss never raises one, a payer never ends richer nor the payee poorer;
     - every seat an event names sits at the table;
     - E25: "the owner of a …" offers only characters whose owner the action changes something for,
-      so a pick made there changed something.
+      so a pick made there changed something;
+    - E42: "a player of your choice" likewise offers only players the action changes something for (one
+      is taken unasked, and with none nothing happens), so a step that asked its way through it changed
+      something.
     """
     b, a, step = s.before, s.after, s.step
     if b.island != a.island or b.hand != a.hand or b.ship != a.ship or b.graveyard != a.graveyard:
@@ -174,6 +179,10 @@ def _facts(s: Seen, out: Problems) -> None:
     if isinstance(subject, amt.OwnersOf) and amt.asks(subject.target) and not s.changed - {"random"}:
         out.append("the owner picked a character for \"the owner of a …\", and the action then changed nothing "
                    "(E25: only a pick that changes something is offered)")
+    chosen = [f for f in ("subject", "to") if isinstance(getattr(step, f, None), amt.ChosenPlayer)]
+    if chosen and s.asked and not s.changed - {"random"}:
+        out.append("a player was chosen for \"a player of your choice\" after a question, and the action then "
+                   "changed nothing (E42: only a player the action changes something for is offered)")
 
 
 def _every_card(snap: Snap) -> Counter[CardRef]:

@@ -128,7 +128,8 @@ class Tracer:
         except journal.JournalError as exc:
             problems.append(f"its events do not decode: {exc}")
             events = ()
-        seen = laws.Seen(step, pc, nxt, outcome, before, after, events, w.rules, f.seat, f.this, f.source)
+        seen = laws.Seen(step, pc, nxt, outcome, before, after, events, w.rules, f.seat, f.this, f.source,
+                         asked=outcome == "done" and f.pos > 0)
         problems += laws.check(seen)
         self.counts[type(step).__name__] += 1
         if problems:
