@@ -256,8 +256,8 @@ class _Line:
         floor = 0  # no edit before it: an earlier repair settled those words
         for _ in range(MAX_LINE_ERRORS):
             at = self._failure()
-            if at is None:
-                break
+            if at is None or at < floor:  # none left, or one inside words the last repair settled (a printed
+                break  # phrase read across its edit): the search has nothing of the line's own left to try
             self.parses = self.full_parses = 0
             best = self._search(at, floor)
             found.append(self._problem(at))

@@ -217,3 +217,12 @@ def test_the_success_path_never_imports_the_search() -> None:
             "print('libertalia.language.repair' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_an_error_inside_words_a_repair_settled_ends_the_line_search() -> None:
+    """Issue 34: a repair next to a printed phrase ("you have" read with its neighbours) can leave the next
+    failure inside words it settled; the line's errors stop there instead of the search crashing."""
+    text = ("moon: choose one: draw a loot for each of your loot; or discard a amulet; then count 10 extra map, "
+            "and move down doubloons by loot tokens you have (6 for 12), or discard target character.")
+    found = repair.diagnose(text, shared_parser())
+    assert found and found[0].line == 1
