@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._glance import glance
 from ._vector import Fill
 from .engine import driver
 from .engine.work import Work
@@ -49,7 +48,7 @@ class Actions:
     def view(self, w: Work, seat: int, fill: Fill) -> tuple[bytearray, bytearray]:
         """``seat``'s vector (``fill``'s float32 bytes) and mask at the game ``w`` stands at, in one call."""
         d = w.decision
-        return fill.fill_glance(glance(w, d, seat)), self.mask(d, seat)
+        return fill.fill_work(w, d, seat), self.mask(d, seat)
 
     def answer(self, w: Work, action: int) -> None:
         """Answer ``w``'s question with the key ``action`` (an index in range) stands for, as ``Game.choose``

@@ -1,10 +1,12 @@
-"""A seat's view as plain typed lists, read straight off a working copy: what the env's vector is filled from.
+"""A seat's view as plain typed lists, read straight off a working copy: what the env's vector is defined from.
 
-Compiled by mypyc with the engine.  The env reads one at every step: ``glance`` reads it off the working
-copy (``Work``), nothing frozen, and ``viewed`` copies one from an ``Observation`` (the vector is defined
-from the observation: both give the same fields, which ``tests/test_env_fast_observe.py`` holds to).  Its
-fields are typed lists and numbers so that the compiled fill (``libertalia._vector``) reads them natively.
-Names stay the ones the public API shows; mypyc-friendly: typed attributes, no closures.
+Compiled by mypyc with the engine.  ``glance`` reads one off the working copy (``Work``), nothing frozen: the
+pure build's env encodes it at every step, and ``Game._glance`` hands it to a reader; the compiled env's
+step reads the same fields off the copy itself (``_vector.Fill.fill_work``).  ``viewed`` copies one from an
+``Observation`` (the vector is defined from the observation: both give the same fields, which
+``tests/test_env_fast_observe.py`` holds to).  Its fields are typed lists and numbers so that the compiled
+fill (``libertalia._vector``) reads them natively.  Names stay the ones the public API shows; mypyc-friendly:
+typed attributes, no closures.
 """
 
 from __future__ import annotations

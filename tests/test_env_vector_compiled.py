@@ -136,3 +136,51 @@ def test_the_fills_kept_vectors_never_show_through() -> None:
             games[g] = quiet(lambda: lt.new_game(rules, 4, rng.randrange(100)))
         else:
             games[g] = game.choose(rng.choice(d.keys()))
+
+
+def _work_line(rules_: lt.Rules, players: int, seed: int, fill: _vector.Fill, encoder: Encoder) -> int:
+    """A random env game read through ``Fill.fill_work`` (the env's step), seats in a random order, some twice,
+    each vector scribbled on once returned; every one against the numpy encoder's vector of the frozen
+    observation of the same game played beside it with ``choose``.  Returns the vectors compared."""
+    env = raw_env(rules_, players)
+    env.reset(seed=seed)
+    game = quiet(lambda: lt.new_game(rules_, players, seed))
+    rng = random.Random(seed)
+    compared = 0
+    while not game.is_over:  # the env hands its copy to a Game once over (for the rewards): not read here
+        w = env._work
+        assert w is not None, "the env steps its working copy while nobody reads its game"
+        seats = list(range(w.n))  # Automa's seat too, solo
+        for seat in rng.sample(seats, rng.randint(1, len(seats))) + rng.sample(seats, 1):
+            raw = fill.fill_work(w, w.decision, seat)
+            assert bytes(raw) == Encoder.encode(encoder, game.observation(seat)).tobytes(), (seed, seat)
+            raw[:] = bytes(len(raw))  # the caller's copy: the next vector never sees it
+            compared += 1
+        d = game.decision
+        assert d is not None
+        key = rng.choice(d.keys())
+        env.step(env.action(key))
+        game = game.choose(key)
+    return compared
+
+
+@pytest.mark.parametrize("setup", _setups(), ids=lambda s: f"{s[0]}-{s[1]}-{s[2]}")
+def test_the_fill_off_the_working_copy_is_the_observations_vector(setup: tuple[str, str | None, int]) -> None:
+    """Issue 36 item 2: the env's step reads the working copy straight (``Fill.fill_work``: one public vector
+    kept for all seats, each seat's own parts laid over a copy), and still gives the numpy encoder's bits
+    for every seat's frozen observation, one fill shared by games played one after another."""
+    edition, loot, players = setup
+    rules_ = loaded(edition, loot)
+    encoder = Encoder(rules_, players)
+    assert sum(_work_line(rules_, players, seed, encoder.fill, encoder) for seed in range(2)) > 0
+
+
+def test_the_fill_off_the_working_copy_reads_marked_names(tmp_path: Path) -> None:
+    """Issue 36 item 2: characters that changed hands ("Cook#1") count as their plain card off the working copy too,
+    a seat's own hand and graveyard included."""
+    for name, text in MOD_CARDS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    modded = quiet(lambda: lt.load_rules("galecrest", extra_cards=tmp_path))
+    encoder = Encoder(modded, 3)
+    for seed in range(4):
+        _work_line(modded, 3, seed, encoder.fill, encoder)

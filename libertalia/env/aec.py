@@ -16,6 +16,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .. import _args, _vector
 from .._envstep import Actions
@@ -31,6 +32,10 @@ from ..state import Decision, GameState
 from .encoding import HIGH, OBSERVATIONS, Encoder
 from .keys import action_keys, seat_count
 from .spaces import MaskedDiscrete
+
+_FLOATS = np.dtype(np.float32)
+_BYTES = np.dtype(np.int8)
+"""The dtypes ``observe`` views its buffers as, made once (``np.frombuffer`` given a type works one out per call)."""
 
 Reward = Literal["win", "margin"]
 Obs = dict[str, Any]
@@ -230,7 +235,7 @@ class LibertaliaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         w = self._work
         if w is not None and self._plain:  # the usual step, compiled: the vector and mask in one call
             vector, mask = self._actions.view(w, seat, self.encoder.fill)
-            return {"observation": np.frombuffer(vector, np.float32), "action_mask": np.frombuffer(mask, np.int8)}
+            return {"observation": np.frombuffer(vector, _FLOATS), "action_mask": np.frombuffer(mask, _BYTES)}
         if w is not None:  # stepping the working copy: read it straight (``glance``), nothing frozen
             rules = w.rules
             if _vector.NATIVE:  # the vector and the mask in one compiled call
@@ -440,9 +445,19 @@ class _InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # petting
         else:
             super().step(action)
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """PettingZoo's order-checking ``agent_iter``, its iterator reading the bare env's agents straight."""
+        if self._has_reset:
+            return _InOrderAgents(self, max_iter)
+        return super().agent_iter(max_iter)
+
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
-        if self._has_reset:  # the bare env's own ``last``: the same fields, read without the wrappers between
-            return self._inner.last(observe)  # type: ignore[no-any-return]  # pettingzoo ships no type hints
+        if self._has_reset:  # ``AECEnv.last`` of the bare env: the same fields, read without the wrappers between
+            inner = self._inner
+            agent = inner.agent_selection
+            assert agent is not None
+            return (inner.observe(agent) if observe else None, inner._cumulative_rewards[agent],
+                    inner.terminations[agent], inner.truncations[agent], inner.infos[agent])
         return super().last(observe)  # type: ignore[no-any-return]  # pettingzoo ships no type hints
 
     def observe(self, agent: str) -> Obs | None:
@@ -452,3 +467,25 @@ class _InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # petting
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's own OrderEnforcingWrapper shows: the env's name
+
+
+class _InOrderAgents(AECOrderEnforcingIterable):  # type: ignore[misc]  # pettingzoo ships no type hints
+    """``_InOrder.agent_iter``: PettingZoo's order-checking iterable, iterated by ``_InOrderAgent``."""
+
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _InOrderAgent(self.env, self.max_iter)
+
+
+class _InOrderAgent(AECOrderEnforcingIterator):  # type: ignore[misc]  # pettingzoo ships no type hints
+    """PettingZoo's ``AECOrderEnforcingIterator``, reading ``agents`` and ``agent_selection`` off the bare env
+    (once reset, what the wrapper's forwarding returns) rather than through the wrapper: the same checks."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper._inner
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return inner.agent_selection  # type: ignore[no-any-return]  # the bare env's, a str
