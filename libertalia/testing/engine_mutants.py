@@ -126,6 +126,8 @@ EQUIVALENT: dict[str, str] = {
         "refuses a card without an owner (a neutral: the Midshipman) itself, or cannot take one: Keep asks for "
         "the owner's seat, Play for a card off the island (a neutral is only ever on it), Borrow for an ability "
         "of the timing (a neutral has no text)",
+    "actions.py:Draw.can_change+1:number:1 -> 2":
+        "only whether the count is above 0 is read, and n * 2 is above 0 exactly when n * 1 is",
     'footprint.py:_place_zones+3:side:"top_ship" -> \'bottom_ship\'':
         "the branch is for a graveyard read by the track (the graveyard of the player with the highest or lowest "
         "reputation), which no text can say: the grammar's graveyards of other players are on your left or right, "

@@ -220,18 +220,6 @@ class Phrase(Record):
             refs = [r for r in refs if flt.fits(w, f, r)]
         return refs
 
-    def describes(self, w: Work, f: Frame, r: CardRef, zone: str | None) -> bool:
-        """Whether the phrase fits ``r`` as it stood in ``zone`` (its place and filters, said in the past)."""
-        if self.other and r == f.this:
-            return False
-        if self.name and w.tables.cards[r[1]].name != self.name:
-            return False
-        if self.place != "in_play" and not InZone(self.place, self.pile).fitted(w, f, r, zone):
-            return False
-        if self.place == "in_play" and zone not in ("island", "ship"):
-            return False
-        return all(flt.fitted(w, f, r, zone) for flt in self.filters)
-
 
 def pick_positional(position: str, refs: list[CardRef], w: Work) -> CardRef | None:
     """The leftmost, rightmost, lowest- or highest-ranked of ``refs``.
