@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -114,15 +115,9 @@ def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
     assert verdicts == ({True, False} if edition == "galecrest" else {False})
 
 
-@pytest.mark.parametrize("edition", ["galecrest", "classic"])
-def test_the_clash_table_of_every_timing_is_every_pair_compared(edition: str) -> None:
-    """E8: the clash table, built once per distinct footprint, says of every pair of same-timing abilities what
-    comparing their two footprints says (fresh rules, so the table is built here, in either build)."""
-    from libertalia.engine.ordering import clashes
-    from libertalia.engine.program.footprint import may_conflict
-
-    rules = lt.load_rules(edition)
-    table = clashes(rules)
+def _footprints(rules: lt.Rules) -> tuple[Callable[[int], tuple[frozenset[str], frozenset[str]]], dict[str, list[int]]]:
+    """Each ability bit's footprint as the clash table reads it (a tile's own kind joins its reads), and the bits
+    of each timing."""
 
     def footprint(n: int) -> tuple[frozenset[str], frozenset[str]]:
         source, i = rules.bit_abilities[n]
@@ -132,6 +127,19 @@ def test_the_clash_table_of_every_timing_is_every_pair_compared(edition: str) ->
     by_timing: dict[str, list[int]] = {}
     for n, (source, i) in enumerate(rules.bit_abilities):
         by_timing.setdefault(rules.ability(source, i).timing, []).append(n)
+    return footprint, by_timing
+
+
+@pytest.mark.parametrize("edition", ["galecrest", "classic"])
+def test_the_clash_table_of_every_timing_is_every_pair_compared(edition: str) -> None:
+    """E8: the clash table, built once per distinct footprint, says of every pair of same-timing abilities what
+    comparing their two footprints says (fresh rules, so the table is built here, in either build)."""
+    from libertalia.engine.ordering import clashes
+    from libertalia.engine.program.footprint import may_conflict
+
+    rules = lt.load_rules(edition)
+    table = clashes(rules)
+    footprint, by_timing = _footprints(rules)
     seen = set()
     for members in by_timing.values():
         prints = [footprint(n) for n in members]
@@ -152,15 +160,7 @@ def test_clashy_keeps_exactly_the_abilities_that_meet_another_of_their_timing(ed
 
     rules = lt.load_rules(edition)
     table = clashes(rules)
-
-    def footprint(n: int) -> tuple[frozenset[str], frozenset[str]]:
-        source, i = rules.bit_abilities[n]
-        c = rules.ability(source, i)
-        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
-
-    by_timing: dict[str, list[int]] = {}
-    for n, (source, i) in enumerate(rules.bit_abilities):
-        by_timing.setdefault(rules.ability(source, i).timing, []).append(n)
+    footprint, by_timing = _footprints(rules)
     kept_any = False
     for members in by_timing.values():
         mask = sum(1 << n for n in members)
