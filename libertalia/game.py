@@ -489,13 +489,7 @@ class Game(_PublicReading):
     def choose(self, key: str) -> Game:
         """Answer the current decision; raises ``IllegalChoice`` (this game unchanged)."""
         d = _check_offered(self.decision, key)
-        # ``_claim`` and ``_owning`` written out: this is the hottest path of a ``choose()`` loop.
-        live = self._live
-        w: Work | None
-        try:
-            w = live.pop() if live else None
-        except IndexError:  # another thread took it first
-            w = None
+        w = self._claim()
         if w is None:
             s = self.state
             _check_question_budget(self.rules, s.players, self._asked, d, s)
@@ -515,16 +509,10 @@ class Game(_PublicReading):
         else:
             base = self._state if self._state is not None else self._base
             _answer_within_budget(w, d, self._asked, key)
-        # The new game owns ``w``, as ``_owning`` makes it.
+        # The new game owns ``w``, as ``_owning`` makes it (without the classmethod's hop: the hottest path of a
+        # ``choose()`` loop).
         game = _new(Game)
-        history = w.history
-        _SET_RULES(game, self.rules)
-        _SET_STATE(game, None)
-        _SET_DECISION(game, w.decision)
-        _SET_BASE(game, base)
-        _SET_HISTORY(game, history)
-        _SET_ASKED(game, len(history))
-        _SET_LIVE(game, [w])
+        _init(game, self.rules, None, w.decision, base, w.history, len(w.history), [w])
         return game
 
     def play_out(self, agents: Sequence[Agent]) -> Game:

@@ -98,8 +98,7 @@ def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
               for i, c in enumerate(abilities) if c.timing == "anchor"]
 
     def footprint(source: str, i: int) -> tuple[frozenset[str], frozenset[str]]:
-        c = rules.ability(source, i)
-        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+        return _footprint(rules, source, i)
 
     w: Any = SimpleNamespace(rules=rules, tables=rules.tables)
     rnd = random.Random(7)
@@ -115,14 +114,18 @@ def test_cached_order_check_agrees_with_every_pair(edition: str) -> None:
     assert verdicts == ({True, False} if edition == "galecrest" else {False})
 
 
+def _footprint(rules: lt.Rules, source: str, i: int) -> tuple[frozenset[str], frozenset[str]]:
+    """An ability's (reads, writes) as the clash table compares them: a loot tile also reads its own kind."""
+    c = rules.ability(source, i)
+    return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+
+
 def _footprints(rules: lt.Rules) -> tuple[Callable[[int], tuple[frozenset[str], frozenset[str]]], dict[str, list[int]]]:
     """Each ability bit's footprint as the clash table reads it (a tile's own kind joins its reads), and the bits
     of each timing."""
 
     def footprint(n: int) -> tuple[frozenset[str], frozenset[str]]:
-        source, i = rules.bit_abilities[n]
-        c = rules.ability(source, i)
-        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+        return _footprint(rules, *rules.bit_abilities[n])
 
     by_timing: dict[str, list[int]] = {}
     for n, (source, i) in enumerate(rules.bit_abilities):
@@ -189,8 +192,7 @@ def test_contested_classes_agree_with_every_pair() -> None:
               for i, c in enumerate(abilities) if c.timing == "anchor" and not c.early]
 
     def footprint(source: str, i: int) -> tuple[frozenset[str], frozenset[str]]:
-        c = rules.ability(source, i)
-        return (c.reads | {f"loot:{source[2:]}"} if source[0] == "l" else c.reads), c.writes
+        return _footprint(rules, source, i)
 
     w: Any = SimpleNamespace(rules=rules, tables=rules.tables)
     rnd = random.Random(11)
